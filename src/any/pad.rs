@@ -1,0 +1,316 @@
+//! `AnyPad<N>`: an owning any-value with N extra words for longer inline strings; `AnyValue` is `AnyPad<0>`.
+//!
+//! All bit-level work on inline storage happens here, behind a safe API
+//! (the shape of compact_str's `repr` module).
+
+use super::heap_kinds::{BytesObj, StrObj, UStrObj};
+use super::raw::{Payload, RawAny};
+use super::type_index::*;
+use super::value_ref::{Value, decode};
+use crate::object::{ObjPtr, ObjRef, ObjectType, dec_ref, inc_ref};
+use std::ffi::c_void;
+use std::ptr::NonNull;
+
+/// An owning, dynamically typed value of 16 + 8N bytes.
+///
+/// Inline capacity: 8 + 8N UTF-8 bytes or 2 + 2N UCS4 code points. Anything
+/// larger lives in a reference-counted heap object.
+#[repr(C)]
+pub struct AnyPad<const N: usize> {
+    raw: RawAny,
+    // Rationale: u64 words keep the inline area 8-aligned for UCS4 and contiguous
+    // with the payload, so one pointer walks payload and padding alike.
+    pad: [u64; N],
+}
+
+/// The default 16-byte owning value (seed 000, D0a).
+pub type AnyValue = AnyPad<0>;
+
+const _: () = {
+    assert!(std::mem::size_of::<AnyPad<0>>() == 16);
+    assert!(std::mem::size_of::<AnyPad<1>>() == 24);
+    assert!(std::mem::size_of::<AnyPad<2>>() == 32);
+    assert!(std::mem::offset_of!(AnyPad<1>, pad) == 16);
+};
+
+// SAFETY: objects are Send + Sync by the `ObjectType` contract; everything else is plain data.
+unsafe impl<const N: usize> Send for AnyPad<N> {}
+// SAFETY: as above; shared access never mutates.
+unsafe impl<const N: usize> Sync for AnyPad<N> {}
+
+impl<const N: usize> AnyPad<N> {
+    /// Bytes of UTF-8 (or raw bytes) that fit inline.
+    pub const INLINE_BYTES: usize = 8 + 8 * N;
+    /// UCS4 code points that fit inline.
+    pub const INLINE_CHARS: usize = Self::INLINE_BYTES / 4;
+
+    const fn from_raw(raw: RawAny) -> Self {
+        AnyPad { raw, pad: [0; N] }
+    }
+
+    /// A value from raw bits that own nothing.
+    ///
+    /// # Safety
+    /// `raw` must be plain data: not an object, not a string, not a borrowed pointer.
+    pub(crate) const unsafe fn from_raw_plain(raw: RawAny) -> Self {
+        Self::from_raw(raw)
+    }
+
+    /// The `None` value.
+    pub const fn none() -> Self {
+        Self::from_raw(RawAny::with_type(NONE))
+    }
+
+    /// An int.
+    pub const fn from_int(v: i64) -> Self {
+        Self::from_raw(RawAny { type_index: INT, small_len: 0, payload: Payload { v_int64: v } })
+    }
+
+    /// A float.
+    pub const fn from_float(v: f64) -> Self {
+        Self::from_raw(RawAny { type_index: FLOAT, small_len: 0, payload: Payload { v_float64: v } })
+    }
+
+    /// A bool.
+    pub const fn from_bool(v: bool) -> Self {
+        Self::from_raw(RawAny { type_index: BOOL, small_len: 0, payload: Payload { v_int64: v as i64 } })
+    }
+
+    /// An opaque pointer; the value does not own what it points to.
+    pub fn from_opaque_ptr(p: *mut c_void) -> Self {
+        Self::from_raw(RawAny::with_ptr(OPAQUE_PTR, 0, p))
+    }
+
+    /// A UTF-8 string: inline when it fits, else a heap `Str` object.
+    pub fn from_text(s: &str) -> Self {
+        if s.len() <= Self::INLINE_BYTES {
+            // SAFETY: the length fits the inline area and the bytes are valid UTF-8.
+            unsafe { Self::inline_bytes(SMALL_STR, s.as_bytes()) }
+        } else {
+            Self::from_object(StrObj::from_slice(s.as_bytes()))
+        }
+    }
+
+    /// A byte string: inline when it fits, else a heap `Bytes` object.
+    pub fn from_bytes(b: &[u8]) -> Self {
+        if b.len() <= Self::INLINE_BYTES {
+            // SAFETY: the length fits the inline area.
+            unsafe { Self::inline_bytes(SMALL_BYTES, b) }
+        } else {
+            Self::from_object(BytesObj::from_slice(b))
+        }
+    }
+
+    /// A UCS4 string from code points: inline when it fits, else a heap `UStr` object.
+    pub fn from_chars(chars: &[char]) -> Self {
+        if chars.len() <= Self::INLINE_CHARS {
+            let mut v = Self::from_raw(RawAny::with_type(SMALL_USTR));
+            v.raw.small_len = chars.len() as u32;
+            let dst = v.inline_ptr_mut().cast::<char>();
+            // SAFETY: the inline area is 8-aligned and holds INLINE_CHARS chars.
+            unsafe { std::ptr::copy_nonoverlapping(chars.as_ptr(), dst, chars.len()) };
+            v
+        } else {
+            Self::from_object(UStrObj::from_slice(chars))
+        }
+    }
+
+    /// A UCS4 string holding the text of `s` (O(1) indexing by code point).
+    pub fn from_text_ucs4(s: &str) -> Self {
+        let n = s.chars().count();
+        // The stack buffer bounds very wide pads; their longer strings go through the heap path.
+        if n <= Self::INLINE_CHARS.min(64) {
+            let mut buf = ['\0'; 64];
+            for (slot, c) in buf.iter_mut().zip(s.chars()) {
+                *slot = c;
+            }
+            Self::from_chars(&buf[..n])
+        } else {
+            Self::from_object(UStrObj::from_iter_exact(n, s.chars()))
+        }
+    }
+
+    /// A one-character UTF-8 string; always inline.
+    pub fn from_char(c: char) -> Self {
+        let mut buf = [0u8; 4];
+        let s = c.encode_utf8(&mut buf);
+        // SAFETY: at most 4 bytes, and every AnyPad holds at least 8 inline.
+        unsafe { Self::inline_bytes(SMALL_STR, s.as_bytes()) }
+    }
+
+    /// A one-code-point UCS4 string; always inline.
+    pub fn from_char_ucs4(c: char) -> Self {
+        let mut v = Self::from_raw(RawAny::with_type(SMALL_USTR));
+        v.raw.small_len = 1;
+        v.raw.payload.v_char32 = [c as u32, 0];
+        v
+    }
+
+    /// Holds an object; the value takes over the reference.
+    pub fn from_object<T: ObjectType>(obj: ObjRef<T>) -> Self {
+        let ty = obj.header().type_index();
+        Self::from_raw(RawAny::with_ptr(ty, 0, obj.into_raw().as_ptr().cast()))
+    }
+
+    /// # Safety
+    /// `bytes.len() <= INLINE_BYTES`, and for `SMALL_STR` the bytes are valid UTF-8.
+    unsafe fn inline_bytes(type_index: i32, bytes: &[u8]) -> Self {
+        let mut v = Self::from_raw(RawAny::with_type(type_index));
+        v.raw.small_len = bytes.len() as u32;
+        // SAFETY: the caller guarantees the length fits the inline area.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), v.inline_ptr_mut(), bytes.len()) };
+        v
+    }
+
+    /// Start of the inline area (payload then padding).
+    ///
+    /// Derived from the whole struct, not from the payload field, so that its
+    /// provenance covers the padding words too.
+    pub(crate) fn inline_ptr(&self) -> *const u8 {
+        // SAFETY: offset 8 is inside `self` (the payload starts there).
+        unsafe { (self as *const Self).cast::<u8>().add(8) }
+    }
+
+    fn inline_ptr_mut(&mut self) -> *mut u8 {
+        // SAFETY: as in `inline_ptr`.
+        unsafe { (self as *mut Self).cast::<u8>().add(8) }
+    }
+
+    /// The raw head (type index, small length, payload).
+    pub fn raw(&self) -> &RawAny {
+        &self.raw
+    }
+
+    /// The type index.
+    pub fn type_index(&self) -> i32 {
+        self.raw.type_index
+    }
+
+    /// The type's name, as used in messages.
+    pub fn type_name(&self) -> String {
+        crate::object::type_name(self.raw.type_index)
+    }
+
+    /// Whether this is `None`.
+    pub fn is_none(&self) -> bool {
+        self.raw.type_index == NONE
+    }
+
+    /// Whether the value lives in a heap object.
+    pub fn is_object(&self) -> bool {
+        self.raw.type_index >= OBJECT_BEGIN
+    }
+
+    /// The value, decoded into a borrowed enum.
+    pub fn value(&self) -> Value<'_> {
+        // SAFETY: by construction the inline area holds `small_len` valid units,
+        // and object payloads are live objects we own a count of.
+        unsafe { decode(&self.raw, self.inline_ptr()) }
+    }
+
+    /// The object, if this holds one.
+    pub fn as_obj(&self) -> Option<ObjPtr<'_>> {
+        if self.is_object() {
+            // SAFETY: object payloads are non-null pointers to live objects we hold a count of.
+            Some(unsafe { ObjPtr::new(NonNull::new_unchecked(self.raw.payload.v_ptr.cast())) })
+        } else {
+            None
+        }
+    }
+
+    /// Moves the held object out as an `ObjRef`, if this holds one.
+    pub fn into_object(self) -> Result<ObjRef<crate::object::Object>, Self> {
+        if self.is_object() {
+            // SAFETY: object values keep their pointer in `v_ptr`.
+            let ptr = unsafe { self.raw.payload.v_ptr };
+            std::mem::forget(self);
+            // SAFETY: we owned one count of this live object and hand it over.
+            Ok(unsafe { ObjRef::from_raw(NonNull::new_unchecked(ptr.cast())) })
+        } else {
+            Err(self)
+        }
+    }
+
+    /// A non-owning view of this value.
+    pub fn view(&self) -> super::view::AnyView<'_> {
+        super::view::AnyView::of_pad(self)
+    }
+
+    /// Moves this value into an `AnyPad<M>`; an inline string that does not fit moves to the heap then.
+    pub fn resize<const M: usize>(self) -> AnyPad<M> {
+        let len = self.raw.small_len as usize;
+        let fits = match self.raw.type_index {
+            SMALL_STR | SMALL_BYTES => len <= AnyPad::<M>::INLINE_BYTES,
+            SMALL_USTR => len <= AnyPad::<M>::INLINE_CHARS,
+            _ => true,
+        };
+        let out = if fits {
+            let mut out = AnyPad::<M>::from_raw(self.raw);
+            let bytes = match self.raw.type_index {
+                SMALL_USTR => len * 4,
+                SMALL_STR | SMALL_BYTES => len,
+                _ => 0,
+            };
+            // SAFETY: `bytes` fits both inline areas (checked above); they do not overlap.
+            unsafe { std::ptr::copy_nonoverlapping(self.inline_ptr(), out.inline_ptr_mut(), bytes) };
+            out
+        } else {
+            match self.value() {
+                Value::Str(s) => AnyPad::<M>::from_text(s),
+                Value::UStr(c) => AnyPad::<M>::from_chars(c),
+                Value::Bytes(b) => AnyPad::<M>::from_bytes(b),
+                _ => unreachable!("only inline strings can fail to fit"),
+            }
+        };
+        if fits {
+            // The reference (if any) moved into `out`.
+            std::mem::forget(self);
+        }
+        out
+    }
+
+    /// This value as an object: scalars are boxed, inline strings move to the heap (seed 000, R0).
+    ///
+    /// `None` and pointers have no object form and come back unchanged as `Err`.
+    pub fn into_object_boxed(self) -> Result<ObjRef<crate::object::Object>, Self> {
+        use super::heap_kinds::Boxed;
+        if self.is_object() {
+            return self.into_object();
+        }
+        let boxed: AnyValue = match self.value() {
+            Value::Int(i) => AnyValue::from_object(Boxed::new(i)),
+            Value::Float(f) => AnyValue::from_object(Boxed::new(f)),
+            Value::Bool(b) => AnyValue::from_object(Boxed::new(b)),
+            Value::Str(s) => AnyValue::from_object(StrObj::from_slice(s.as_bytes())),
+            Value::UStr(c) => AnyValue::from_object(UStrObj::from_slice(c)),
+            Value::Bytes(b) => AnyValue::from_object(BytesObj::from_slice(b)),
+            _ => return Err(self),
+        };
+        boxed.into_object().map_err(|_| self)
+    }
+}
+
+impl<const N: usize> Clone for AnyPad<N> {
+    fn clone(&self) -> Self {
+        if let Some(obj) = self.as_obj() {
+            // SAFETY: the object is alive (we hold a count); the clone owns the new count.
+            unsafe { inc_ref(obj.as_raw()) };
+        }
+        AnyPad { raw: self.raw, pad: self.pad }
+    }
+}
+
+impl<const N: usize> Drop for AnyPad<N> {
+    fn drop(&mut self) {
+        if let Some(obj) = self.as_obj() {
+            // SAFETY: we own one count of this live object.
+            unsafe { dec_ref(obj.as_raw()) }
+        }
+    }
+}
+
+impl<const N: usize> Default for AnyPad<N> {
+    fn default() -> Self {
+        Self::none()
+    }
+}

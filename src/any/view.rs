@@ -1,0 +1,145 @@
+//! `AnyView<'a>`: the non-owning 16-byte value used for function arguments.
+
+use super::pad::AnyPad;
+use super::raw::RawAny;
+use super::type_index::*;
+use super::value_ref::{Value, decode};
+use crate::object::{ObjPtr, ObjRef, ObjectType};
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+
+/// A borrowed any-value: same layout as `AnyValue`, `Copy`, never touches a refcount.
+///
+/// A string too long for the view's 8 inline bytes is held as a pointer into
+/// its owner (`RAW_STR`), so views of `AnyPad` strings and of `&str` never allocate.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct AnyView<'a> {
+    raw: RawAny,
+    _borrow: PhantomData<&'a ()>,
+}
+
+const _: () = assert!(std::mem::size_of::<AnyView<'static>>() == 16);
+
+// SAFETY: a view only reads what it borrows, and objects are Send + Sync.
+unsafe impl Send for AnyView<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for AnyView<'_> {}
+
+impl<'a> AnyView<'a> {
+    const fn from_raw(raw: RawAny) -> Self {
+        AnyView { raw, _borrow: PhantomData }
+    }
+
+    /// A view of `None`.
+    pub const fn none() -> Self {
+        Self::from_raw(RawAny::with_type(NONE))
+    }
+
+    /// A view of a scalar (None, int, float, bool), which borrows nothing.
+    pub(crate) fn from_scalar(v: AnyPad<0>) -> Self {
+        debug_assert!(matches!(v.type_index(), NONE | INT | FLOAT | BOOL));
+        Self::from_raw(*v.raw())
+    }
+
+    pub(crate) fn of_pad<const N: usize>(v: &'a AnyPad<N>) -> Self {
+        let raw = *v.raw();
+        let len = raw.small_len as usize;
+        // Inline strings longer than the view's own 8 bytes are borrowed in place.
+        let borrowed = match raw.type_index {
+            SMALL_STR if len > 8 => Some(RAW_STR),
+            SMALL_BYTES if len > 8 => Some(RAW_BYTES),
+            SMALL_USTR if len > 2 => Some(RAW_USTR),
+            _ => None,
+        };
+        match borrowed {
+            Some(t) => Self::from_raw(RawAny::with_ptr(t, raw.small_len, v.inline_ptr() as *mut _)),
+            None => Self::from_raw(raw),
+        }
+    }
+
+    /// A view of a string slice; never allocates.
+    ///
+    /// Strings of 4 GiB or more do not fit the 32-bit length and read as `None`.
+    pub fn from_text(s: &'a str) -> Self {
+        match u32::try_from(s.len()) {
+            Ok(len) => Self::from_raw(RawAny::with_ptr(RAW_STR, len, s.as_ptr() as *mut _)),
+            Err(_) => Self::none(),
+        }
+    }
+
+    /// A view of a byte slice; never allocates. Slices of 4 GiB or more read as `None`.
+    pub fn from_bytes(b: &'a [u8]) -> Self {
+        match u32::try_from(b.len()) {
+            Ok(len) => Self::from_raw(RawAny::with_ptr(RAW_BYTES, len, b.as_ptr() as *mut _)),
+            Err(_) => Self::none(),
+        }
+    }
+
+    /// A view of an object held elsewhere.
+    pub fn from_obj<T: ObjectType>(obj: &'a ObjRef<T>) -> Self {
+        Self::from_raw(RawAny::with_ptr(obj.header().type_index(), 0, obj.as_raw().as_ptr().cast()))
+    }
+
+    /// The raw head.
+    pub fn raw(&self) -> &RawAny {
+        &self.raw
+    }
+
+    /// The type index.
+    pub fn type_index(&self) -> i32 {
+        self.raw.type_index
+    }
+
+    /// The type's name, as used in messages.
+    pub fn type_name(&self) -> String {
+        crate::object::type_name(self.raw.type_index)
+    }
+
+    /// Whether this is `None`.
+    pub fn is_none(&self) -> bool {
+        self.raw.type_index == NONE
+    }
+
+    /// The value, decoded.
+    pub fn value(&self) -> Value<'_> {
+        // SAFETY: views are built only from valid owners (see the constructors), so
+        // inline units, borrowed pointers and objects satisfy `decode`'s contract.
+        unsafe { decode(&self.raw, (&raw const self.raw.payload).cast()) }
+    }
+
+    /// The borrowed object, if this views one.
+    pub fn as_obj(&self) -> Option<ObjPtr<'a>> {
+        if self.raw.type_index >= OBJECT_BEGIN {
+            // SAFETY: the owner keeps the object alive for 'a; object pointers are non-null.
+            Some(unsafe { ObjPtr::new(NonNull::new_unchecked(self.raw.payload.v_ptr.cast())) })
+        } else {
+            None
+        }
+    }
+
+    /// An owning copy: objects gain a count, borrowed strings are copied (inline when they fit).
+    pub fn to_owned<const N: usize>(&self) -> AnyPad<N> {
+        match self.value() {
+            Value::Str(s) if !self.is_object() => AnyPad::from_text(s),
+            Value::UStr(c) if !self.is_object() => AnyPad::from_chars(c),
+            Value::Bytes(b) if !self.is_object() => AnyPad::from_bytes(b),
+            _ => match self.as_obj() {
+                Some(obj) => AnyPad::from_object(obj.to_owned()),
+                // SAFETY: neither an object nor a string: the bits are the whole value.
+                None => unsafe { AnyPad::from_raw_plain(self.raw) },
+            },
+        }
+    }
+
+    /// Whether the value lives in a heap object.
+    pub fn is_object(&self) -> bool {
+        self.raw.type_index >= OBJECT_BEGIN
+    }
+}
+
+impl Default for AnyView<'_> {
+    fn default() -> Self {
+        Self::none()
+    }
+}

@@ -1,0 +1,233 @@
+//! `Dict`: an insertion-ordered map from any-value to any-value, shared like a Python dict.
+
+use crate::any::type_index::DICT;
+use crate::any::{AnyPad, AnyValue, AnyView, FromAny, Value, hash_value, values_equal, write_repr};
+use crate::error::{Error, ErrorKind, Result};
+use crate::object::{ObjPtr, ObjRef, Object, ObjectType, TypeHooks};
+use indexmap::{Equivalent, IndexMap};
+use parking_lot::RwLock;
+use std::fmt;
+use std::hash::{BuildHasher, Hasher};
+
+type Map = IndexMap<AnyValue, AnyValue, ahash::RandomState>;
+
+/// The heap object behind a `Dict`.
+#[repr(C)]
+pub struct DictObj {
+    header: Object,
+    map: RwLock<Map>,
+}
+
+static DICT_HOOKS: TypeHooks = TypeHooks { eq: dict_eq, hash: dict_hash, repr: dict_repr };
+
+// SAFETY: repr(C) with the header first.
+unsafe impl ObjectType for DictObj {
+    const TYPE_KEY: &'static str = "object.Dict";
+    const HOOKS: Option<&'static TypeHooks> = Some(&DICT_HOOKS);
+    fn type_index() -> i32 {
+        DICT
+    }
+}
+
+/// Lets a borrowed view look up an owned key without building one.
+impl Equivalent<AnyValue> for AnyView<'_> {
+    fn equivalent(&self, key: &AnyValue) -> bool {
+        values_equal(self.value(), key.value(), 0)
+    }
+}
+
+impl DictObj {
+    fn with_map<R>(&self, f: impl FnOnce(&Map) -> R) -> R {
+        f(&self.map.read_recursive())
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.with_map(Map::len)
+    }
+
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+fn dict_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, depth: usize) -> bool {
+    let (Some(a), Some(b)) = (a.downcast_ref::<DictObj>(), b.downcast_ref::<DictObj>()) else { return false };
+    a.with_map(|x| {
+        b.with_map(|y| {
+            x.len() == y.len()
+                && x.iter().all(|(k, v)| y.get(&k.view()).is_some_and(|w| values_equal(v.value(), w.value(), depth)))
+        })
+    })
+}
+
+fn dict_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
+    let Some(d) = o.downcast_ref::<DictObj>() else { return };
+    // Order-independent: equal dicts may list their entries in different orders.
+    // A fixed-key hasher per entry keeps the sum deterministic across dicts.
+    let fixed = ahash::RandomState::with_seeds(1, 2, 3, 4);
+    d.with_map(|m| {
+        let sum = m.iter().fold(0u64, |acc, (k, v)| {
+            let mut h = fixed.build_hasher();
+            hash_value(k.value(), &mut h, depth);
+            hash_value(v.value(), &mut h, depth);
+            acc.wrapping_add(h.finish())
+        });
+        state.write_usize(m.len());
+        state.write_u64(sum);
+    })
+}
+
+fn dict_repr(o: ObjPtr<'_>, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
+    let Some(d) = o.downcast_ref::<DictObj>() else { return f.write_str("{}") };
+    d.with_map(|m| {
+        f.write_str("{")?;
+        for (i, (k, v)) in m.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write_repr(k.value(), f, depth)?;
+            f.write_str(": ")?;
+            write_repr(v.value(), f, depth)?;
+        }
+        f.write_str("}")
+    })
+}
+
+/// A shared, insertion-ordered dict of any-values.
+#[derive(Clone)]
+pub struct Dict(ObjRef<DictObj>);
+
+impl Dict {
+    /// An empty dict.
+    pub fn new() -> Self {
+        Dict(ObjRef::new(DictObj { header: Object::blank(), map: RwLock::new(Map::default()) }))
+    }
+
+    fn mutate<R>(&mut self, f: impl FnOnce(&mut Map) -> R) -> R {
+        match self.0.get_mut() {
+            Some(obj) => f(obj.map.get_mut()),
+            None => f(&mut self.0.map.write()),
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The value for `key`, if present.
+    pub fn get<'a>(&self, key: impl Into<AnyView<'a>>) -> Option<AnyValue> {
+        let key = key.into();
+        self.0.with_map(|m| m.get(&key).cloned())
+    }
+
+    /// The value for `key`, or a key error naming it.
+    pub fn get_item<'a>(&self, key: impl Into<AnyView<'a>>) -> Result<AnyValue> {
+        let key = key.into();
+        self.get(key).ok_or_else(|| Error::new(ErrorKind::Key, format!("key {key:?} not found")))
+    }
+
+    /// Inserts or replaces; a new key goes last, a replaced one keeps its place.
+    pub fn set(&mut self, key: impl Into<AnyValue>, value: impl Into<AnyValue>) -> Option<AnyValue> {
+        let (key, value) = (key.into(), value.into());
+        self.mutate(|m| m.insert(key, value))
+    }
+
+    /// Removes `key`, keeping the order of the rest; returns its value.
+    pub fn remove<'a>(&mut self, key: impl Into<AnyView<'a>>) -> Option<AnyValue> {
+        let key = key.into();
+        self.mutate(|m| m.shift_remove(&key))
+    }
+
+    /// Whether `key` is present.
+    pub fn contains_key<'a>(&self, key: impl Into<AnyView<'a>>) -> bool {
+        let key = key.into();
+        self.0.with_map(|m| m.contains_key(&key))
+    }
+
+    /// A snapshot of the keys, in insertion order.
+    pub fn keys(&self) -> Vec<AnyValue> {
+        self.0.with_map(|m| m.keys().cloned().collect())
+    }
+
+    /// A snapshot of the values, in insertion order.
+    pub fn values(&self) -> Vec<AnyValue> {
+        self.0.with_map(|m| m.values().cloned().collect())
+    }
+
+    /// A snapshot of the entries, in insertion order.
+    pub fn items(&self) -> Vec<(AnyValue, AnyValue)> {
+        self.0.with_map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+    }
+
+    /// Inserts every entry of `iter`.
+    pub fn extend<K: Into<AnyValue>, V: Into<AnyValue>>(&mut self, iter: impl IntoIterator<Item = (K, V)>) {
+        let entries: Vec<_> = iter.into_iter().map(|(k, v)| (k.into(), v.into())).collect();
+        self.mutate(|m| m.extend(entries))
+    }
+
+    /// Whether two handles share one dict.
+    pub fn ptr_eq(&self, other: &Dict) -> bool {
+        self.0.ptr_eq(&other.0)
+    }
+
+    /// The dict as an any-value.
+    pub fn into_any(self) -> AnyValue {
+        self.into()
+    }
+}
+
+impl Default for Dict {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<K: Into<AnyValue>, V: Into<AnyValue>> FromIterator<(K, V)> for Dict {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
+        let mut d = Dict::new();
+        d.extend(iter);
+        d
+    }
+}
+
+impl FromAny for Dict {
+    fn type_name() -> String {
+        "dict".into()
+    }
+    fn from_value(v: Value<'_>) -> Option<Self> {
+        v.as_obj().and_then(|o| o.to_owned_as::<DictObj>()).map(Dict)
+    }
+}
+crate::impl_try_from_any!(Dict, Option<Dict>);
+
+impl<const N: usize> From<Dict> for AnyPad<N> {
+    fn from(d: Dict) -> Self {
+        AnyPad::from_object(d.0)
+    }
+}
+
+impl<'a> From<&'a Dict> for AnyView<'a> {
+    fn from(d: &'a Dict) -> Self {
+        AnyView::from_obj(&d.0)
+    }
+}
+
+impl PartialEq for Dict {
+    fn eq(&self, other: &Self) -> bool {
+        dict_eq(self.0.as_obj_ptr(), other.0.as_obj_ptr(), 0)
+    }
+}
+
+impl fmt::Debug for Dict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        dict_repr(self.0.as_obj_ptr(), f, 0)
+    }
+}

@@ -1,0 +1,282 @@
+//! `List`: a growable list of `AnyValue`, shared by reference like a Python list.
+
+use crate::any::type_index::LIST;
+use crate::any::{AnyPad, AnyValue, AnyView, FromAny, Value, hash_value, values_equal, write_repr};
+use crate::error::{Result, ResultExt};
+use crate::object::{ObjPtr, ObjRef, Object, ObjectType, TypeHooks};
+use crate::string::{normalize_index, normalize_range};
+use parking_lot::RwLock;
+use std::fmt;
+use std::hash::Hasher;
+
+/// The heap object behind a `List`.
+#[repr(C)]
+pub struct ListObj {
+    header: Object,
+    // Rationale: lists are shared across threads (rayon workers), so mutation through a
+    // shared handle needs a lock; unshared handles bypass it (see `List::push`).
+    items: RwLock<Vec<AnyValue>>,
+}
+
+static LIST_HOOKS: TypeHooks = TypeHooks { eq: list_eq, hash: list_hash, repr: list_repr };
+
+// SAFETY: repr(C) with the header first.
+unsafe impl ObjectType for ListObj {
+    const TYPE_KEY: &'static str = "object.List";
+    const HOOKS: Option<&'static TypeHooks> = Some(&LIST_HOOKS);
+    fn type_index() -> i32 {
+        LIST
+    }
+}
+
+impl ListObj {
+    /// Number of items.
+    pub fn len(&self) -> usize {
+        self.items.read_recursive().len()
+    }
+
+    /// Whether there are no items.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Runs `f` over the items under a read lock.
+    pub fn with_items<R>(&self, f: impl FnOnce(&[AnyValue]) -> R) -> R {
+        f(&self.items.read_recursive())
+    }
+}
+
+fn list_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, depth: usize) -> bool {
+    let (Some(a), Some(b)) = (a.downcast_ref::<ListObj>(), b.downcast_ref::<ListObj>()) else { return false };
+    a.with_items(|xs| {
+        b.with_items(|ys| {
+            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| values_equal(x.value(), y.value(), depth))
+        })
+    })
+}
+
+fn list_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
+    if let Some(l) = o.downcast_ref::<ListObj>() {
+        l.with_items(|xs| {
+            state.write_usize(xs.len());
+            xs.iter().for_each(|x| hash_value(x.value(), state, depth));
+        })
+    }
+}
+
+fn list_repr(o: ObjPtr<'_>, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
+    let Some(l) = o.downcast_ref::<ListObj>() else { return f.write_str("[]") };
+    l.with_items(|xs| {
+        f.write_str("[")?;
+        for (i, x) in xs.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write_repr(x.value(), f, depth)?;
+        }
+        f.write_str("]")
+    })
+}
+
+/// A shared, growable list of any-values.
+#[derive(Clone)]
+pub struct List(ObjRef<ListObj>);
+
+impl List {
+    /// An empty list.
+    pub fn new() -> Self {
+        Self::from_vec(Vec::new())
+    }
+
+    /// An empty list with room for `n` items.
+    pub fn with_capacity(n: usize) -> Self {
+        Self::from_vec(Vec::with_capacity(n))
+    }
+
+    /// A list owning `items`.
+    pub fn from_vec(items: Vec<AnyValue>) -> Self {
+        List(ObjRef::new(ListObj { header: Object::blank(), items: RwLock::new(items) }))
+    }
+
+    /// Runs `f` with mutable access to the items: lock-free when this handle is the only one.
+    fn mutate<R>(&mut self, f: impl FnOnce(&mut Vec<AnyValue>) -> R) -> R {
+        match self.0.get_mut() {
+            Some(obj) => f(obj.items.get_mut()),
+            None => f(&mut self.0.items.write()),
+        }
+    }
+
+    /// Number of items.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are no items.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The item at `index` (negative counts from the end).
+    pub fn get(&self, index: i64) -> Result<AnyValue> {
+        self.0.with_items(|xs| Ok(xs[normalize_index(index, xs.len())?].clone()))
+    }
+
+    /// Replaces the item at `index` (negative counts from the end).
+    pub fn set(&mut self, index: i64, value: impl Into<AnyValue>) -> Result<()> {
+        let value = value.into();
+        // The old item is dropped after the lock is released, in case it is a list too.
+        let old = self.mutate(|xs| {
+            let i = normalize_index(index, xs.len())?;
+            Ok::<_, crate::Error>(std::mem::replace(&mut xs[i], value))
+        })?;
+        drop(old);
+        Ok(())
+    }
+
+    /// Appends an item; a wide `AnyPad` moves to the heap only if its string does not fit.
+    pub fn push(&mut self, value: impl Into<AnyValue>) {
+        let value = value.into();
+        self.mutate(|xs| xs.push(value))
+    }
+
+    /// Removes and returns the last item.
+    pub fn pop(&mut self) -> Result<AnyValue> {
+        self.mutate(|xs| xs.pop()).ok_or_else(|| crate::Error::index_out_of_range(-1, 0).context("pop from empty list"))
+    }
+
+    /// Inserts `value` before `index` (clamped, as Python's `list.insert`).
+    pub fn insert(&mut self, index: i64, value: impl Into<AnyValue>) {
+        let value = value.into();
+        self.mutate(|xs| {
+            let at = normalize_range(Some(index), None, xs.len()).start;
+            xs.insert(at, value)
+        })
+    }
+
+    /// Appends every item of `iter`.
+    pub fn extend<T: Into<AnyValue>>(&mut self, iter: impl IntoIterator<Item = T>) {
+        let items: Vec<AnyValue> = iter.into_iter().map(Into::into).collect();
+        self.mutate(|xs| xs.extend(items))
+    }
+
+    /// Removes every item.
+    pub fn clear(&mut self) {
+        let old = self.mutate(std::mem::take);
+        drop(old);
+    }
+
+    /// Whether some item equals `needle` (by value).
+    pub fn contains<'a>(&self, needle: impl Into<AnyView<'a>>) -> bool {
+        self.index_of(needle).is_some()
+    }
+
+    /// The position of the first item equal to `needle`.
+    pub fn index_of<'a>(&self, needle: impl Into<AnyView<'a>>) -> Option<usize> {
+        let needle = needle.into();
+        self.0.with_items(|xs| xs.iter().position(|x| values_equal(x.value(), needle.value(), 0)))
+    }
+
+    /// A new list with the items `start..stop` (Python slice rules, step 1).
+    pub fn slice(&self, start: Option<i64>, stop: Option<i64>) -> List {
+        self.0.with_items(|xs| List::from_vec(xs[normalize_range(start, stop, xs.len())].to_vec()))
+    }
+
+    /// A snapshot of the items.
+    pub fn to_vec(&self) -> Vec<AnyValue> {
+        self.0.with_items(<[AnyValue]>::to_vec)
+    }
+
+    /// The items unboxed as `T`; the error names the first bad index.
+    pub fn to_vec_of<T: FromAny>(&self) -> Result<Vec<T>> {
+        self.0.with_items(|xs| {
+            xs.iter().enumerate().map(|(i, x)| x.get::<T>().with_context(|| format!("list item {i}"))).collect()
+        })
+    }
+
+    /// Iterates over clones of the items, by index (so concurrent pushes are seen, as in Python).
+    pub fn iter(&self) -> ListIter {
+        ListIter { list: self.clone(), next: 0 }
+    }
+
+    /// Runs `f` over the items under a read lock, without cloning them.
+    pub fn with_items<R>(&self, f: impl FnOnce(&[AnyValue]) -> R) -> R {
+        self.0.with_items(f)
+    }
+
+    /// Whether two handles share one list.
+    pub fn ptr_eq(&self, other: &List) -> bool {
+        self.0.ptr_eq(&other.0)
+    }
+
+    /// The list as an any-value.
+    pub fn into_any(self) -> AnyValue {
+        self.into()
+    }
+}
+
+impl Default for List {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Iterator over a list's items (clones).
+pub struct ListIter {
+    list: List,
+    next: usize,
+}
+
+impl Iterator for ListIter {
+    type Item = AnyValue;
+    fn next(&mut self) -> Option<AnyValue> {
+        let item = self.list.0.with_items(|xs| xs.get(self.next).cloned());
+        self.next += 1;
+        item
+    }
+}
+
+impl<T: Into<AnyValue>> FromIterator<T> for List {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        List::from_vec(iter.into_iter().map(Into::into).collect())
+    }
+}
+
+impl<T: Into<AnyValue>> From<Vec<T>> for List {
+    fn from(v: Vec<T>) -> Self {
+        v.into_iter().collect()
+    }
+}
+
+impl FromAny for List {
+    fn type_name() -> String {
+        "list".into()
+    }
+    fn from_value(v: Value<'_>) -> Option<Self> {
+        v.as_obj().and_then(|o| o.to_owned_as::<ListObj>()).map(List)
+    }
+}
+crate::impl_try_from_any!(List, Option<List>);
+
+impl<const N: usize> From<List> for AnyPad<N> {
+    fn from(l: List) -> Self {
+        AnyPad::from_object(l.0)
+    }
+}
+
+impl<'a> From<&'a List> for AnyView<'a> {
+    fn from(l: &'a List) -> Self {
+        AnyView::from_obj(&l.0)
+    }
+}
+
+impl PartialEq for List {
+    fn eq(&self, other: &Self) -> bool {
+        list_eq(self.0.as_obj_ptr(), other.0.as_obj_ptr(), 0)
+    }
+}
+
+impl fmt::Debug for List {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        list_repr(self.0.as_obj_ptr(), f, 0)
+    }
+}

@@ -1,0 +1,10 @@
+//! Universal containers: `List` and `Dict` of any-values, both objects, both nestable (seed 000, N1).
+//!
+//! They have Python's reference semantics: clones of a handle share one object,
+//! and a change through one is seen through all.
+
+mod dict;
+mod list;
+
+pub use dict::{Dict, DictObj};
+pub use list::{List, ListObj};

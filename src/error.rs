@@ -1,0 +1,162 @@
+//! The one error type of anyproc: a kind, a message and a chain of context frames.
+
+use std::fmt;
+
+/// What went wrong, coarsely; front ends map it to their own exception classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// A value had the wrong type (`expected str, got int`).
+    Type,
+    /// A value had the right type but an unusable content.
+    Value,
+    /// An index was out of range.
+    Index,
+    /// A key was missing from a dict or a registry.
+    Key,
+    /// A function was called with the wrong number of arguments.
+    Arity,
+    /// A name was registered twice.
+    Duplicate,
+    /// Reading or writing a file failed.
+    Io,
+    /// A file or text could not be parsed.
+    Parse,
+    /// Anything else that failed while running.
+    Runtime,
+}
+
+impl ErrorKind {
+    /// The name used in messages and by the Python front end (`TypeError`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Type => "TypeError",
+            ErrorKind::Value => "ValueError",
+            ErrorKind::Index => "IndexError",
+            ErrorKind::Key => "KeyError",
+            ErrorKind::Arity => "ArityError",
+            ErrorKind::Duplicate => "DuplicateError",
+            ErrorKind::Io => "IOError",
+            ErrorKind::Parse => "ParseError",
+            ErrorKind::Runtime => "RuntimeError",
+        }
+    }
+}
+
+/// An error with a kind, a message and where it happened (outermost frame first when shown).
+///
+/// Rationale: boxed so that `Result<AnyValue>` stays 24 bytes and the happy path
+/// pays nothing for rich context.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Error(Box<ErrorInner>);
+
+#[derive(Clone, PartialEq, Eq)]
+struct ErrorInner {
+    kind: ErrorKind,
+    message: String,
+    /// Innermost frame first; `Display` prints them outermost first.
+    context: Vec<String>,
+}
+
+/// The result type used across anyproc.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// A new error of `kind` with `message` and no context.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Error(Box::new(ErrorInner { kind, message: message.into(), context: Vec::new() }))
+    }
+
+    /// A type error: `expected EXPECTED, got ACTUAL`.
+    pub fn type_mismatch(expected: &str, actual: &str) -> Self {
+        Self::new(ErrorKind::Type, format!("expected {expected}, got {actual}"))
+    }
+
+    /// An index error for `index` into something of length `len`.
+    pub fn index_out_of_range(index: i64, len: usize) -> Self {
+        Self::new(ErrorKind::Index, format!("index {index} out of range for length {len}"))
+    }
+
+    /// A value error with `message`.
+    pub fn value(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Value, message)
+    }
+
+    /// A runtime error with `message`.
+    pub fn runtime(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Runtime, message)
+    }
+
+    /// Adds an outer context frame, such as an op name or `argument 2`.
+    pub fn context(mut self, frame: impl Into<String>) -> Self {
+        self.0.context.push(frame.into());
+        self
+    }
+
+    /// The kind of error.
+    pub fn kind(&self) -> ErrorKind {
+        self.0.kind
+    }
+
+    /// The innermost message, without context.
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    /// The context frames, outermost first.
+    pub fn frames(&self) -> impl Iterator<Item = &str> {
+        self.0.context.iter().rev().map(String::as_str)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for frame in self.frames() {
+            write!(f, "{frame}: ")?;
+        }
+        f.write_str(&self.0.message)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}({self})", self.0.kind.name())
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::new(ErrorKind::Io, e.to_string())
+    }
+}
+
+/// Adds context to the error of a `Result`, lazily.
+pub trait ResultExt<T> {
+    /// Wraps the error, if any, in the frame `f()` returns.
+    fn with_context<S: Into<String>>(self, f: impl FnOnce() -> S) -> Result<T>;
+}
+
+impl<T> ResultExt<T> for Result<T> {
+    fn with_context<S: Into<String>>(self, f: impl FnOnce() -> S) -> Result<T> {
+        self.map_err(|e| e.context(f()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_puts_outermost_frame_first() {
+        let e = Error::type_mismatch("str", "int").context("argument 0").context("tok.wordpiece");
+        assert_eq!(e.to_string(), "tok.wordpiece: argument 0: expected str, got int");
+        assert_eq!(e.kind(), ErrorKind::Type);
+        assert_eq!(format!("{e:?}"), "TypeError(tok.wordpiece: argument 0: expected str, got int)");
+    }
+
+    #[test]
+    fn result_is_small() {
+        assert_eq!(std::mem::size_of::<Error>(), 8);
+    }
+}

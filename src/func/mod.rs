@@ -1,0 +1,11 @@
+//! Functions as objects (`PackedFunc`), typed registration, and the global registry (seed 002).
+
+mod packed;
+mod registry;
+mod testing;
+mod typed;
+
+pub use packed::{FuncObj, PackedFunc, call_obj};
+pub use registry::{FuncInfo, Registry, get_global_func, list_global_funcs, register_func, registry};
+pub(crate) use testing::register as register_testing;
+pub use typed::{IntoAnyResult, TypedFunc};

@@ -1,0 +1,59 @@
+//! Per-type value hooks: how objects of a type compare, hash and print by value.
+//!
+//! Rationale: equality lives with the value, but the value layer must not import
+//! the containers above it, so containers register these hooks instead.
+
+use super::obj_ptr::ObjPtr;
+use crate::any::type_index::{OBJECT_BEGIN, DYNAMIC_BEGIN};
+use parking_lot::RwLock;
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::Hasher;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+/// Deepest nesting that equality, hashing and printing follow before stopping.
+///
+/// Rationale: lists may contain themselves; past this depth equality falls back to
+/// identity and hashing stops, which keeps both consistent and the stack bounded.
+pub const MAX_DEPTH: usize = 256;
+
+/// Value-semantics functions of an object type.
+pub struct TypeHooks {
+    /// Equality of two objects of this type; `depth` counts nesting so far.
+    pub eq: fn(ObjPtr<'_>, ObjPtr<'_>, usize) -> bool,
+    /// Feeds the object's value into `state`.
+    pub hash: fn(ObjPtr<'_>, &mut dyn Hasher, usize),
+    /// Writes the object as Python's `repr` would.
+    pub repr: fn(ObjPtr<'_>, &mut fmt::Formatter<'_>, usize) -> fmt::Result,
+}
+
+const STATIC_SLOTS: usize = (DYNAMIC_BEGIN - OBJECT_BEGIN) as usize;
+
+static STATIC_HOOKS: [AtomicPtr<TypeHooks>; STATIC_SLOTS] =
+    [const { AtomicPtr::new(std::ptr::null_mut()) }; STATIC_SLOTS];
+static DYNAMIC_HOOKS: RwLock<Option<HashMap<i32, &'static TypeHooks>>> = RwLock::new(None);
+
+/// Installs `hooks` for `type_index` unless some are there already.
+pub fn ensure_hooks(type_index: i32, hooks: &'static TypeHooks) {
+    let slot = (type_index - OBJECT_BEGIN) as usize;
+    if slot < STATIC_SLOTS {
+        // Relaxed is enough: the hooks are 'static and immutable.
+        if STATIC_HOOKS[slot].load(Ordering::Relaxed).is_null() {
+            STATIC_HOOKS[slot].store(hooks as *const _ as *mut _, Ordering::Relaxed);
+        }
+    } else {
+        let mut map = DYNAMIC_HOOKS.write();
+        map.get_or_insert_with(HashMap::new).entry(type_index).or_insert(hooks);
+    }
+}
+
+/// The hooks of `type_index`, if installed.
+pub fn hooks_of(type_index: i32) -> Option<&'static TypeHooks> {
+    let slot = type_index.wrapping_sub(OBJECT_BEGIN) as usize;
+    if slot < STATIC_SLOTS {
+        let p = STATIC_HOOKS[slot].load(Ordering::Relaxed);
+        // SAFETY: only `&'static TypeHooks` are ever stored in the slots.
+        return unsafe { p.as_ref() };
+    }
+    DYNAMIC_HOOKS.read().as_ref().and_then(|m| m.get(&type_index).copied())
+}
