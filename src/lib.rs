@@ -1,13 +1,14 @@
 //! anyproc: an NLP preprocessing engine built on one 16-byte dynamically typed value.
 //!
 //! Layers, bottom to top: [`any`] and [`object`] (the value and the heap object
-//! protocol), [`string`] and [`container`], then [`func`] (functions as objects
-//! and the global registry). See `docs/architecture.md`.
+//! protocol), [`string`] and [`container`], [`func`] (functions as objects and
+//! the global registry) and [`ndarray`] (tensors, DLPack, collation). See `docs/architecture.md`.
 
 pub mod any;
 pub mod container;
 pub mod error;
 pub mod func;
+pub mod ndarray;
 pub mod object;
 pub mod string;
 
@@ -15,6 +16,7 @@ pub use any::{AnyPad, AnyValue, AnyView, FromAny, Value};
 pub use container::{Dict, List};
 pub use error::{Error, ErrorKind, Result};
 pub use func::{PackedFunc, get_global_func, list_global_funcs, register_func};
+pub use ndarray::NDArray;
 pub use object::{ObjRef, Object, ObjectType};
 pub use string::{Bytes, Str, UStr};
 

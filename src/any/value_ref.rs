@@ -3,7 +3,7 @@
 //! Inline, borrowed and heap strings all decode to the same variant, and boxed
 //! scalars decode to plain ones; that is what makes equality "by value".
 
-use super::heap_kinds::{Boxed, Utf8Kind, Ucs4Kind, BytesKind};
+use super::heap_kinds::{Boxed, BytesKind, Ucs4Kind, Utf8Kind};
 use super::raw::RawAny;
 use super::type_index::*;
 use crate::object::{ObjPtr, tail_slice};

@@ -48,7 +48,10 @@ unsafe impl<F: Fn(&[AnyView<'_>]) -> Result<AnyValue> + Send + Sync + 'static> S
 
 /// # Safety
 /// `obj` must point to a live `FuncSub<F>`, with provenance over the whole allocation.
-unsafe fn call_sub<F: Fn(&[AnyView<'_>]) -> Result<AnyValue>>(obj: NonNull<Object>, args: &[AnyView<'_>]) -> Result<AnyValue> {
+unsafe fn call_sub<F: Fn(&[AnyView<'_>]) -> Result<AnyValue>>(
+    obj: NonNull<Object>,
+    args: &[AnyView<'_>],
+) -> Result<AnyValue> {
     // SAFETY: guaranteed by the caller; installed only by `PackedFunc::new` for this F.
     let sub = unsafe { obj.cast::<FuncSub<F>>().as_ref() };
     (sub.f)(args)

@@ -44,7 +44,14 @@ pub fn registry() -> &'static Registry {
 
 impl Registry {
     /// Registers `func` under `name`; an existing name is an error unless `override_existing`.
-    pub fn register(&self, name: &str, signature: &str, doc: &str, func: PackedFunc, override_existing: bool) -> Result<()> {
+    pub fn register(
+        &self,
+        name: &str,
+        signature: &str,
+        doc: &str,
+        func: PackedFunc,
+        override_existing: bool,
+    ) -> Result<()> {
         if name.is_empty() {
             return Err(Error::value("function name must not be empty"));
         }
@@ -61,7 +68,13 @@ impl Registry {
     }
 
     /// Registers a typed Rust function; its signature is derived from its types.
-    pub fn register_typed<Args, F: TypedFunc<Args>>(&self, name: &str, doc: &str, f: F, override_existing: bool) -> Result<()> {
+    pub fn register_typed<Args, F: TypedFunc<Args>>(
+        &self,
+        name: &str,
+        doc: &str,
+        f: F,
+        override_existing: bool,
+    ) -> Result<()> {
         let signature = F::signature();
         self.register(name, &signature, doc, PackedFunc::from_typed(name, f), override_existing)
     }

@@ -37,6 +37,6 @@ mod imp {
     pub(crate) fn on_free() {}
 }
 
-pub(crate) use imp::{on_birth, on_free};
 #[cfg(feature = "object-census")]
 pub use imp::{born, freed};
+pub(crate) use imp::{on_birth, on_free};

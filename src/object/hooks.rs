@@ -4,7 +4,7 @@
 //! the containers above it, so containers register these hooks instead.
 
 use super::obj_ptr::ObjPtr;
-use crate::any::type_index::{OBJECT_BEGIN, DYNAMIC_BEGIN};
+use crate::any::type_index::{DYNAMIC_BEGIN, OBJECT_BEGIN};
 use parking_lot::RwLock;
 use std::collections::HashMap;
 use std::fmt;

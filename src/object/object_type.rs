@@ -40,12 +40,8 @@ macro_rules! declare_object_type {
             fn type_index() -> i32 {
                 static INDEX: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
                 *INDEX.get_or_init(|| {
-                    $crate::object::register_type(
-                        $key,
-                        <$parent as $crate::object::ObjectType>::type_index(),
-                        $slots,
-                    )
-                    .expect("declare_object_type: type registration failed")
+                    $crate::object::register_type($key, <$parent as $crate::object::ObjectType>::type_index(), $slots)
+                        .expect("declare_object_type: type registration failed")
                 })
             }
         }

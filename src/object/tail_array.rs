@@ -123,4 +123,3 @@ pub unsafe fn tail_slice<'a, K: TailKind>(ptr: NonNull<Object>) -> &'a [K::Elem]
         std::slice::from_raw_parts(head.as_ptr().add(1).cast::<K::Elem>(), len)
     }
 }
-

@@ -4,9 +4,7 @@
 //! indices, so most checks are a range test; children that did not fit in their
 //! parent's range mark it overflowed, and then the ancestors table decides.
 
-use crate::any::type_index::{
-    DYNAMIC_BEGIN, OBJECT, OBJECT_BEGIN, STATIC_END, static_type_key, static_type_name,
-};
+use crate::any::type_index::{DYNAMIC_BEGIN, OBJECT, OBJECT_BEGIN, STATIC_END, static_type_key, static_type_name};
 use crate::error::{Error, ErrorKind, Result};
 use parking_lot::RwLock;
 use std::collections::HashMap;

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the core tests (library unit tests and integration tests) under
+# AddressSanitizer and valgrind: the unsafe layers (any/, object/) must be clean.
+#   scripts/sanitize.sh          both
+#   scripts/sanitize.sh asan     AddressSanitizer only
+#   scripts/sanitize.sh valgrind valgrind only
+set -euo pipefail
+cd "$(dirname "$0")/.."
+which="${1:-all}"
+target=x86_64-unknown-linux-gnu
+# Property tests run fewer cases under the (slow) checkers; the plain run covers the full count.
+export PROPTEST_CASES="${PROPTEST_CASES:-32}"
+
+if [[ "$which" == all || "$which" == asan ]]; then
+    printf '\n--- AddressSanitizer\n'
+    # Stable toolchain: RUSTC_BOOTSTRAP unlocks -Z; --target keeps build scripts unsanitized.
+    RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zsanitizer=address" ASAN_OPTIONS="detect_leaks=1" \
+        CARGO_TARGET_DIR=target/asan \
+        cargo test --all-features --target "$target" --lib --tests
+fi
+
+if [[ "$which" == all || "$which" == valgrind ]]; then
+    printf '\n--- valgrind\n'
+    # The runner applies to the host triple too, so this reuses the plain debug build.
+    CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite" \
+        cargo test --all-features --lib --tests
+fi

@@ -1,0 +1,480 @@
+//! Collation ("in-place boxing"): a batch of id sequences becomes padded `[batch, len]` tensors.
+//!
+//! One pass plans every row's length (truncation and special tokens included),
+//! then each output tensor is allocated once and filled row by row. Typed ids
+//! are copied straight into the tensor; nothing is boxed per token.
+
+use super::array::NDArray;
+use super::dlpack::DLDataType;
+use crate::container::{Dict, List};
+use crate::error::{Error, Result, ResultExt};
+use std::ops::Range;
+
+/// Which end of a sequence truncation or padding works on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Side {
+    /// The end (HF's default).
+    #[default]
+    Right,
+    /// The start.
+    Left,
+}
+
+/// How long padded rows are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Padding {
+    /// As long as the longest row of the batch.
+    #[default]
+    Longest,
+    /// Exactly `max_length`.
+    MaxLength,
+}
+
+/// Which sequence of a pair loses tokens when the pair is too long (HF's strategies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Truncation {
+    /// No truncation.
+    #[default]
+    None,
+    /// Shorten the longer sequence first, then both evenly (HF `longest_first`).
+    LongestFirst,
+    /// Shorten only the first sequence.
+    OnlyFirst,
+    /// Shorten only the second sequence.
+    OnlySecond,
+}
+
+/// Special tokens around one or two sequences: `first_prefix A first_suffix [second_prefix B second_suffix]`.
+///
+/// BERT is `[CLS] A [SEP] B [SEP]`: prefix `[CLS]`, suffixes `[SEP]`, no second prefix.
+/// Token type ids are 0 for the first part and 1 for the second.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpecialTokens {
+    /// Before the first sequence.
+    pub first_prefix: Vec<i64>,
+    /// After the first sequence.
+    pub first_suffix: Vec<i64>,
+    /// Before the second sequence.
+    pub second_prefix: Vec<i64>,
+    /// After the second sequence.
+    pub second_suffix: Vec<i64>,
+}
+
+impl SpecialTokens {
+    /// BERT's template with the given `[CLS]` and `[SEP]` ids.
+    pub fn bert(cls: i64, sep: i64) -> Self {
+        SpecialTokens {
+            first_prefix: vec![cls],
+            first_suffix: vec![sep],
+            second_prefix: vec![],
+            second_suffix: vec![sep],
+        }
+    }
+
+    fn count(&self, pair: bool) -> usize {
+        let first = self.first_prefix.len() + self.first_suffix.len();
+        if pair { first + self.second_prefix.len() + self.second_suffix.len() } else { first }
+    }
+}
+
+/// How to collate; the defaults pad to the longest row with id 0 into int64.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CollateOptions {
+    /// `INT32` or `INT64`.
+    pub dtype: DLDataType,
+    /// Id written into padding positions.
+    pub pad_id: i64,
+    /// Pad to the longest row or to `max_length`.
+    pub padding: Padding,
+    /// Upper bound for truncation and the fixed padded length; counts special tokens.
+    pub max_length: Option<usize>,
+    /// How to shorten rows longer than `max_length`.
+    pub truncation: Truncation,
+    /// Which end truncation cuts.
+    pub truncation_side: Side,
+    /// Which end padding fills.
+    pub padding_side: Side,
+    /// Round the padded length up to a multiple of this.
+    pub pad_to_multiple_of: Option<usize>,
+    /// Also produce `attention_mask` (1 for tokens, 0 for padding).
+    pub attention_mask: bool,
+    /// Also produce `token_type_ids` (0 first part, 1 second part, 0 padding).
+    pub token_type_ids: bool,
+    /// Special tokens to add around each row.
+    pub special_tokens: Option<SpecialTokens>,
+}
+
+impl Default for CollateOptions {
+    fn default() -> Self {
+        CollateOptions {
+            dtype: DLDataType::INT64,
+            pad_id: 0,
+            padding: Padding::Longest,
+            max_length: None,
+            truncation: Truncation::None,
+            truncation_side: Side::Right,
+            padding_side: Side::Right,
+            pad_to_multiple_of: None,
+            attention_mask: true,
+            token_type_ids: false,
+            special_tokens: None,
+        }
+    }
+}
+
+/// Padded output tensors, each `[batch, len]`.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    /// The ids.
+    pub input_ids: NDArray,
+    /// 1 for tokens, 0 for padding, if asked for.
+    pub attention_mask: Option<NDArray>,
+    /// 0 for the first part, 1 for the second, if asked for.
+    pub token_type_ids: Option<NDArray>,
+}
+
+impl Batch {
+    /// The tensors in a dict keyed `input_ids`, `attention_mask`, `token_type_ids`.
+    pub fn into_dict(self) -> Dict {
+        let mut d = Dict::new();
+        d.set("input_ids", self.input_ids);
+        if let Some(m) = self.attention_mask {
+            d.set("attention_mask", m);
+        }
+        if let Some(t) = self.token_type_ids {
+            d.set("token_type_ids", t);
+        }
+        d
+    }
+}
+
+/// A ragged batch: all rows' ids back to back, and `batch + 1` row offsets into them.
+#[derive(Clone, Debug)]
+pub struct RaggedBatch {
+    /// 1-D ids.
+    pub values: NDArray,
+    /// 1-D int64 offsets; row i is `values[offsets[i]..offsets[i+1]]`.
+    pub offsets: NDArray,
+}
+
+/// A sequence of token ids that can be copied into a tensor.
+pub trait IdRow {
+    /// Number of ids.
+    fn ids_len(&self) -> usize;
+    /// The id at `i` (< `ids_len`).
+    fn id_at(&self, i: usize) -> i64;
+}
+
+macro_rules! id_row_for_slices {
+    ($($t:ty),*) => {$(
+        impl IdRow for [$t] {
+            fn ids_len(&self) -> usize { self.len() }
+            #[inline(always)]
+            fn id_at(&self, i: usize) -> i64 { self[i] as i64 }
+        }
+        impl IdRow for Vec<$t> {
+            fn ids_len(&self) -> usize { self.len() }
+            #[inline(always)]
+            fn id_at(&self, i: usize) -> i64 { self[i] as i64 }
+        }
+        impl IdRow for &[$t] {
+            fn ids_len(&self) -> usize { self.len() }
+            #[inline(always)]
+            fn id_at(&self, i: usize) -> i64 { self[i] as i64 }
+        }
+    )*};
+}
+
+id_row_for_slices!(i64, i32, u32, u16, u8);
+
+/// One row's plan: which ids of each sequence survive truncation.
+struct RowPlan {
+    first: Range<usize>,
+    second: Option<Range<usize>>,
+    len: usize,
+}
+
+fn keep(len: usize, target: usize, side: Side) -> Range<usize> {
+    let n = len.min(target);
+    match side {
+        Side::Right => 0..n,
+        Side::Left => len - n..len,
+    }
+}
+
+fn plan_row(first: usize, second: Option<usize>, opts: &CollateOptions, specials: usize) -> Result<RowPlan> {
+    let budget =
+        match (opts.truncation, opts.max_length) {
+            (Truncation::None, _) => None,
+            (_, None) => return Err(Error::value("truncation needs max_length")),
+            (_, Some(max)) => Some(max.checked_sub(specials).ok_or_else(|| {
+                Error::value(format!("max_length {max} is shorter than the {specials} special tokens"))
+            })?),
+        };
+    let (mut n1, mut n2) = (first, second.unwrap_or(0));
+    if let Some(budget) = budget.filter(|&b| n1 + n2 > b) {
+        match (opts.truncation, second) {
+            (Truncation::OnlySecond, None) => {
+                return Err(Error::value("truncation only_second needs a second sequence"));
+            }
+            (Truncation::LongestFirst, Some(_)) => {
+                // HF's longest_first: with a <= b, keep a and shorten b; if that is not enough, split evenly.
+                let a = n1.min(n2);
+                let b_target = if a > budget { a } else { a.max(budget - a) };
+                let (mut a_t, mut b_t) = (a, b_target);
+                if a_t + b_t > budget {
+                    a_t = budget / 2;
+                    b_t = a_t + budget % 2;
+                }
+                (n1, n2) = if n1 <= n2 { (a_t, b_t) } else { (b_t, a_t) };
+            }
+            (Truncation::OnlySecond, Some(_)) => {
+                n2 = budget.checked_sub(n1).ok_or_else(|| {
+                    Error::value(format!("first sequence ({n1} ids) alone exceeds the budget of {budget}"))
+                })?;
+            }
+            (Truncation::OnlyFirst, Some(_)) => {
+                n1 = budget.checked_sub(n2).ok_or_else(|| {
+                    Error::value(format!("second sequence ({n2} ids) alone exceeds the budget of {budget}"))
+                })?;
+            }
+            // A single sequence just fits the budget.
+            (_, None) => n1 = budget,
+            (Truncation::None, Some(_)) => unreachable!("no budget without truncation"),
+        }
+    }
+    let first_range = keep(first, n1, opts.truncation_side);
+    let second_range = second.map(|len| keep(len, n2, opts.truncation_side));
+    let len = first_range.len() + second_range.as_ref().map_or(0, Range::len) + specials;
+    Ok(RowPlan { first: first_range, second: second_range, len })
+}
+
+fn plan_batch<R: IdRow + ?Sized>(firsts: &[&R], seconds: Option<&[&R]>, opts: &CollateOptions) -> Result<Vec<RowPlan>> {
+    if let Some(s) = seconds {
+        if s.len() != firsts.len() {
+            return Err(Error::value(format!(
+                "pair batch has {} first sequences but {} second sequences",
+                firsts.len(),
+                s.len()
+            )));
+        }
+    }
+    if !matches!(opts.dtype, DLDataType::INT32 | DLDataType::INT64) {
+        return Err(Error::value(format!("ids must be int32 or int64, not {}", opts.dtype)));
+    }
+    let specials = opts.special_tokens.as_ref().map_or(0, |s| s.count(seconds.is_some()));
+    firsts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            plan_row(a.ids_len(), seconds.map(|s| s[i].ids_len()), opts, specials).with_context(|| format!("row {i}"))
+        })
+        .collect()
+}
+
+/// Writes one output id, range-checked for int32.
+trait OutId: Copy + super::dtype::Element {
+    fn from_id(id: i64) -> Option<Self>;
+}
+impl OutId for i64 {
+    #[inline(always)]
+    fn from_id(id: i64) -> Option<Self> {
+        Some(id)
+    }
+}
+impl OutId for i32 {
+    #[inline(always)]
+    fn from_id(id: i64) -> Option<Self> {
+        i32::try_from(id).ok()
+    }
+}
+
+fn overflow(row: usize, pos: usize, id: i64) -> Error {
+    Error::value(format!("row {row}, position {pos}: id {id} does not fit int32"))
+}
+
+/// The ids of one row in output order, as (id, type id) pairs, written through `emit`.
+fn for_each_id<R: IdRow + ?Sized>(
+    plan: &RowPlan,
+    first: &R,
+    second: Option<&R>,
+    sp: Option<&SpecialTokens>,
+    mut emit: impl FnMut(i64, u8),
+) {
+    let empty = SpecialTokens::default();
+    let sp = sp.unwrap_or(&empty);
+    sp.first_prefix.iter().for_each(|&t| emit(t, 0));
+    plan.first.clone().for_each(|i| emit(first.id_at(i), 0));
+    sp.first_suffix.iter().for_each(|&t| emit(t, 0));
+    if let (Some(range), Some(second)) = (&plan.second, second) {
+        sp.second_prefix.iter().for_each(|&t| emit(t, 1));
+        range.clone().for_each(|i| emit(second.id_at(i), 1));
+        sp.second_suffix.iter().for_each(|&t| emit(t, 1));
+    }
+}
+
+fn fill<O: OutId, R: IdRow + ?Sized>(
+    ids: &mut [O],
+    width: usize,
+    plans: &[RowPlan],
+    firsts: &[&R],
+    seconds: Option<&[&R]>,
+    opts: &CollateOptions,
+    mut mask: Option<&mut [O]>,
+    mut types: Option<&mut [O]>,
+) -> Result<()> {
+    let pad = O::from_id(opts.pad_id).ok_or_else(|| overflow(0, 0, opts.pad_id).context("pad_id"))?;
+    let one = O::from_id(1).expect("1 fits every id type");
+    for (r, plan) in plans.iter().enumerate() {
+        let row = &mut ids[r * width..(r + 1) * width];
+        let start = match opts.padding_side {
+            Side::Right => 0,
+            Side::Left => width - plan.len,
+        };
+        row[..start].fill(pad);
+        row[start + plan.len..].fill(pad);
+        let mut pos = start;
+        let mut bad = None;
+        let mut types_row = types.as_deref_mut().map(|t| &mut t[r * width..(r + 1) * width]);
+        for_each_id(plan, firsts[r], seconds.map(|s| s[r]), opts.special_tokens.as_ref(), |id, type_id| {
+            match O::from_id(id) {
+                Some(v) => row[pos] = v,
+                None => {
+                    bad.get_or_insert(overflow(r, pos, id));
+                }
+            }
+            if type_id == 1 {
+                if let Some(t) = types_row.as_deref_mut() {
+                    t[pos] = one;
+                }
+            }
+            pos += 1;
+        });
+        if let Some(e) = bad {
+            return Err(e);
+        }
+        // Masks start zeroed; mark the token positions.
+        if let Some(m) = mask.as_deref_mut() {
+            m[r * width + start..r * width + start + plan.len].fill(one);
+        }
+    }
+    Ok(())
+}
+
+fn padded_width(plans: &[RowPlan], opts: &CollateOptions) -> Result<usize> {
+    let longest = plans.iter().map(|p| p.len).max().unwrap_or(0);
+    let mut width = match opts.padding {
+        Padding::Longest => longest,
+        Padding::MaxLength => opts.max_length.ok_or_else(|| Error::value("padding to max_length needs max_length"))?,
+    };
+    if let Some(m) = opts.pad_to_multiple_of {
+        if m == 0 {
+            return Err(Error::value("pad_to_multiple_of must be positive"));
+        }
+        width = width.div_ceil(m).checked_mul(m).ok_or_else(|| Error::value("padded length overflows"))?;
+    }
+    if let Some((i, p)) = plans.iter().enumerate().find(|(_, p)| p.len > width) {
+        return Err(Error::value(format!(
+            "row {i} has {} ids, more than the padded length {width}; enable truncation",
+            p.len
+        )));
+    }
+    Ok(width)
+}
+
+/// Collates single sequences (`seconds = None`) or pairs into padded tensors.
+pub fn collate<R: IdRow + ?Sized>(firsts: &[&R], seconds: Option<&[&R]>, opts: &CollateOptions) -> Result<Batch> {
+    let plans = plan_batch(firsts, seconds, opts)?;
+    let width = padded_width(&plans, opts)?;
+    let shape = [plans.len() as i64, width as i64];
+    let mut ids = NDArray::zeros(&shape, opts.dtype)?;
+    let mut mask = opts.attention_mask.then(|| NDArray::zeros(&shape, opts.dtype)).transpose()?;
+    let mut types = opts.token_type_ids.then(|| NDArray::zeros(&shape, opts.dtype)).transpose()?;
+    macro_rules! run {
+        ($o:ty) => {
+            fill::<$o, R>(
+                ids.as_mut_slice::<$o>()?,
+                width,
+                &plans,
+                firsts,
+                seconds,
+                opts,
+                mask.as_mut().map(|m| m.as_mut_slice::<$o>()).transpose()?,
+                types.as_mut().map(|t| t.as_mut_slice::<$o>()).transpose()?,
+            )?
+        };
+    }
+    if opts.dtype == DLDataType::INT32 {
+        run!(i32)
+    } else {
+        run!(i64)
+    }
+    Ok(Batch { input_ids: ids, attention_mask: mask, token_type_ids: types })
+}
+
+/// Collates into a ragged batch (truncation and special tokens apply; no padding).
+pub fn collate_ragged<R: IdRow + ?Sized>(
+    firsts: &[&R],
+    seconds: Option<&[&R]>,
+    opts: &CollateOptions,
+) -> Result<RaggedBatch> {
+    let plans = plan_batch(firsts, seconds, opts)?;
+    let total: usize = plans.iter().map(|p| p.len).sum();
+    let mut values = NDArray::zeros(&[total as i64], opts.dtype)?;
+    let mut offsets = NDArray::zeros(&[plans.len() as i64 + 1], DLDataType::INT64)?;
+    {
+        let offs = offsets.as_mut_slice::<i64>()?;
+        for (i, p) in plans.iter().enumerate() {
+            offs[i + 1] = offs[i] + p.len as i64;
+        }
+    }
+    macro_rules! run {
+        ($o:ty) => {{
+            let out = values.as_mut_slice::<$o>()?;
+            let mut at = 0;
+            for (r, plan) in plans.iter().enumerate() {
+                let row = &mut out[at..at + plan.len];
+                let mut pos = 0;
+                let mut bad = None;
+                for_each_id(plan, firsts[r], seconds.map(|s| s[r]), opts.special_tokens.as_ref(), |id, _| {
+                    match <$o as OutId>::from_id(id) {
+                        Some(v) => row[pos] = v,
+                        None => {
+                            bad.get_or_insert(overflow(r, pos, id));
+                        }
+                    }
+                    pos += 1;
+                });
+                if let Some(e) = bad {
+                    return Err(e);
+                }
+                at += plan.len;
+            }
+        }};
+    }
+    if opts.dtype == DLDataType::INT32 {
+        run!(i32)
+    } else {
+        run!(i64)
+    }
+    Ok(RaggedBatch { values, offsets })
+}
+
+/// Unboxes a `List` of `List`s of ints into rows; errors name the row and item.
+pub fn rows_from_list(batch: &List) -> Result<Vec<Vec<i64>>> {
+    batch.with_items(|rows| {
+        rows.iter()
+            .enumerate()
+            .map(|(i, row)| row.get::<List>().and_then(|l| l.to_vec_of::<i64>()).with_context(|| format!("row {i}")))
+            .collect()
+    })
+}
+
+/// Collates a `List` of `List`s of ints (and optionally a second one for pairs).
+pub fn collate_lists(firsts: &List, seconds: Option<&List>, opts: &CollateOptions) -> Result<Batch> {
+    let a = rows_from_list(firsts)?;
+    let b = seconds.map(rows_from_list).transpose()?;
+    let a_refs: Vec<&Vec<i64>> = a.iter().collect();
+    let b_refs: Option<Vec<&Vec<i64>>> = b.as_ref().map(|b| b.iter().collect());
+    collate(&a_refs, b_refs.as_deref(), opts)
+}

@@ -1,0 +1,19 @@
+//! N-dimensional arrays: DLPack structs (defined once), `NDArray`, collation into padded batches, `.npy`/`.npz`.
+//!
+//! With `any` and `object`, this is an FFI layer: the DLPack import/export and
+//! buffer access are the unsafe parts, each with a `// SAFETY:` line.
+
+mod array;
+pub mod collate;
+mod convert;
+pub mod dlpack;
+mod dtype;
+pub mod npy;
+
+pub use array::{ALIGNMENT, NDArray, NDArrayObj, checked_numel, compact_strides};
+pub use collate::{
+    Batch, CollateOptions, IdRow, Padding, RaggedBatch, Side, SpecialTokens, Truncation, collate, collate_lists,
+    collate_ragged,
+};
+pub use dlpack::{DLDataType, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion, DLTensor};
+pub use dtype::Element;

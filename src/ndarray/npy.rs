@@ -1,0 +1,242 @@
+//! `.npy` and `.npz` files (NumPy's format, version 1.0/2.0), for the CLI and for tests with NumPy.
+//!
+//! The dtype descriptor comes from `DLDataType::npy_descr`, so the header derives
+//! from the one DLPack definition rather than from a table of its own.
+
+use super::array::{NDArray, checked_numel, read_element};
+use super::dlpack::DLDataType;
+use crate::error::{Error, ErrorKind, Result, ResultExt};
+use std::io::{Read, Seek, Write};
+use std::path::Path;
+
+const MAGIC: &[u8] = b"\x93NUMPY";
+
+fn parse_error(msg: impl Into<String>) -> Error {
+    Error::new(ErrorKind::Parse, msg)
+}
+
+/// The array's elements in row-major order, copying only if it is not contiguous.
+fn row_major_bytes(a: &NDArray) -> Result<std::borrow::Cow<'_, [u8]>> {
+    if a.is_contiguous() {
+        return a.bytes().map(std::borrow::Cow::Borrowed);
+    }
+    let item = a.dtype().itemsize();
+    let mut out = Vec::with_capacity(a.numel() * item);
+    let mut index = vec![0i64; a.ndim()];
+    for _ in 0..a.numel() {
+        let v = a.get(&index)?;
+        write_scalar(&mut out, &v, a.dtype())?;
+        // Odometer increment over the shape.
+        for axis in (0..index.len()).rev() {
+            index[axis] += 1;
+            if index[axis] < a.shape()[axis] {
+                break;
+            }
+            index[axis] = 0;
+        }
+    }
+    Ok(std::borrow::Cow::Owned(out))
+}
+
+fn write_scalar(out: &mut Vec<u8>, v: &crate::AnyValue, dtype: DLDataType) -> Result<()> {
+    let i = || v.get::<i64>();
+    let f = || v.get::<f64>();
+    match dtype {
+        DLDataType::BOOL => out.push(v.get::<bool>()? as u8),
+        DLDataType::INT8 => out.extend((i()? as i8).to_le_bytes()),
+        DLDataType::INT16 => out.extend((i()? as i16).to_le_bytes()),
+        DLDataType::INT32 => out.extend((i()? as i32).to_le_bytes()),
+        DLDataType::INT64 => out.extend(i()?.to_le_bytes()),
+        DLDataType::UINT8 => out.extend((i()? as u8).to_le_bytes()),
+        DLDataType::UINT16 => out.extend((i()? as u16).to_le_bytes()),
+        DLDataType::UINT32 => out.extend((i()? as u32).to_le_bytes()),
+        DLDataType::UINT64 => out.extend((i()? as u64).to_le_bytes()),
+        DLDataType::FLOAT16 => out.extend(half::f16::from_f64(f()?).to_le_bytes()),
+        DLDataType::FLOAT32 => out.extend((f()? as f32).to_le_bytes()),
+        DLDataType::FLOAT64 => out.extend(f()?.to_le_bytes()),
+        other => return Err(Error::value(format!("{other} has no NumPy dtype"))),
+    }
+    Ok(())
+}
+
+fn header_text(a: &NDArray) -> Result<String> {
+    let descr = a.dtype().npy_descr()?;
+    let shape = match a.shape() {
+        [] => "()".to_string(),
+        [d] => format!("({d},)"),
+        dims => format!("({})", dims.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
+    };
+    Ok(format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}"))
+}
+
+/// Writes `a` as a `.npy` stream.
+pub fn write_npy(mut w: impl Write, a: &NDArray) -> Result<()> {
+    let mut header = header_text(a)?;
+    // Pad with spaces so that magic + version + length + header is a multiple of 64, ending in '\n'.
+    let (version, len_bytes) = if header.len() + 11 < 65535 { (1u8, 2) } else { (2u8, 4) };
+    let prefix = MAGIC.len() + 2 + len_bytes;
+    let total = (prefix + header.len() + 1).div_ceil(64) * 64;
+    header.extend(std::iter::repeat_n(' ', total - prefix - header.len() - 1));
+    header.push('\n');
+    w.write_all(MAGIC)?;
+    w.write_all(&[version, 0])?;
+    if version == 1 {
+        w.write_all(&(header.len() as u16).to_le_bytes())?;
+    } else {
+        w.write_all(&(header.len() as u32).to_le_bytes())?;
+    }
+    w.write_all(header.as_bytes())?;
+    w.write_all(&row_major_bytes(a)?)?;
+    Ok(())
+}
+
+/// The `.npy` encoding of `a`.
+pub fn to_npy_bytes(a: &NDArray) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    write_npy(&mut out, a)?;
+    Ok(out)
+}
+
+/// Finds `'key': value` in a header dict and returns the raw value text.
+fn header_field<'h>(header: &'h str, key: &str) -> Result<&'h str> {
+    let pat = format!("'{key}':");
+    let start = header.find(&pat).ok_or_else(|| parse_error(format!("npy header has no {key:?}")))? + pat.len();
+    let rest = header[start..].trim_start();
+    let end = if rest.starts_with('(') {
+        rest.find(')').map(|i| i + 1)
+    } else if let Some(quoted) = rest.strip_prefix('\'') {
+        quoted.find('\'').map(|i| i + 2)
+    } else {
+        rest.find([',', '}'])
+    }
+    .ok_or_else(|| parse_error(format!("npy header: unterminated {key:?}")))?;
+    Ok(rest[..end].trim())
+}
+
+/// Reads a `.npy` stream.
+pub fn read_npy(mut r: impl Read) -> Result<NDArray> {
+    let mut magic = [0u8; 8];
+    r.read_exact(&mut magic).map_err(|_| parse_error("file too short for a .npy header"))?;
+    if &magic[..6] != MAGIC {
+        return Err(parse_error("not a .npy file (bad magic)"));
+    }
+    let header_len = match magic[6] {
+        1 => {
+            let mut b = [0u8; 2];
+            r.read_exact(&mut b)?;
+            u16::from_le_bytes(b) as usize
+        }
+        2 | 3 => {
+            let mut b = [0u8; 4];
+            r.read_exact(&mut b)?;
+            u32::from_le_bytes(b) as usize
+        }
+        v => return Err(parse_error(format!("unsupported .npy version {v}"))),
+    };
+    if header_len > 1 << 20 {
+        return Err(parse_error(format!(".npy header of {header_len} bytes is implausibly large")));
+    }
+    let mut header = vec![0u8; header_len];
+    r.read_exact(&mut header).map_err(|_| parse_error("truncated .npy header"))?;
+    let header = String::from_utf8(header).map_err(|_| parse_error(".npy header is not text"))?;
+
+    let descr = header_field(&header, "descr")?.trim_matches('\'');
+    let dtype = DLDataType::from_npy_descr(descr)?;
+    if header_field(&header, "fortran_order")? != "False" {
+        return Err(parse_error("Fortran-ordered .npy arrays are not supported"));
+    }
+    let shape_text = header_field(&header, "shape")?;
+    let shape: Vec<i64> = shape_text
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim_end_matches('L').parse::<i64>().map_err(|_| parse_error(format!("bad shape {shape_text}"))))
+        .collect::<Result<_>>()?;
+    let numel = checked_numel(&shape)?;
+    let nbytes = numel.checked_mul(dtype.itemsize()).ok_or_else(|| parse_error("shape too large"))?;
+
+    let mut a = NDArray::zeros(&shape, dtype)?;
+    let dst = bytes_mut(&mut a)?;
+    r.read_exact(&mut dst[..nbytes])
+        .map_err(|_| parse_error(format!("truncated .npy data: expected {nbytes} bytes")))?;
+    if dtype == DLDataType::BOOL && dst.iter().any(|&b| b > 1) {
+        return Err(parse_error(".npy bool data holds values other than 0 and 1"));
+    }
+    Ok(a)
+}
+
+/// The writable bytes of a freshly made array.
+fn bytes_mut(a: &mut NDArray) -> Result<&mut [u8]> {
+    macro_rules! as_bytes {
+        ($t:ty) => {{
+            let s = a.as_mut_slice::<$t>()?;
+            let len = std::mem::size_of_val(s);
+            // SAFETY: any initialised slice of plain numbers may be viewed as bytes.
+            unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<u8>(), len) }
+        }};
+    }
+    Ok(match a.dtype() {
+        DLDataType::BOOL | DLDataType::UINT8 => as_bytes!(u8),
+        DLDataType::INT8 => as_bytes!(i8),
+        DLDataType::INT16 => as_bytes!(i16),
+        DLDataType::INT32 => as_bytes!(i32),
+        DLDataType::INT64 => as_bytes!(i64),
+        DLDataType::UINT16 => as_bytes!(u16),
+        DLDataType::UINT32 => as_bytes!(u32),
+        DLDataType::UINT64 => as_bytes!(u64),
+        DLDataType::FLOAT16 => as_bytes!(half::f16),
+        DLDataType::BFLOAT16 => as_bytes!(half::bf16),
+        DLDataType::FLOAT32 => as_bytes!(f32),
+        DLDataType::FLOAT64 => as_bytes!(f64),
+        other => return Err(Error::value(format!("unsupported dtype {other}"))),
+    })
+}
+
+/// Writes named arrays into a `.npz` archive (what `np.load` returns as a dict).
+pub fn write_npz(path: &Path, arrays: &[(&str, &NDArray)]) -> Result<()> {
+    let ctx = || path.display().to_string();
+    let file = std::fs::File::create(path).map_err(Error::from).with_context(ctx)?;
+    let mut zip = zip::ZipWriter::new(file);
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, a) in arrays {
+        zip.start_file(format!("{name}.npy"), options)
+            .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))
+            .with_context(ctx)?;
+        write_npy(&mut zip, a).with_context(|| format!("{}: {name}", path.display()))?;
+    }
+    zip.finish().map_err(|e| Error::new(ErrorKind::Io, e.to_string())).with_context(ctx)?;
+    Ok(())
+}
+
+/// Reads every array of a `.npz` archive, in archive order.
+pub fn read_npz(path: &Path) -> Result<Vec<(String, NDArray)>> {
+    let ctx = || path.display().to_string();
+    let file = std::fs::File::open(path).map_err(Error::from).with_context(ctx)?;
+    read_npz_from(file).with_context(ctx)
+}
+
+fn read_npz_from(r: impl Read + Seek) -> Result<Vec<(String, NDArray)>> {
+    let mut zip = zip::ZipArchive::new(r).map_err(|e| parse_error(format!("not a .npz archive: {e}")))?;
+    let mut out = Vec::with_capacity(zip.len());
+    for i in 0..zip.len() {
+        let entry = zip.by_index(i).map_err(|e| parse_error(e.to_string()))?;
+        let name = entry.name().trim_end_matches(".npy").to_string();
+        let a = read_npy(entry).with_context(|| name.clone())?;
+        out.push((name, a));
+    }
+    Ok(out)
+}
+
+/// Reads element `i` of a row-major buffer; used by tests that compare against NumPy.
+pub fn element_at(a: &NDArray, flat: usize) -> Result<crate::AnyValue> {
+    let bytes = row_major_bytes(a)?;
+    let item = a.dtype().itemsize();
+    let at = flat
+        .checked_mul(item)
+        .filter(|&o| o + item <= bytes.len())
+        .ok_or_else(|| Error::index_out_of_range(flat as i64, a.numel()))?;
+    // SAFETY: `at..at + item` lies inside the buffer (checked above).
+    unsafe { read_element(bytes.as_ptr().add(at), a.dtype()) }
+}
