@@ -46,6 +46,8 @@ fn smoke() {
     let inc = PackedFunc::from_typed("inc", |x: i64| x + 1);
     assert_eq!(inc.call(&[bv.view()]).unwrap(), 8i64);
     assert_eq!(bv, 7.0f64.into_any());
+    // `l` and `d` hold each other: a reference cycle, which (like `Rc`) is broken by hand.
+    l.pop().unwrap();
 }
 
 trait IntoAny {
