@@ -7,6 +7,13 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n=== %s\n' "$*"; }
 
+step "python environment (.venv: numpy for the .npy interop tests)"
+if [[ ! -x .venv/bin/python ]]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check numpy
+export ANYPROC_PYTHON="$PWD/.venv/bin/python"
+
 step "format"
 cargo fmt --all -- --check
 

@@ -131,14 +131,17 @@ impl<const N: usize> AnyPad<N> {
     }
 
     /// A one-character UTF-8 string; always inline.
+    #[inline]
     pub fn from_char(c: char) -> Self {
-        let mut buf = [0u8; 4];
-        let s = c.encode_utf8(&mut buf);
-        // SAFETY: at most 4 bytes, and every AnyPad holds at least 8 inline.
-        unsafe { Self::inline_bytes(SMALL_STR, s.as_bytes()) }
+        // Encoding into a register-sized buffer and storing it whole avoids a
+        // variable-length memcpy per character (this is the hot loop of unicode_split).
+        let mut buf = [0u8; 8];
+        let len = c.encode_utf8(&mut buf).len() as u32;
+        Self::from_raw(RawAny { type_index: SMALL_STR, small_len: len, payload: Payload { v_bytes: buf } })
     }
 
     /// A one-code-point UCS4 string; always inline.
+    #[inline]
     pub fn from_char_ucs4(c: char) -> Self {
         let mut v = Self::from_raw(RawAny::with_type(SMALL_USTR));
         v.raw.small_len = 1;
@@ -202,6 +205,7 @@ impl<const N: usize> AnyPad<N> {
     }
 
     /// The value, decoded into a borrowed enum.
+    #[inline]
     pub fn value(&self) -> Value<'_> {
         // SAFETY: by construction the inline area holds `small_len` valid units,
         // and object payloads are live objects we own a count of.
@@ -209,6 +213,7 @@ impl<const N: usize> AnyPad<N> {
     }
 
     /// The object, if this holds one.
+    #[inline]
     pub fn as_obj(&self) -> Option<ObjPtr<'_>> {
         if self.is_object() {
             // SAFETY: object payloads are non-null pointers to live objects we hold a count of.
@@ -291,6 +296,7 @@ impl<const N: usize> AnyPad<N> {
 }
 
 impl<const N: usize> Clone for AnyPad<N> {
+    #[inline]
     fn clone(&self) -> Self {
         if let Some(obj) = self.as_obj() {
             // SAFETY: the object is alive (we hold a count); the clone owns the new count.
@@ -301,6 +307,7 @@ impl<const N: usize> Clone for AnyPad<N> {
 }
 
 impl<const N: usize> Drop for AnyPad<N> {
+    #[inline]
     fn drop(&mut self) {
         if let Some(obj) = self.as_obj() {
             // SAFETY: we own one count of this live object.

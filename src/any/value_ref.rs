@@ -38,6 +38,7 @@ pub enum Value<'a> {
 /// `inline` must point to the value's inline area (payload first), valid for
 /// `small_len` units of its kind; borrowed and object pointers must be live for `'a`;
 /// inline and borrowed UTF-8 must be valid; UCS4 units must be valid `char`s.
+#[inline]
 pub(crate) unsafe fn decode<'a>(raw: &'a RawAny, inline: *const u8) -> Value<'a> {
     let len = raw.small_len as usize;
     // SAFETY: every branch relies on the invariants stated in the function contract.

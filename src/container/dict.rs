@@ -4,8 +4,11 @@ use crate::any::type_index::DICT;
 use crate::any::{AnyPad, AnyValue, AnyView, FromAny, Value, hash_value, values_equal, write_repr};
 use crate::error::{Error, ErrorKind, Result};
 use crate::object::{ObjPtr, ObjRef, Object, ObjectType, TypeHooks};
+use indexmap::map::RawEntryApiV1;
+use indexmap::map::raw_entry_v1::RawEntryMut;
 use indexmap::{Equivalent, IndexMap};
 use parking_lot::RwLock;
+use std::cell::Cell;
 use std::fmt;
 use std::hash::{BuildHasher, Hasher};
 
@@ -15,7 +18,38 @@ type Map = IndexMap<AnyValue, AnyValue, ahash::RandomState>;
 #[repr(C)]
 pub struct DictObj {
     header: Object,
+    /// The map's hasher, also kept outside the lock so keys are hashed before locking.
+    hasher: ahash::RandomState,
     map: RwLock<Map>,
+}
+
+thread_local! {
+    /// The dict this thread holds the write lock of, if any.
+    static WRITING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Marks a dict as write-locked by this thread for the guard's lifetime.
+///
+/// Rationale: comparing keys under the write lock can reach the same dict again
+/// (a key that contains the dict); the hooks then treat it as opaque instead of
+/// taking its lock a second time, which would deadlock.
+struct WritingGuard(usize);
+
+impl WritingGuard {
+    fn enter(obj: &DictObj) -> Self {
+        let prev = WRITING.with(|w| w.replace(obj as *const DictObj as usize));
+        WritingGuard(prev)
+    }
+}
+
+impl Drop for WritingGuard {
+    fn drop(&mut self) {
+        WRITING.with(|w| w.set(self.0));
+    }
+}
+
+fn written_by_this_thread(obj: &DictObj) -> bool {
+    WRITING.with(|w| w.get() == obj as *const DictObj as usize)
 }
 
 static DICT_HOOKS: TypeHooks = TypeHooks { eq: dict_eq, hash: dict_hash, repr: dict_repr };
@@ -54,6 +88,10 @@ impl DictObj {
 
 fn dict_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, depth: usize) -> bool {
     let (Some(a), Some(b)) = (a.downcast_ref::<DictObj>(), b.downcast_ref::<DictObj>()) else { return false };
+    if written_by_this_thread(a) || written_by_this_thread(b) {
+        // Distinct objects (identity was checked first), one of them mid-update: not equal.
+        return false;
+    }
     a.with_map(|x| {
         b.with_map(|y| {
             x.len() == y.len()
@@ -64,6 +102,10 @@ fn dict_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, depth: usize) -> bool {
 
 fn dict_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
     let Some(d) = o.downcast_ref::<DictObj>() else { return };
+    if written_by_this_thread(d) {
+        state.write_u8(0xd1);
+        return;
+    }
     // Order-independent: equal dicts may list their entries in different orders.
     // A fixed-key hasher per entry keeps the sum deterministic across dicts.
     let fixed = ahash::RandomState::with_seeds(1, 2, 3, 4);
@@ -81,6 +123,9 @@ fn dict_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
 
 fn dict_repr(o: ObjPtr<'_>, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
     let Some(d) = o.downcast_ref::<DictObj>() else { return f.write_str("{}") };
+    if written_by_this_thread(d) {
+        return f.write_str("{...}");
+    }
     d.with_map(|m| {
         f.write_str("{")?;
         for (i, (k, v)) in m.iter().enumerate() {
@@ -102,13 +147,19 @@ pub struct Dict(ObjRef<DictObj>);
 impl Dict {
     /// An empty dict.
     pub fn new() -> Self {
-        Dict(ObjRef::new(DictObj { header: Object::blank(), map: RwLock::new(Map::default()) }))
+        let hasher = ahash::RandomState::new();
+        let map = RwLock::new(Map::with_hasher(hasher.clone()));
+        Dict(ObjRef::new(DictObj { header: Object::blank(), hasher, map }))
     }
 
+    #[inline]
     fn mutate<R>(&mut self, f: impl FnOnce(&mut Map) -> R) -> R {
         match self.0.get_mut() {
             Some(obj) => f(obj.map.get_mut()),
-            None => f(&mut self.0.map.write()),
+            None => {
+                let _writing = WritingGuard::enter(&self.0);
+                f(&mut self.0.map.write())
+            }
         }
     }
 
@@ -137,13 +188,25 @@ impl Dict {
     /// Inserts or replaces; a new key goes last, a replaced one keeps its place.
     pub fn set(&mut self, key: impl Into<AnyValue>, value: impl Into<AnyValue>) -> Option<AnyValue> {
         let (key, value) = (key.into(), value.into());
-        self.mutate(|m| m.insert(key, value))
+        // Hash before locking: hashing may read other containers, even this one.
+        let hash = self.0.hasher.hash_one(&key);
+        self.mutate(|m| match m.raw_entry_mut_v1().from_hash(hash, |k| k == &key) {
+            RawEntryMut::Occupied(mut e) => Some(e.insert(value)),
+            RawEntryMut::Vacant(e) => {
+                e.insert_hashed_nocheck(hash, key, value);
+                None
+            }
+        })
     }
 
     /// Removes `key`, keeping the order of the rest; returns its value.
     pub fn remove<'a>(&mut self, key: impl Into<AnyView<'a>>) -> Option<AnyValue> {
         let key = key.into();
-        self.mutate(|m| m.shift_remove(&key))
+        let hash = self.0.hasher.hash_one(key);
+        self.mutate(|m| match m.raw_entry_mut_v1().from_hash(hash, |k| key.equivalent(k)) {
+            RawEntryMut::Occupied(e) => Some(e.shift_remove()),
+            RawEntryMut::Vacant(_) => None,
+        })
     }
 
     /// Whether `key` is present.
@@ -169,8 +232,9 @@ impl Dict {
 
     /// Inserts every entry of `iter`.
     pub fn extend<K: Into<AnyValue>, V: Into<AnyValue>>(&mut self, iter: impl IntoIterator<Item = (K, V)>) {
-        let entries: Vec<_> = iter.into_iter().map(|(k, v)| (k.into(), v.into())).collect();
-        self.mutate(|m| m.extend(entries))
+        for (k, v) in iter {
+            self.set(k, v);
+        }
     }
 
     /// Whether two handles share one dict.

@@ -3,11 +3,12 @@
 use crate::any::type_index::LIST;
 use crate::any::{AnyPad, AnyValue, AnyView, FromAny, Value, hash_value, values_equal, write_repr};
 use crate::error::{Result, ResultExt};
-use crate::object::{ObjPtr, ObjRef, Object, ObjectType, TypeHooks};
+use crate::object::{ObjPtr, ObjRef, Object, ObjectType, Recycle, RecycleBin, TypeHooks};
 use crate::string::{normalize_index, normalize_range};
 use parking_lot::RwLock;
 use std::fmt;
 use std::hash::Hasher;
+use std::thread::LocalKey;
 
 /// The heap object behind a `List`.
 #[repr(C)]
@@ -29,7 +30,29 @@ unsafe impl ObjectType for ListObj {
     }
 }
 
+/// Lists kept per thread for reuse; buffers larger than this are freed instead.
+const RECYCLED_LISTS: usize = 256;
+const RECYCLED_MAX_CAPACITY: usize = 1024;
+
+impl Recycle for ListObj {
+    fn reset(&mut self) -> bool {
+        let items = self.items.get_mut();
+        items.clear();
+        items.capacity() <= RECYCLED_MAX_CAPACITY
+    }
+    fn bin() -> &'static LocalKey<RecycleBin<Self>> {
+        thread_local! {
+            static BIN: RecycleBin<ListObj> = const { RecycleBin::new(RECYCLED_LISTS) };
+        }
+        &BIN
+    }
+}
+
 impl ListObj {
+    fn holding(items: Vec<AnyValue>) -> Self {
+        ListObj { header: Object::blank(), items: RwLock::new(items) }
+    }
+
     /// Number of items.
     pub fn len(&self) -> usize {
         self.items.read_recursive().len()
@@ -88,17 +111,28 @@ impl List {
         Self::from_vec(Vec::new())
     }
 
-    /// An empty list with room for `n` items.
+    /// An empty list with room for `n` items (reusing a recycled buffer when one is at hand).
+    #[inline]
     pub fn with_capacity(n: usize) -> Self {
-        Self::from_vec(Vec::with_capacity(n))
+        let mut obj = ObjRef::new_recycled(|| ListObj::holding(Vec::with_capacity(n)));
+        if let Some(o) = obj.get_mut() {
+            o.items.get_mut().reserve(n);
+        }
+        List(obj)
     }
 
     /// A list owning `items`.
     pub fn from_vec(items: Vec<AnyValue>) -> Self {
-        List(ObjRef::new(ListObj { header: Object::blank(), items: RwLock::new(items) }))
+        let mut items = Some(items);
+        let mut obj = ObjRef::new_recycled(|| ListObj::holding(items.take().unwrap_or_default()));
+        if let (Some(o), Some(items)) = (obj.get_mut(), items) {
+            *o.items.get_mut() = items;
+        }
+        List(obj)
     }
 
     /// Runs `f` with mutable access to the items: lock-free when this handle is the only one.
+    #[inline]
     fn mutate<R>(&mut self, f: impl FnOnce(&mut Vec<AnyValue>) -> R) -> R {
         match self.0.get_mut() {
             Some(obj) => f(obj.items.get_mut()),
@@ -134,6 +168,7 @@ impl List {
     }
 
     /// Appends an item; a wide `AnyPad` moves to the heap only if its string does not fit.
+    #[inline]
     pub fn push(&mut self, value: impl Into<AnyValue>) {
         let value = value.into();
         self.mutate(|xs| xs.push(value))

@@ -313,16 +313,22 @@ fn for_each_id<R: IdRow + ?Sized>(
     }
 }
 
-fn fill<O: OutId, R: IdRow + ?Sized>(
-    ids: &mut [O],
+/// The slices of one batch's output tensors, each `[batch * width]`.
+struct Outputs<'a, O> {
+    ids: &'a mut [O],
+    mask: Option<&'a mut [O]>,
+    types: Option<&'a mut [O]>,
     width: usize,
+}
+
+fn fill<O: OutId, R: IdRow + ?Sized>(
+    out: Outputs<'_, O>,
     plans: &[RowPlan],
     firsts: &[&R],
     seconds: Option<&[&R]>,
     opts: &CollateOptions,
-    mut mask: Option<&mut [O]>,
-    mut types: Option<&mut [O]>,
 ) -> Result<()> {
+    let Outputs { ids, mut mask, mut types, width } = out;
     let pad = O::from_id(opts.pad_id).ok_or_else(|| overflow(0, 0, opts.pad_id).context("pad_id"))?;
     let one = O::from_id(1).expect("1 fits every id type");
     for (r, plan) in plans.iter().enumerate() {
@@ -393,14 +399,16 @@ pub fn collate<R: IdRow + ?Sized>(firsts: &[&R], seconds: Option<&[&R]>, opts: &
     macro_rules! run {
         ($o:ty) => {
             fill::<$o, R>(
-                ids.as_mut_slice::<$o>()?,
-                width,
+                Outputs {
+                    ids: ids.as_mut_slice::<$o>()?,
+                    mask: mask.as_mut().map(|m| m.as_mut_slice::<$o>()).transpose()?,
+                    types: types.as_mut().map(|t| t.as_mut_slice::<$o>()).transpose()?,
+                    width,
+                },
                 &plans,
                 firsts,
                 seconds,
                 opts,
-                mask.as_mut().map(|m| m.as_mut_slice::<$o>()).transpose()?,
-                types.as_mut().map(|t| t.as_mut_slice::<$o>()).transpose()?,
             )?
         };
     }

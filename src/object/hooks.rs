@@ -34,14 +34,24 @@ static STATIC_HOOKS: [AtomicPtr<TypeHooks>; STATIC_SLOTS] =
 static DYNAMIC_HOOKS: RwLock<Option<HashMap<i32, &'static TypeHooks>>> = RwLock::new(None);
 
 /// Installs `hooks` for `type_index` unless some are there already.
+#[inline]
 pub fn ensure_hooks(type_index: i32, hooks: &'static TypeHooks) {
     let slot = (type_index - OBJECT_BEGIN) as usize;
+    // Relaxed is enough: the hooks are 'static and immutable. This runs on every
+    // object creation, so the installed case is one load and one compare.
+    if slot < STATIC_SLOTS && !STATIC_HOOKS[slot].load(Ordering::Relaxed).is_null() {
+        return;
+    }
+    install_hooks(type_index, hooks)
+}
+
+#[cold]
+#[inline(never)]
+fn install_hooks(type_index: i32, hooks: &'static TypeHooks) {
+    let slot = (type_index - OBJECT_BEGIN) as usize;
     if slot < STATIC_SLOTS {
-        // Relaxed is enough: the hooks are 'static and immutable.
-        if STATIC_HOOKS[slot].load(Ordering::Relaxed).is_null() {
-            STATIC_HOOKS[slot].store(hooks as *const _ as *mut _, Ordering::Relaxed);
-        }
-    } else {
+        STATIC_HOOKS[slot].store(hooks as *const _ as *mut _, Ordering::Relaxed);
+    } else if hooks_of(type_index).is_none() {
         let mut map = DYNAMIC_HOOKS.write();
         map.get_or_insert_with(HashMap::new).entry(type_index).or_insert(hooks);
     }

@@ -95,6 +95,7 @@ impl<T: ObjectType> ObjRef<T> {
     }
 
     /// Mutable access when this is the only reference, as `Arc::get_mut`.
+    #[inline]
     pub fn get_mut(&mut self) -> Option<&mut T> {
         // Acquire pairs with the Release of other handles' drops, so their writes are visible.
         if self.header().ref_count.load(Ordering::Acquire) == 1 {
@@ -172,6 +173,7 @@ impl<T: ObjectType + std::fmt::Debug> std::fmt::Debug for ObjRef<T> {
 ///
 /// # Safety
 /// `obj` must point to a live object.
+#[inline]
 pub unsafe fn inc_ref(obj: NonNull<Object>) {
     // Relaxed, as in `Arc`: a new count can only come from an existing one.
     // SAFETY: the caller guarantees `obj` is alive.
@@ -186,14 +188,20 @@ pub unsafe fn inc_ref(obj: NonNull<Object>) {
 ///
 /// # Safety
 /// `obj` must point to a live object and the caller must own the count it drops.
+#[inline]
 pub unsafe fn dec_ref(obj: NonNull<Object>) {
     // SAFETY: the caller guarantees `obj` is alive and owns a count.
     let header = unsafe { obj.as_ref() };
-    if header.ref_count.fetch_sub(1, Ordering::Release) != 1 {
-        return;
+    // Fast path: a count of 1 means we are the only owner, and no one can gain a
+    // count without one, so the locked decrement can be skipped. The Acquire load
+    // sees every earlier Release decrement, as the fence below would.
+    if header.ref_count.load(Ordering::Acquire) != 1 {
+        if header.ref_count.fetch_sub(1, Ordering::Release) != 1 {
+            return;
+        }
+        // Pairs with the Release decrements of other owners before the object is freed.
+        fence(Ordering::Acquire);
     }
-    // Pairs with the Release decrements of other owners before the object is freed.
-    fence(Ordering::Acquire);
     census::on_free();
     if let Some(deleter) = header.deleter {
         // SAFETY: the count reached zero, so we are the last owner.

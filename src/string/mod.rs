@@ -9,6 +9,7 @@ pub use self::str::Str;
 pub use self::ustr::UStr;
 
 /// Python-style index normalisation: negative counts from the end.
+#[inline]
 pub(crate) fn normalize_index(index: i64, len: usize) -> crate::Result<usize> {
     let n = len as i64;
     let i = if index < 0 { index + n } else { index };

@@ -23,6 +23,7 @@ impl UStr {
     }
 
     /// The code points.
+    #[inline]
     pub fn as_chars(&self) -> &[char] {
         match self.0.value() {
             Value::UStr(u) => u,
@@ -32,6 +33,7 @@ impl UStr {
     }
 
     /// Number of code points.
+    #[inline]
     pub fn len(&self) -> usize {
         self.as_chars().len()
     }
@@ -42,12 +44,14 @@ impl UStr {
     }
 
     /// The code point at `index` (negative counts from the end), as Python's `s[i]`.
+    #[inline]
     pub fn char_at(&self, index: i64) -> Result<char> {
         let i = normalize_index(index, self.len())?;
         Ok(self.as_chars()[i])
     }
 
     /// The one-character string at `index`, held inline in an `AnyPad<N>`.
+    #[inline]
     pub fn item<const N: usize>(&self, index: i64) -> Result<AnyPad<N>> {
         Ok(AnyPad::from_char_ucs4(self.char_at(index)?))
     }

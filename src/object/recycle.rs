@@ -1,0 +1,70 @@
+//! Per-thread recycling of hot object types (seed 001, F3).
+//!
+//! The deleter of a recyclable object resets it and files it in a thread-local
+//! bin instead of freeing it; the next creation on that thread takes it back,
+//! buffers included. A list per word then costs no allocation in steady state.
+
+use super::header::Object;
+use super::obj_ref::ObjRef;
+use super::object_type::ObjectType;
+use std::cell::RefCell;
+use std::ptr::NonNull;
+use std::thread::LocalKey;
+
+/// An object type whose dropped instances are kept for reuse.
+pub trait Recycle: ObjectType {
+    /// Clears the object for reuse; returns false to free it instead (say, an oversized buffer).
+    fn reset(&mut self) -> bool;
+    /// This type's bin: a `thread_local!` holding a `RecycleBin<Self>`.
+    fn bin() -> &'static LocalKey<RecycleBin<Self>>;
+}
+
+/// A bounded per-thread stack of reset objects.
+pub struct RecycleBin<T> {
+    items: RefCell<Vec<Box<T>>>,
+    capacity: usize,
+}
+
+impl<T> RecycleBin<T> {
+    /// An empty bin that keeps at most `capacity` objects.
+    pub const fn new(capacity: usize) -> Self {
+        RecycleBin { items: RefCell::new(Vec::new()), capacity }
+    }
+
+    fn take(&self) -> Option<Box<T>> {
+        self.items.try_borrow_mut().ok()?.pop()
+    }
+
+    /// Files `obj`, or hands it back when the bin is full or busy.
+    fn put(&self, obj: Box<T>) -> Option<Box<T>> {
+        match self.items.try_borrow_mut() {
+            Ok(mut items) if items.len() < self.capacity => {
+                items.push(obj);
+                None
+            }
+            _ => Some(obj),
+        }
+    }
+}
+
+unsafe extern "C" fn recycle<T: Recycle>(obj: *mut Object) {
+    // SAFETY: installed only by `ObjRef::new_recycled`, which made `obj` from a `Box<T>`.
+    let mut boxed = unsafe { Box::from_raw(obj.cast::<T>()) };
+    if !boxed.reset() {
+        return;
+    }
+    // After thread-local destruction `try_with` fails and the box is simply freed.
+    if let Ok(Some(rejected)) = T::bin().try_with(|bin| bin.put(boxed)) {
+        drop(rejected);
+    }
+}
+
+impl<T: Recycle> ObjRef<T> {
+    /// A new object, reusing one this thread dropped before; `fresh` makes one when the bin is empty.
+    #[inline]
+    pub fn new_recycled(fresh: impl FnOnce() -> T) -> Self {
+        let boxed = T::bin().try_with(RecycleBin::take).ok().flatten().unwrap_or_else(|| Box::new(fresh()));
+        // SAFETY: a unique Box allocation of T; `recycle::<T>` frees or files it as a Box<T>.
+        unsafe { Self::adopt(NonNull::from(Box::leak(boxed)), recycle::<T>) }
+    }
+}
