@@ -167,7 +167,8 @@ fn print_table(rows: &[Vec<u32>], refs: &[&[u32]]) {
 fn bench_collate(c: &mut Criterion, rows: &[Vec<u32>], refs: &[&[u32]]) {
     let mut group = c.benchmark_group("collate");
     group.throughput(Throughput::Elements(TOKENS as u64));
-    group.sampling_mode(SamplingMode::Flat).sample_size(20);
+    // One iteration is a whole batch (10 ms to 0.5 s): flat sampling, few samples.
+    group.sampling_mode(SamplingMode::Flat).sample_size(10);
     group.bench_function("typed", |b| b.iter(|| typed(black_box(refs))));
     group.bench_function("boxed", |b| b.iter(|| boxed(black_box(rows))));
     group.bench_function("boxed_nested", |b| b.iter(|| boxed_nested(black_box(rows))));

@@ -19,15 +19,23 @@ pub trait FromAny: Sized {
     fn from_view(v: &AnyView<'_>) -> Option<Self> {
         Self::from_value(v.value())
     }
+    /// The error for a value that did not convert: a type mismatch unless the type says better.
+    fn mismatch(v: &AnyView<'_>) -> Error {
+        Error::type_mismatch(&Self::type_name(), &v.type_name())
+    }
 }
 
 /// Unboxes `v` as `T`, or says what was expected and what came.
 pub fn unbox<T: FromAny>(v: &AnyView<'_>) -> Result<T> {
-    T::from_view(v).ok_or_else(|| Error::type_mismatch(&T::type_name(), &actual_name(v)))
+    T::from_view(v).ok_or_else(|| T::mismatch(v))
 }
 
-fn actual_name(v: &AnyView<'_>) -> String {
-    v.type_name()
+/// The error for an int that has the right type but does not fit `target`.
+fn int_range_mismatch(v: &AnyView<'_>, target: &str, expected: &str) -> Error {
+    match v.value().as_int() {
+        Some(i) => Error::value(format!("int {i} is out of range for {target}")),
+        None => Error::type_mismatch(expected, &v.type_name()),
+    }
 }
 
 impl FromAny for i64 {
@@ -41,19 +49,25 @@ impl FromAny for i64 {
 
 impl FromAny for i32 {
     fn type_name() -> String {
-        "int32".into()
+        "int".into()
     }
     fn from_value(v: Value<'_>) -> Option<Self> {
         v.as_int().and_then(|i| i32::try_from(i).ok())
+    }
+    fn mismatch(v: &AnyView<'_>) -> Error {
+        int_range_mismatch(v, "int32", "int")
     }
 }
 
 impl FromAny for usize {
     fn type_name() -> String {
-        "non-negative int".into()
+        "int".into()
     }
     fn from_value(v: Value<'_>) -> Option<Self> {
         v.as_int().and_then(|i| usize::try_from(i).ok())
+    }
+    fn mismatch(v: &AnyView<'_>) -> Error {
+        int_range_mismatch(v, "a non-negative size", "int")
     }
 }
 
@@ -137,6 +151,14 @@ impl<T: FromAny> FromAny for Option<T> {
     }
     fn from_view(v: &AnyView<'_>) -> Option<Self> {
         if v.is_none() { Some(None) } else { T::from_view(v).map(Some) }
+    }
+    fn mismatch(v: &AnyView<'_>) -> Error {
+        let inner = T::mismatch(v);
+        if inner.kind() == crate::error::ErrorKind::Type {
+            Error::type_mismatch(&Self::type_name(), &v.type_name())
+        } else {
+            inner
+        }
     }
 }
 
