@@ -155,12 +155,12 @@ fn print_table(rows: &[Vec<u32>], refs: &[&[u32]]) {
             black_box(&a);
         }
     }));
-    println!("{:<22} | {:>9} | {:>10}", "variant", "ns/token", "vs typed");
-    println!("{:<22} | {t:>9.3} | {:>9.2}x", "typed", 1.0);
-    println!("{:<22} | {b:>9.3} | {:>9.2}x", "boxed", b / t);
-    println!("{:<22} | {n:>9.3} | {:>9.2}x", "boxed_nested (ids only)", n / t);
-    println!("{:<22} | {reused:>9.3} | {:>9.2}x", "floor: fill 2 buffers", reused / t);
-    println!("{:<22} | {fresh:>9.3} | {:>9.2}x", "floor: zeros+fill x2", fresh / t);
+    println!("{:<24} | {:>9} | {:>10}", "variant", "ns/token", "vs typed");
+    println!("{:<24} | {t:>9.3} | {:>9.2}x", "typed", 1.0);
+    println!("{:<24} | {b:>9.3} | {:>9.2}x", "boxed", b / t);
+    println!("{:<24} | {n:>9.3} | {:>9.2}x", "boxed_nested (ids only)", n / t);
+    println!("{:<24} | {reused:>9.3} | {:>9.2}x", "floor: fill 2 buffers", reused / t);
+    println!("{:<24} | {fresh:>9.3} | {:>9.2}x", "floor: zeros+fill x2", fresh / t);
     println!("ratio boxed / typed: {:.2}x (target >= 5x); typed {t:.3} ns/token (target <= 1)", b / t);
 }
 

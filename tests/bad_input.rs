@@ -112,11 +112,27 @@ fn wrong_type_unbox_names_expected_and_actual() {
     assert_eq!(AnyValue::from(2_147_483_647i64).get::<i32>().unwrap(), i32::MAX);
     assert_eq!(AnyValue::from(-2_147_483_648i64).get::<i32>().unwrap(), i32::MIN);
     // i32::MAX + 1, i32::MIN - 1 and 2^40 = 1099511627776 are ints, just too wide for an i32.
-    assert_err(AnyValue::from(2_147_483_648i64).get::<i32>(), ErrorKind::Value, "int 2147483648 is out of range for int32");
-    assert_err(AnyValue::from(-2_147_483_649i64).get::<i32>(), ErrorKind::Value, "int -2147483649 is out of range for int32");
-    assert_err(AnyValue::from(1i64 << 40).get::<i32>(), ErrorKind::Value, "int 1099511627776 is out of range for int32");
+    assert_err(
+        AnyValue::from(2_147_483_648i64).get::<i32>(),
+        ErrorKind::Value,
+        "int 2147483648 is out of range for int32",
+    );
+    assert_err(
+        AnyValue::from(-2_147_483_649i64).get::<i32>(),
+        ErrorKind::Value,
+        "int -2147483649 is out of range for int32",
+    );
+    assert_err(
+        AnyValue::from(1i64 << 40).get::<i32>(),
+        ErrorKind::Value,
+        "int 1099511627776 is out of range for int32",
+    );
     assert_err(AnyValue::from("7").get::<i32>(), ErrorKind::Type, "expected int, got str");
-    assert_err(AnyValue::from(-1i64).get::<usize>(), ErrorKind::Value, "int -1 is out of range for a non-negative size");
+    assert_err(
+        AnyValue::from(-1i64).get::<usize>(),
+        ErrorKind::Value,
+        "int -1 is out of range for a non-negative size",
+    );
 }
 
 #[test]

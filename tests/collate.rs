@@ -462,11 +462,12 @@ fn only_first_cuts_the_first_sequence() {
             &[101, 1, 2, 102, 51, 52, 102, 0, 0, 0, 0],
         ],
     );
-    // (3, 9): the second alone exceeds the budget of 8; HF refuses (SequenceTooShort).
+    // (3, 9): 12 ids for a budget of 8 means 4 must go, but the first has only 3;
+    // HF refuses (SequenceTooShort) rather than cutting into the second.
     let (a, b) = pair_batch(&[(2, 2), (3, 9)]);
     let e = err_text(run(&a, Some(&b), &opts));
     assert!(e.starts_with("row 1: "), "{e}");
-    assert!(e.contains("second sequence (9 ids) alone exceeds the budget of 8"), "{e}");
+    assert!(e.contains("the first sequence (3 ids) is too short to remove the 4 ids over max_length"), "{e}");
 }
 
 #[test]
@@ -490,10 +491,10 @@ fn only_second_cuts_the_second_sequence() {
             &[101, 1, 2, 3, 102, 51, 52, 53, 102, 0, 0],
         ],
     );
-    // (9, 3): the first alone exceeds the budget.
+    // (9, 3): 4 ids over the budget, but the second has only 3: refused.
     let (a, b) = pair_batch(&[(9, 3)]);
     let e = err_text(run(&a, Some(&b), &opts));
-    assert!(e.contains("row 0") && e.contains("first sequence (9 ids) alone exceeds the budget of 8"), "{e}");
+    assert!(e.contains("row 0") && e.contains("the second sequence (3 ids) is too short to remove the 4 ids"), "{e}");
     // only_second on single sequences: HF's SecondSequenceNotProvided.
     let e = err_text(run(&abc(), None, &CollateOptions { max_length: Some(3), ..opts }));
     assert!(e.contains("only_second needs a second sequence"), "{e}");

@@ -310,6 +310,14 @@ impl NDArray {
         unsafe { read_element(self.data_ptr().offset(off), self.dtype()) }
     }
 
+    /// The bytes of the element at `index` (one entry per axis, negatives from the end).
+    pub fn element_bytes(&self, index: &[i64]) -> Result<&[u8]> {
+        self.check_host()?;
+        let off = self.element_offset(index)?;
+        // SAFETY: the offset was bounds-checked against shape and strides; host memory kept alive by `self`.
+        Ok(unsafe { std::slice::from_raw_parts(self.data_ptr().offset(off), self.dtype().itemsize()) })
+    }
+
     /// Row `i` of the first axis as a zero-copy view.
     pub fn row(&self, i: i64) -> Result<NDArray> {
         let Some(&n) = self.shape().first() else { return Err(Error::value("a 0-d array has no rows")) };

@@ -202,45 +202,46 @@ fn keep(len: usize, target: usize, side: Side) -> Range<usize> {
     }
 }
 
+/// HF's `only_first`/`only_second`: the target must keep at least one id after losing `excess`.
+fn cut_only(len: usize, excess: usize, which: &str) -> Result<usize> {
+    if len > excess {
+        Ok(len - excess)
+    } else {
+        Err(Error::value(format!(
+            "the {which} sequence ({len} ids) is too short to remove the {excess} ids over max_length"
+        )))
+    }
+}
+
+/// HF's `longest_first` for a pair: with a <= b, keep a and shorten b; if that is not enough, split evenly.
+fn longest_first(n1: usize, n2: usize, budget: usize) -> (usize, usize) {
+    let a = n1.min(n2);
+    let (mut a_t, mut b_t) = (a, if a > budget { a } else { a.max(budget - a) });
+    if a_t + b_t > budget {
+        a_t = budget / 2;
+        b_t = a_t + budget % 2;
+    }
+    if n1 <= n2 { (a_t, b_t) } else { (b_t, a_t) }
+}
+
 fn plan_row(first: usize, second: Option<usize>, opts: &CollateOptions, specials: usize) -> Result<RowPlan> {
-    let budget =
-        match (opts.truncation, opts.max_length) {
-            (Truncation::None, _) => None,
-            (_, None) => return Err(Error::value("truncation needs max_length")),
-            (_, Some(max)) => Some(max.checked_sub(specials).ok_or_else(|| {
-                Error::value(format!("max_length {max} is shorter than the {specials} special tokens"))
-            })?),
-        };
     let (mut n1, mut n2) = (first, second.unwrap_or(0));
-    if let Some(budget) = budget.filter(|&b| n1 + n2 > b) {
-        match (opts.truncation, second) {
-            (Truncation::OnlySecond, None) => {
-                return Err(Error::value("truncation only_second needs a second sequence"));
-            }
-            (Truncation::LongestFirst, Some(_)) => {
-                // HF's longest_first: with a <= b, keep a and shorten b; if that is not enough, split evenly.
-                let a = n1.min(n2);
-                let b_target = if a > budget { a } else { a.max(budget - a) };
-                let (mut a_t, mut b_t) = (a, b_target);
-                if a_t + b_t > budget {
-                    a_t = budget / 2;
-                    b_t = a_t + budget % 2;
+    if opts.truncation != Truncation::None {
+        let max = opts.max_length.ok_or_else(|| Error::value("truncation needs max_length"))?;
+        let budget = max
+            .checked_sub(specials)
+            .ok_or_else(|| Error::value(format!("max_length {max} is shorter than the {specials} special tokens")))?;
+        if n1 + n2 > budget {
+            let excess = n1 + n2 - budget;
+            match (opts.truncation, second) {
+                (Truncation::OnlySecond, None) => {
+                    return Err(Error::value("truncation only_second needs a second sequence"));
                 }
-                (n1, n2) = if n1 <= n2 { (a_t, b_t) } else { (b_t, a_t) };
+                (Truncation::OnlySecond, Some(_)) => n2 = cut_only(n2, excess, "second")?,
+                (Truncation::OnlyFirst, _) => n1 = cut_only(n1, excess, "first")?,
+                (_, Some(_)) => (n1, n2) = longest_first(n1, n2, budget),
+                (_, None) => n1 = budget,
             }
-            (Truncation::OnlySecond, Some(_)) => {
-                n2 = budget.checked_sub(n1).ok_or_else(|| {
-                    Error::value(format!("first sequence ({n1} ids) alone exceeds the budget of {budget}"))
-                })?;
-            }
-            (Truncation::OnlyFirst, Some(_)) => {
-                n1 = budget.checked_sub(n2).ok_or_else(|| {
-                    Error::value(format!("second sequence ({n2} ids) alone exceeds the budget of {budget}"))
-                })?;
-            }
-            // A single sequence just fits the budget.
-            (_, None) => n1 = budget,
-            (Truncation::None, Some(_)) => unreachable!("no budget without truncation"),
         }
     }
     let first_range = keep(first, n1, opts.truncation_side);

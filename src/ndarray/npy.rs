@@ -15,17 +15,15 @@ fn parse_error(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::Parse, msg)
 }
 
-/// The array's elements in row-major order, copying only if it is not contiguous.
+/// The array's elements in row-major order, copying (bytes, exactly) only if it is not contiguous.
 fn row_major_bytes(a: &NDArray) -> Result<std::borrow::Cow<'_, [u8]>> {
     if a.is_contiguous() {
         return a.bytes().map(std::borrow::Cow::Borrowed);
     }
-    let item = a.dtype().itemsize();
-    let mut out = Vec::with_capacity(a.numel() * item);
+    let mut out = Vec::with_capacity(a.numel() * a.dtype().itemsize());
     let mut index = vec![0i64; a.ndim()];
     for _ in 0..a.numel() {
-        let v = a.get(&index)?;
-        write_scalar(&mut out, &v, a.dtype())?;
+        out.extend_from_slice(a.element_bytes(&index)?);
         // Odometer increment over the shape.
         for axis in (0..index.len()).rev() {
             index[axis] += 1;
@@ -36,27 +34,6 @@ fn row_major_bytes(a: &NDArray) -> Result<std::borrow::Cow<'_, [u8]>> {
         }
     }
     Ok(std::borrow::Cow::Owned(out))
-}
-
-fn write_scalar(out: &mut Vec<u8>, v: &crate::AnyValue, dtype: DLDataType) -> Result<()> {
-    let i = || v.get::<i64>();
-    let f = || v.get::<f64>();
-    match dtype {
-        DLDataType::BOOL => out.push(v.get::<bool>()? as u8),
-        DLDataType::INT8 => out.extend((i()? as i8).to_le_bytes()),
-        DLDataType::INT16 => out.extend((i()? as i16).to_le_bytes()),
-        DLDataType::INT32 => out.extend((i()? as i32).to_le_bytes()),
-        DLDataType::INT64 => out.extend(i()?.to_le_bytes()),
-        DLDataType::UINT8 => out.extend((i()? as u8).to_le_bytes()),
-        DLDataType::UINT16 => out.extend((i()? as u16).to_le_bytes()),
-        DLDataType::UINT32 => out.extend((i()? as u32).to_le_bytes()),
-        DLDataType::UINT64 => out.extend((i()? as u64).to_le_bytes()),
-        DLDataType::FLOAT16 => out.extend(half::f16::from_f64(f()?).to_le_bytes()),
-        DLDataType::FLOAT32 => out.extend((f()? as f32).to_le_bytes()),
-        DLDataType::FLOAT64 => out.extend(f()?.to_le_bytes()),
-        other => return Err(Error::value(format!("{other} has no NumPy dtype"))),
-    }
-    Ok(())
 }
 
 fn header_text(a: &NDArray) -> Result<String> {
@@ -158,11 +135,20 @@ pub fn read_npy(mut r: impl Read) -> Result<NDArray> {
     let nbytes = numel.checked_mul(dtype.itemsize()).ok_or_else(|| parse_error("shape too large"))?;
 
     let mut a = NDArray::zeros(&shape, dtype)?;
-    let dst = bytes_mut(&mut a)?;
-    r.read_exact(&mut dst[..nbytes])
-        .map_err(|_| parse_error(format!("truncated .npy data: expected {nbytes} bytes")))?;
-    if dtype == DLDataType::BOOL && dst.iter().any(|&b| b > 1) {
-        return Err(parse_error(".npy bool data holds values other than 0 and 1"));
+    let truncated = || parse_error(format!("truncated .npy data: expected {nbytes} bytes"));
+    if dtype == DLDataType::BOOL {
+        // Bytes other than 0 and 1 are not valid `bool`s: check them before they become any.
+        let mut raw = vec![0u8; nbytes];
+        r.read_exact(&mut raw).map_err(|_| truncated())?;
+        if let Some(i) = raw.iter().position(|&b| b > 1) {
+            return Err(parse_error(format!(
+                ".npy bool data holds {} at element {i} (only 0 and 1 are bools)",
+                raw[i]
+            )));
+        }
+        a.as_mut_slice::<bool>()?.iter_mut().zip(&raw).for_each(|(d, &b)| *d = b == 1);
+    } else {
+        r.read_exact(&mut bytes_mut(&mut a)?[..nbytes]).map_err(|_| truncated())?;
     }
     Ok(a)
 }
@@ -178,7 +164,7 @@ fn bytes_mut(a: &mut NDArray) -> Result<&mut [u8]> {
         }};
     }
     Ok(match a.dtype() {
-        DLDataType::BOOL | DLDataType::UINT8 => as_bytes!(u8),
+        DLDataType::UINT8 => as_bytes!(u8),
         DLDataType::INT8 => as_bytes!(i8),
         DLDataType::INT16 => as_bytes!(i16),
         DLDataType::INT32 => as_bytes!(i32),
