@@ -10,6 +10,10 @@ which="${1:-all}"
 target=x86_64-unknown-linux-gnu
 # Property tests run fewer cases under the (slow) checkers; the plain run covers the full count.
 export PROPTEST_CASES="${PROPTEST_CASES:-32}"
+# The NumPy interop tests need an interpreter with numpy; scripts/test.sh makes .venv.
+if [[ -z "${ANYPROC_PYTHON:-}" && -x .venv/bin/python ]]; then
+    export ANYPROC_PYTHON="$PWD/.venv/bin/python"
+fi
 
 if [[ "$which" == all || "$which" == asan ]]; then
     printf '\n--- AddressSanitizer\n'

@@ -209,6 +209,14 @@ impl Dict {
         })
     }
 
+    /// Removes every entry.
+    pub fn clear(&mut self) {
+        // The old entries are dropped after the lock is released; the map keeps its hasher,
+        // which must stay the one `set` hashes with.
+        let old: Vec<(AnyValue, AnyValue)> = self.mutate(|m| m.drain(..).collect());
+        drop(old);
+    }
+
     /// Whether `key` is present.
     pub fn contains_key<'a>(&self, key: impl Into<AnyView<'a>>) -> bool {
         let key = key.into();
