@@ -904,3 +904,53 @@ fn from_nested_ragged_and_mixed_lists_name_the_first_offending_index() {
     let e = err_text(NDArray::from_nested(&l.into_any()));
     assert!(e.contains("item [1]") && e.contains("None"), "{e}");
 }
+
+#[test]
+fn a_recycled_output_buffer_holds_no_stale_values() {
+    // 512 rows x 256 int64 = 1 MiB per tensor: large enough for the per-thread buffer cache.
+    // The first batch fills every slot with 5s (and type ids with 1s); the second batch, the
+    // same shape, has short rows, pad id 0 and left padding, so any stale slot would show.
+    let full: Vec<Vec<i64>> = vec![vec![5; 254]; 512];
+    let full_refs: Vec<&Vec<i64>> = full.iter().collect();
+    let opts = CollateOptions {
+        special_tokens: Some(SpecialTokens::bert(101, 102)),
+        token_type_ids: true,
+        ..Default::default()
+    };
+    let first = collate(
+        &full_refs,
+        Some(&full_refs[..]),
+        &CollateOptions {
+            max_length: Some(256),
+            truncation: Truncation::LongestFirst,
+            padding: Padding::MaxLength,
+            ..opts.clone()
+        },
+    )
+    .unwrap();
+    drop(first);
+
+    let short: Vec<Vec<i64>> = (0..512).map(|i| vec![9; i % 3]).collect();
+    let short_refs: Vec<&Vec<i64>> = short.iter().collect();
+    let second = collate(
+        &short_refs,
+        None,
+        &CollateOptions { max_length: Some(256), padding: Padding::MaxLength, padding_side: Side::Left, ..opts },
+    )
+    .unwrap();
+    let ids = second.input_ids.as_slice::<i64>().unwrap();
+    let mask = second.attention_mask.as_ref().unwrap().as_slice::<i64>().unwrap();
+    let types = second.token_type_ids.as_ref().unwrap().as_slice::<i64>().unwrap();
+    for r in 0..512 {
+        // Row r holds r % 3 nines between [CLS] and [SEP], left-padded with 0 to 256.
+        let n = r % 3 + 2;
+        let mut want = vec![0i64; 256 - n];
+        want.push(101);
+        want.extend(std::iter::repeat_n(9, r % 3));
+        want.push(102);
+        assert_eq!(&ids[r * 256..(r + 1) * 256], &want[..], "ids row {r}");
+        let want_mask: Vec<i64> = (0..256).map(|j| i64::from(j >= 256 - n)).collect();
+        assert_eq!(&mask[r * 256..(r + 1) * 256], &want_mask[..], "mask row {r}");
+        assert!(types[r * 256..(r + 1) * 256].iter().all(|&t| t == 0), "types row {r}");
+    }
+}

@@ -6,18 +6,16 @@ use crate::any::type_index::NDARRAY;
 use crate::any::{AnyPad, AnyValue, FromAny, Value};
 use crate::error::{Error, Result};
 use crate::object::{ObjPtr, ObjRef, Object, ObjectType, TypeHooks};
-use std::alloc::{Layout, alloc_zeroed, dealloc, handle_alloc_error};
 use std::fmt;
 use std::hash::Hasher;
 use std::ptr::NonNull;
 
-/// Alignment of owned buffers: a cache line, enough for any SIMD load.
-pub const ALIGNMENT: usize = 64;
+use super::buffer::{ALIGNMENT, Buffer};
 
 /// Who keeps an array's memory alive.
 pub(crate) enum Storage {
     /// A buffer this array allocated.
-    Owned { ptr: NonNull<u8>, layout: Layout },
+    Owned(Buffer),
     /// An imported legacy DLPack tensor; its deleter runs when the array dies.
     Legacy(NonNull<DLManagedTensor>),
     /// An imported versioned DLPack tensor; its deleter runs when the array dies.
@@ -29,8 +27,8 @@ pub(crate) enum Storage {
 impl Drop for Storage {
     fn drop(&mut self) {
         match *self {
-            // SAFETY: allocated in `NDArray::zeros` with exactly this layout.
-            Storage::Owned { ptr, layout } => unsafe { dealloc(ptr.as_ptr(), layout) },
+            // The buffer frees (or recycles) itself.
+            Storage::Owned(_) => {}
             // SAFETY: we took ownership of the managed tensor on import; its deleter runs once, here.
             Storage::Legacy(m) => unsafe {
                 if let Some(d) = (*m.as_ptr()).deleter {
@@ -137,6 +135,21 @@ impl NDArray {
 
     /// A zero-filled CPU array; errors name a negative or overflowing shape or an unsupported dtype.
     pub fn zeros(shape: &[i64], dtype: DLDataType) -> Result<Self> {
+        Self::owned(shape, dtype, Buffer::zeroed)
+    }
+
+    /// A CPU array whose elements are unspecified (zeros, or stale values of a recycled
+    /// buffer of the same size), for producers that write every element.
+    ///
+    /// Bool arrays are always zeroed: a stale byte may not be a valid `bool`.
+    pub(crate) fn scratch(shape: &[i64], dtype: DLDataType) -> Result<Self> {
+        if dtype == DLDataType::BOOL {
+            return Self::zeros(shape, dtype);
+        }
+        Self::owned(shape, dtype, Buffer::scratch)
+    }
+
+    fn owned(shape: &[i64], dtype: DLDataType, make: fn(usize) -> Option<Buffer>) -> Result<Self> {
         if !dtype.is_supported() {
             return Err(Error::value(format!("unsupported dtype {}", dtype.name())));
         }
@@ -144,23 +157,21 @@ impl NDArray {
             return Err(Error::value("too many dimensions"));
         }
         let numel = checked_numel(shape)?;
+        let too_large = || Error::value(format!("shape {shape:?} of {dtype} is too large"));
         let bytes = numel
             .checked_mul(dtype.itemsize())
             .filter(|&b| b <= isize::MAX as usize - ALIGNMENT)
-            .ok_or_else(|| Error::value(format!("shape {shape:?} of {dtype} is too large")))?;
-        // At least one byte: a zero-size allocation is not allowed, and empty arrays still need a pointer.
-        let layout = Layout::from_size_align(bytes.max(1), ALIGNMENT).map_err(|e| Error::value(e.to_string()))?;
-        // SAFETY: the layout has non-zero size.
-        let ptr = NonNull::new(unsafe { alloc_zeroed(layout) }).unwrap_or_else(|| handle_alloc_error(layout));
+            .ok_or_else(too_large)?;
+        let buf = make(bytes).ok_or_else(too_large)?;
         let strides = compact_strides(shape);
         Ok(Self::from_parts(
-            ptr.as_ptr(),
+            buf.ptr().as_ptr(),
             DLDevice::CPU,
             dtype,
             shape.to_vec(),
             strides,
             false,
-            Storage::Owned { ptr, layout },
+            Storage::Owned(buf),
         ))
     }
 
@@ -279,12 +290,13 @@ impl NDArray {
         }
         let numel = self.numel();
         let obj = self.0.get_mut().ok_or_else(|| Error::value("array is shared; cannot write to it"))?;
-        let Storage::Owned { ptr, .. } = obj.storage else {
+        let Storage::Owned(buf) = &obj.storage else {
             return Err(Error::value("array does not own its memory; cannot write to it"));
         };
-        // SAFETY: owned, 64-byte aligned, zero-initialised buffer of `numel` T (checked at creation);
-        // the unique handle guarantees no other reader; owned arrays are contiguous.
-        Ok(unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr().cast::<T>(), numel) })
+        // SAFETY: an owned, 64-byte aligned, initialised buffer of `numel` T (sized at creation;
+        // bool buffers are always zeroed, so every byte is a valid T); the unique handle
+        // guarantees no other reader; owned arrays are contiguous.
+        Ok(unsafe { std::slice::from_raw_parts_mut(buf.ptr().as_ptr().cast::<T>(), numel) })
     }
 
     fn element_offset(&self, index: &[i64]) -> Result<isize> {

@@ -163,6 +163,10 @@ pub trait IdRow {
     fn ids_len(&self) -> usize;
     /// The id at `i` (< `ids_len`).
     fn id_at(&self, i: usize) -> i64;
+    /// The ids in `range`, in order; slices override this with one bounds check.
+    fn ids_in(&self, range: Range<usize>) -> impl Iterator<Item = i64> + '_ {
+        range.map(move |i| self.id_at(i))
+    }
 }
 
 macro_rules! id_row_for_slices {
@@ -171,16 +175,28 @@ macro_rules! id_row_for_slices {
             fn ids_len(&self) -> usize { self.len() }
             #[inline(always)]
             fn id_at(&self, i: usize) -> i64 { self[i] as i64 }
+            #[inline(always)]
+            fn ids_in(&self, range: Range<usize>) -> impl Iterator<Item = i64> + '_ {
+                self[range].iter().map(|&x| x as i64)
+            }
         }
         impl IdRow for Vec<$t> {
             fn ids_len(&self) -> usize { self.len() }
             #[inline(always)]
             fn id_at(&self, i: usize) -> i64 { self[i] as i64 }
+            #[inline(always)]
+            fn ids_in(&self, range: Range<usize>) -> impl Iterator<Item = i64> + '_ {
+                self[range].iter().map(|&x| x as i64)
+            }
         }
         impl IdRow for &[$t] {
             fn ids_len(&self) -> usize { self.len() }
             #[inline(always)]
             fn id_at(&self, i: usize) -> i64 { self[i] as i64 }
+            #[inline(always)]
+            fn ids_in(&self, range: Range<usize>) -> impl Iterator<Item = i64> + '_ {
+                self[range].iter().map(|&x| x as i64)
+            }
         }
     )*};
 }
@@ -294,25 +310,43 @@ fn overflow(row: usize, pos: usize, id: i64) -> Error {
     Error::value(format!("row {row}, position {pos}: id {id} does not fit int32"))
 }
 
-/// The ids of one row in output order, as (id, type id) pairs, written through `emit`.
-fn for_each_id<R: IdRow + ?Sized>(
+/// A position and id that did not fit the output type.
+type Misfit = (usize, i64);
+
+/// Writes `ids` into `out` from `pos` on; returns the position after them.
+#[inline(always)]
+fn put<O: OutId>(out: &mut [O], pos: usize, ids: impl Iterator<Item = i64>) -> std::result::Result<usize, Misfit> {
+    let mut end = pos;
+    for (d, id) in out[pos..].iter_mut().zip(ids) {
+        *d = O::from_id(id).ok_or((end, id))?;
+        end += 1;
+    }
+    Ok(end)
+}
+
+/// Writes one row's ids (exactly `plan.len` of them) into `out`; returns where the second part starts.
+#[inline(always)]
+fn write_row<O: OutId, R: IdRow + ?Sized>(
+    out: &mut [O],
     plan: &RowPlan,
     first: &R,
     second: Option<&R>,
-    sp: Option<&SpecialTokens>,
-    mut emit: impl FnMut(i64, u8),
-) {
-    let empty = SpecialTokens::default();
-    let sp = sp.unwrap_or(&empty);
-    sp.first_prefix.iter().for_each(|&t| emit(t, 0));
-    plan.first.clone().for_each(|i| emit(first.id_at(i), 0));
-    sp.first_suffix.iter().for_each(|&t| emit(t, 0));
+    sp: &SpecialTokens,
+) -> std::result::Result<usize, Misfit> {
+    let mut pos = put(out, 0, sp.first_prefix.iter().copied())?;
+    pos = put(out, pos, first.ids_in(plan.first.clone()))?;
+    pos = put(out, pos, sp.first_suffix.iter().copied())?;
+    let second_start = pos;
     if let (Some(range), Some(second)) = (&plan.second, second) {
-        sp.second_prefix.iter().for_each(|&t| emit(t, 1));
-        range.clone().for_each(|i| emit(second.id_at(i), 1));
-        sp.second_suffix.iter().for_each(|&t| emit(t, 1));
+        pos = put(out, pos, sp.second_prefix.iter().copied())?;
+        pos = put(out, pos, second.ids_in(range.clone()))?;
+        put(out, pos, sp.second_suffix.iter().copied())?;
     }
+    Ok(second_start)
 }
+
+static NO_SPECIAL_TOKENS: SpecialTokens =
+    SpecialTokens { first_prefix: vec![], first_suffix: vec![], second_prefix: vec![], second_suffix: vec![] };
 
 /// The slices of one batch's output tensors, each `[batch * width]`.
 struct Outputs<'a, O> {
@@ -331,38 +365,33 @@ fn fill<O: OutId, R: IdRow + ?Sized>(
 ) -> Result<()> {
     let Outputs { ids, mut mask, mut types, width } = out;
     let pad = O::from_id(opts.pad_id).ok_or_else(|| overflow(0, 0, opts.pad_id).context("pad_id"))?;
-    let one = O::from_id(1).expect("1 fits every id type");
+    let (zero, one) = (O::from_id(0).expect("0 fits every id type"), O::from_id(1).expect("1 fits every id type"));
+    let sp = opts.special_tokens.as_ref().unwrap_or(&NO_SPECIAL_TOKENS);
+    // The tensors come from scratch buffers (possibly stale): every element is written below.
     for (r, plan) in plans.iter().enumerate() {
-        let row = &mut ids[r * width..(r + 1) * width];
+        let rows = r * width..(r + 1) * width;
+        let row = &mut ids[rows.clone()];
         let start = match opts.padding_side {
             Side::Right => 0,
             Side::Left => width - plan.len,
         };
+        let tokens = start..start + plan.len;
         row[..start].fill(pad);
-        row[start + plan.len..].fill(pad);
-        let mut pos = start;
-        let mut bad = None;
-        let mut types_row = types.as_deref_mut().map(|t| &mut t[r * width..(r + 1) * width]);
-        for_each_id(plan, firsts[r], seconds.map(|s| s[r]), opts.special_tokens.as_ref(), |id, type_id| {
-            match O::from_id(id) {
-                Some(v) => row[pos] = v,
-                None => {
-                    bad.get_or_insert(overflow(r, pos, id));
-                }
-            }
-            if type_id == 1 {
-                if let Some(t) = types_row.as_deref_mut() {
-                    t[pos] = one;
-                }
-            }
-            pos += 1;
-        });
-        if let Some(e) = bad {
-            return Err(e);
-        }
-        // Masks start zeroed; mark the token positions.
+        row[tokens.end..].fill(pad);
+        let second_start = write_row(&mut row[tokens.clone()], plan, firsts[r], seconds.map(|s| s[r]), sp)
+            .map_err(|(pos, id)| overflow(r, start + pos, id))?;
+        // Each element once: these rows are tens of MB per batch, so writes are the cost.
         if let Some(m) = mask.as_deref_mut() {
-            m[r * width + start..r * width + start + plan.len].fill(one);
+            let m = &mut m[rows.clone()];
+            m[..start].fill(zero);
+            m[tokens.clone()].fill(one);
+            m[tokens.end..].fill(zero);
+        }
+        if let Some(t) = types.as_deref_mut() {
+            let t = &mut t[rows];
+            t[..start + second_start].fill(zero);
+            t[start + second_start..tokens.end].fill(one);
+            t[tokens.end..].fill(zero);
         }
     }
     Ok(())
@@ -394,9 +423,9 @@ pub fn collate<R: IdRow + ?Sized>(firsts: &[&R], seconds: Option<&[&R]>, opts: &
     let plans = plan_batch(firsts, seconds, opts)?;
     let width = padded_width(&plans, opts)?;
     let shape = [plans.len() as i64, width as i64];
-    let mut ids = NDArray::zeros(&shape, opts.dtype)?;
-    let mut mask = opts.attention_mask.then(|| NDArray::zeros(&shape, opts.dtype)).transpose()?;
-    let mut types = opts.token_type_ids.then(|| NDArray::zeros(&shape, opts.dtype)).transpose()?;
+    let mut ids = NDArray::scratch(&shape, opts.dtype)?;
+    let mut mask = opts.attention_mask.then(|| NDArray::scratch(&shape, opts.dtype)).transpose()?;
+    let mut types = opts.token_type_ids.then(|| NDArray::scratch(&shape, opts.dtype)).transpose()?;
     macro_rules! run {
         ($o:ty) => {
             fill::<$o, R>(
@@ -429,7 +458,7 @@ pub fn collate_ragged<R: IdRow + ?Sized>(
 ) -> Result<RaggedBatch> {
     let plans = plan_batch(firsts, seconds, opts)?;
     let total: usize = plans.iter().map(|p| p.len).sum();
-    let mut values = NDArray::zeros(&[total as i64], opts.dtype)?;
+    let mut values = NDArray::scratch(&[total as i64], opts.dtype)?;
     let mut offsets = NDArray::zeros(&[plans.len() as i64 + 1], DLDataType::INT64)?;
     {
         let offs = offsets.as_mut_slice::<i64>()?;
@@ -441,22 +470,10 @@ pub fn collate_ragged<R: IdRow + ?Sized>(
         ($o:ty) => {{
             let out = values.as_mut_slice::<$o>()?;
             let mut at = 0;
+            let sp = opts.special_tokens.as_ref().unwrap_or(&NO_SPECIAL_TOKENS);
             for (r, plan) in plans.iter().enumerate() {
-                let row = &mut out[at..at + plan.len];
-                let mut pos = 0;
-                let mut bad = None;
-                for_each_id(plan, firsts[r], seconds.map(|s| s[r]), opts.special_tokens.as_ref(), |id, _| {
-                    match <$o as OutId>::from_id(id) {
-                        Some(v) => row[pos] = v,
-                        None => {
-                            bad.get_or_insert(overflow(r, pos, id));
-                        }
-                    }
-                    pos += 1;
-                });
-                if let Some(e) = bad {
-                    return Err(e);
-                }
+                write_row(&mut out[at..at + plan.len], plan, firsts[r], seconds.map(|s| s[r]), sp)
+                    .map_err(|(pos, id)| overflow(r, pos, id))?;
                 at += plan.len;
             }
         }};

@@ -4,13 +4,15 @@
 //! buffer access are the unsafe parts, each with a `// SAFETY:` line.
 
 mod array;
+mod buffer;
 pub mod collate;
 mod convert;
 pub mod dlpack;
 mod dtype;
 pub mod npy;
 
-pub use array::{ALIGNMENT, NDArray, NDArrayObj, checked_numel, compact_strides};
+pub use array::{NDArray, NDArrayObj, checked_numel, compact_strides};
+pub use buffer::ALIGNMENT;
 pub use collate::{
     Batch, CollateOptions, IdRow, Padding, RaggedBatch, Side, SpecialTokens, Truncation, collate, collate_lists,
     collate_ragged,

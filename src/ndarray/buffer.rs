@@ -1,0 +1,133 @@
+//! Owned array memory: 64-byte-aligned buffers, with a small per-thread cache of freed large ones.
+//!
+//! Rationale: a batch of padded ids is tens of MB; allocating it fresh every batch
+//! costs a page fault per 4 KiB (the kernel zeroes each page on first touch). A
+//! pipeline makes batches of the same size again and again, so a buffer that was
+//! dropped is kept and handed to the next batch of that size.
+
+use std::alloc::{Layout, alloc_zeroed, dealloc, handle_alloc_error};
+use std::cell::RefCell;
+use std::ptr::NonNull;
+
+/// Alignment of owned buffers: a cache line, enough for any SIMD load.
+pub const ALIGNMENT: usize = 64;
+/// Buffers smaller than this are not cached (the allocator serves them well).
+const MIN_CACHED_BYTES: usize = 1 << 20;
+/// At most this many bytes of freed buffers are kept per thread.
+const MAX_CACHED_BYTES: usize = 256 << 20;
+/// At most this many freed buffers are kept per thread.
+const MAX_CACHED_BUFFERS: usize = 8;
+
+/// Raw parts of an allocation made by `Buffer`; plain data, so moving it never frees anything.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Block {
+    ptr: NonNull<u8>,
+    layout: Layout,
+}
+
+impl Block {
+    /// # Safety
+    /// The block must come from `Buffer::zeroed` and not be used afterwards.
+    unsafe fn free(self) {
+        // SAFETY: allocated with exactly this layout (caller's contract).
+        unsafe { dealloc(self.ptr.as_ptr(), self.layout) }
+    }
+}
+
+/// Freed large blocks of one thread, reused by size.
+struct Cache {
+    blocks: Vec<Block>,
+    bytes: usize,
+}
+
+impl Drop for Cache {
+    fn drop(&mut self) {
+        for b in self.blocks.drain(..) {
+            // SAFETY: cached blocks are owned by the cache alone.
+            unsafe { b.free() }
+        }
+    }
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = const { RefCell::new(Cache { blocks: Vec::new(), bytes: 0 }) };
+}
+
+fn take_cached(layout: Layout) -> Option<Block> {
+    CACHE
+        .try_with(|c| {
+            let mut c = c.try_borrow_mut().ok()?;
+            let i = c.blocks.iter().position(|b| b.layout == layout)?;
+            c.bytes -= layout.size();
+            Some(c.blocks.swap_remove(i))
+        })
+        .ok()
+        .flatten()
+}
+
+/// Files `block` in this thread's cache; false if it does not fit (or the thread is exiting).
+fn put_cached(block: Block) -> bool {
+    CACHE
+        .try_with(|c| {
+            let Ok(mut c) = c.try_borrow_mut() else { return false };
+            let size = block.layout.size();
+            if c.blocks.len() < MAX_CACHED_BUFFERS && c.bytes + size <= MAX_CACHED_BYTES {
+                c.bytes += size;
+                c.blocks.push(block);
+                true
+            } else {
+                false
+            }
+        })
+        .unwrap_or(false)
+}
+
+/// A heap buffer of at least one byte, 64-byte aligned, always initialised.
+pub(crate) struct Buffer(Block);
+
+// SAFETY: a Buffer is plain owned memory.
+unsafe impl Send for Buffer {}
+// SAFETY: shared access only hands out the pointer.
+unsafe impl Sync for Buffer {}
+
+impl Buffer {
+    fn layout_for(bytes: usize) -> Option<Layout> {
+        // At least one byte: a zero-size allocation is not allowed, and empty arrays still need a pointer.
+        Layout::from_size_align(bytes.max(1), ALIGNMENT).ok()
+    }
+
+    /// A fresh zero-filled buffer of `bytes` bytes; `None` if the size cannot be laid out.
+    pub(crate) fn zeroed(bytes: usize) -> Option<Buffer> {
+        let layout = Self::layout_for(bytes)?;
+        // SAFETY: the layout has non-zero size.
+        let ptr = NonNull::new(unsafe { alloc_zeroed(layout) }).unwrap_or_else(|| handle_alloc_error(layout));
+        Some(Buffer(Block { ptr, layout }))
+    }
+
+    /// A buffer of `bytes` bytes whose contents are initialised but unspecified: zeros, or
+    /// what an earlier array of the same size held. For callers that overwrite every byte.
+    pub(crate) fn scratch(bytes: usize) -> Option<Buffer> {
+        let layout = Self::layout_for(bytes)?;
+        if layout.size() >= MIN_CACHED_BYTES {
+            if let Some(block) = take_cached(layout) {
+                return Some(Buffer(block));
+            }
+        }
+        Self::zeroed(bytes)
+    }
+
+    /// Start of the buffer.
+    pub(crate) fn ptr(&self) -> NonNull<u8> {
+        self.0.ptr
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        if self.0.layout.size() >= MIN_CACHED_BYTES && put_cached(self.0) {
+            return;
+        }
+        // SAFETY: allocated by `zeroed`, and not handed to the cache.
+        unsafe { self.0.free() }
+    }
+}
