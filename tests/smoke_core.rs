@@ -58,3 +58,15 @@ impl IntoAny for f64 {
         AnyValue::from(self)
     }
 }
+
+/// `AnyValue::from(char)` computes UTF-8 by hand; std's `encode_utf8` is the reference, for every char.
+#[test]
+fn one_char_strings_hold_the_utf8_of_every_char() {
+    let mut buf = [0u8; 4];
+    for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+        let want = c.encode_utf8(&mut buf);
+        let v = AnyValue::from(c);
+        assert!(!v.is_object());
+        assert_eq!(v.value().as_str(), Some(&*want), "U+{:04X}", c as u32);
+    }
+}

@@ -131,13 +131,28 @@ impl<const N: usize> AnyPad<N> {
     }
 
     /// A one-character UTF-8 string; always inline.
-    #[inline]
+    #[inline(always)]
     pub fn from_char(c: char) -> Self {
-        // Encoding into a register-sized buffer and storing it whole avoids a
-        // variable-length memcpy per character (this is the hot loop of unicode_split).
-        let mut buf = [0u8; 8];
-        let len = c.encode_utf8(&mut buf).len() as u32;
-        Self::from_raw(RawAny { type_index: SMALL_STR, small_len: len, payload: Payload { v_bytes: buf } })
+        // The UTF-8 bytes are computed straight into the payload word (first byte lowest),
+        // with no buffer and no copy: this is the inner loop of unicode_split.
+        let v = c as u32 as u64;
+        let (word, len) = if v < 0x80 {
+            (v, 1)
+        } else if v < 0x800 {
+            ((0xC0 | v >> 6) | (0x80 | v & 0x3F) << 8, 2)
+        } else if v < 0x1_0000 {
+            ((0xE0 | v >> 12) | (0x80 | v >> 6 & 0x3F) << 8 | (0x80 | v & 0x3F) << 16, 3)
+        } else {
+            (
+                (0xF0 | v >> 18)
+                    | (0x80 | v >> 12 & 0x3F) << 8
+                    | (0x80 | v >> 6 & 0x3F) << 16
+                    | (0x80 | v & 0x3F) << 24,
+                4,
+            )
+        };
+        let payload = Payload { v_bytes: word.to_le_bytes() };
+        Self::from_raw(RawAny { type_index: SMALL_STR, small_len: len, payload })
     }
 
     /// A one-code-point UCS4 string; always inline.

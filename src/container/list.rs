@@ -168,10 +168,20 @@ impl List {
     }
 
     /// Appends an item; a wide `AnyPad` moves to the heap only if its string does not fit.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, value: impl Into<AnyValue>) {
         let value = value.into();
-        self.mutate(|xs| xs.push(value))
+        // Written out rather than through `mutate`: this is the inner loop of list building,
+        // and the closure kept it from inlining across crates.
+        match self.0.get_mut() {
+            Some(obj) => obj.items.get_mut().push(value),
+            None => self.push_shared(value),
+        }
+    }
+
+    #[inline(never)]
+    fn push_shared(&self, value: AnyValue) {
+        self.0.items.write().push(value)
     }
 
     /// Removes and returns the last item.

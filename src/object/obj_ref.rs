@@ -95,7 +95,7 @@ impl<T: ObjectType> ObjRef<T> {
     }
 
     /// Mutable access when this is the only reference, as `Arc::get_mut`.
-    #[inline]
+    #[inline(always)]
     pub fn get_mut(&mut self) -> Option<&mut T> {
         // Acquire pairs with the Release of other handles' drops, so their writes are visible.
         if self.header().ref_count.load(Ordering::Acquire) == 1 {
