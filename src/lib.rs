@@ -10,6 +10,8 @@ pub mod error;
 pub mod func;
 pub mod ndarray;
 pub mod object;
+#[path = "../ops/mod.rs"]
+pub mod ops;
 pub mod string;
 
 pub use any::{AnyPad, AnyValue, AnyView, FromAny, Value};
@@ -21,4 +23,4 @@ pub use object::{ObjRef, Object, ObjectType};
 pub use string::{Bytes, Str, UStr};
 
 /// Functions that fill the global registry on first use, one per family of built-ins.
-pub(crate) const BUILTIN_REGISTRARS: &[fn(&func::Registry) -> Result<()>] = &[func::register_testing];
+pub(crate) const BUILTIN_REGISTRARS: &[fn(&func::Registry) -> Result<()>] = &[func::register_testing, ops::register];

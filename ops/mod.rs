@@ -1,0 +1,28 @@
+//! The operator library: text normalizers, splitters, tokenization models and
+//! sequence ops, each registered in the global registry under a dotted name
+//! (`text.*`, `tok.*`, `seq.*`, `vocab.*`). One file per family.
+
+use crate::Result;
+use crate::func::Registry;
+
+pub mod bert;
+pub mod bpe;
+pub mod bytelevel;
+pub mod normalize;
+pub mod seq;
+pub mod split;
+pub mod vocab;
+pub mod wordpiece;
+
+/// Registers every op family.
+pub fn register(reg: &Registry) -> Result<()> {
+    normalize::register(reg)?;
+    split::register(reg)?;
+    bert::register(reg)?;
+    vocab::register(reg)?;
+    wordpiece::register(reg)?;
+    bytelevel::register(reg)?;
+    bpe::register(reg)?;
+    seq::register(reg)?;
+    Ok(())
+}
