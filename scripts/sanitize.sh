@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the core tests (library unit tests and integration tests) under
-# AddressSanitizer and valgrind: the unsafe layers (any/, object/) must be clean.
+# Runs the core tests under AddressSanitizer and valgrind: the tests of the
+# layers that hold unsafe code (any/, object/, func/, ndarray/). The op parity
+# suites are safe Rust over these layers and too slow under valgrind.
 #   scripts/sanitize.sh          both
 #   scripts/sanitize.sh asan     AddressSanitizer only
 #   scripts/sanitize.sh valgrind valgrind only
@@ -8,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 which="${1:-all}"
 target=x86_64-unknown-linux-gnu
+core_tests=(--lib --test smoke_core --test zero_alloc --test objects --test bad_input --test proptest_values
+    --test object_census --test dlpack_roundtrip --test collate --test npy_numpy)
 # Property tests run fewer cases under the (slow) checkers; the plain run covers the full count.
 export PROPTEST_CASES="${PROPTEST_CASES:-32}"
 # The NumPy interop tests need an interpreter with numpy; scripts/test.sh makes .venv.
@@ -20,12 +23,12 @@ if [[ "$which" == all || "$which" == asan ]]; then
     # Stable toolchain: RUSTC_BOOTSTRAP unlocks -Z; --target keeps build scripts unsanitized.
     RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zsanitizer=address" ASAN_OPTIONS="detect_leaks=1" \
         CARGO_TARGET_DIR=target/asan \
-        cargo test --all-features --target "$target" --lib --tests
+        cargo test --all-features --target "$target" "${core_tests[@]}"
 fi
 
 if [[ "$which" == all || "$which" == valgrind ]]; then
     printf '\n--- valgrind\n'
     # The runner applies to the host triple too, so this reuses the plain debug build.
     CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite" \
-        cargo test --all-features --lib --tests
+        cargo test --all-features "${core_tests[@]}"
 fi
