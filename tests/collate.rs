@@ -20,40 +20,18 @@
 //!   float64, bools alone give bool, bools with ints give int64, `[]` gives
 //!   float64 of shape (0,).
 
+mod common;
+
 use anyproc::ndarray::{
     Batch, CollateOptions, DLDataType, NDArray, Padding, RaggedBatch, Side, SpecialTokens, Truncation, collate,
     collate_lists, collate_ragged,
 };
-use anyproc::{AnyValue, List, Value};
+use anyproc::{AnyValue, List};
+use common::{J, err_text, ints2, j};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-/// A value tree read strictly: ints, floats (as bits), bools and lists stay distinct.
-#[derive(Debug, PartialEq)]
-enum J {
-    I(i64),
-    F(u64),
-    B(bool),
-    L(Vec<J>),
-}
-
-fn j(v: &AnyValue) -> J {
-    if let Ok(l) = v.get::<List>() {
-        return J::L(l.to_vec().iter().map(j).collect());
-    }
-    match v.value() {
-        Value::Int(i) => J::I(i),
-        Value::Float(f) => J::F(f.to_bits()),
-        Value::Bool(b) => J::B(b),
-        other => panic!("unexpected element {other:?}"),
-    }
-}
-
-fn ints2(rows: &[&[i64]]) -> J {
-    J::L(rows.iter().map(|r| J::L(r.iter().map(|&x| J::I(x)).collect())).collect())
-}
 
 /// `a` is an int64 tensor of shape `[rows, width]` equal to `expect` (via `to_list` and `as_slice`).
 fn check2(a: &NDArray, expect: &[&[i64]]) {
@@ -98,13 +76,6 @@ fn run_ragged(
     let a: Vec<&Vec<i64>> = firsts.iter().collect();
     let b: Option<Vec<&Vec<i64>>> = seconds.map(|s| s.iter().collect());
     collate_ragged(&a, b.as_deref(), opts)
-}
-
-fn err_text<T: std::fmt::Debug>(r: anyproc::Result<T>) -> String {
-    match r {
-        Ok(v) => panic!("expected an error, got Ok({v:?})"),
-        Err(e) => e.to_string(),
-    }
 }
 
 fn rows(x: &[&[i64]]) -> Vec<Vec<i64>> {

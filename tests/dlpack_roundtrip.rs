@@ -9,12 +9,14 @@
 //! - element values of hand-built foreign tensors are worked out by hand from the
 //!   buffer, strides and byte offset (comments derive each one).
 
+mod common;
+
 use anyproc::ndarray::dlpack::{
     DLPACK_FLAG_BITMASK_IS_COPIED, DLPACK_FLAG_BITMASK_READ_ONLY, DLPACK_VERSION, device_type, type_code,
 };
 use anyproc::ndarray::{DLDataType, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion, DLTensor};
 use anyproc::ndarray::{Element, NDArray};
-use anyproc::{AnyValue, List, Value};
+use common::{J, err_text, ints2, j};
 use half::{bf16, f16};
 use std::ffi::c_void;
 use std::ptr::{NonNull, null_mut};
@@ -23,39 +25,6 @@ use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-/// A value tree read strictly from `to_list()`/`get()`: ints, floats (as bits), bools and lists
-/// stay distinct, so `1`, `1.0` and `True` never compare equal by accident.
-#[derive(Debug, PartialEq)]
-enum J {
-    I(i64),
-    F(u64),
-    B(bool),
-    L(Vec<J>),
-}
-
-fn j(v: &AnyValue) -> J {
-    if let Ok(l) = v.get::<List>() {
-        return J::L(l.to_vec().iter().map(j).collect());
-    }
-    match v.value() {
-        Value::Int(i) => J::I(i),
-        Value::Float(f) => J::F(f.to_bits()),
-        Value::Bool(b) => J::B(b),
-        other => panic!("unexpected element {other:?}"),
-    }
-}
-
-fn ints2(rows: &[&[i64]]) -> J {
-    J::L(rows.iter().map(|r| J::L(r.iter().map(|&x| J::I(x)).collect())).collect())
-}
-
-fn err_text<T: std::fmt::Debug>(r: anyproc::Result<T>) -> String {
-    match r {
-        Ok(v) => panic!("expected an error, got Ok({v:?})"),
-        Err(e) => e.to_string(),
-    }
-}
 
 /// Little-endian bytes of one element, computed with std / `half`, not with anyproc.
 trait LeBytes: Element {

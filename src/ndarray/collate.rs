@@ -180,25 +180,39 @@ macro_rules! id_row_for_slices {
                 self[range].iter().map(|&x| x as i64)
             }
         }
-        impl IdRow for Vec<$t> {
-            fn ids_len(&self) -> usize { self.len() }
-            #[inline(always)]
-            fn id_at(&self, i: usize) -> i64 { self[i] as i64 }
-            #[inline(always)]
-            fn ids_in(&self, range: Range<usize>) -> impl Iterator<Item = i64> + '_ {
-                self[range].iter().map(|&x| x as i64)
-            }
-        }
-        impl IdRow for &[$t] {
-            fn ids_len(&self) -> usize { self.len() }
-            #[inline(always)]
-            fn id_at(&self, i: usize) -> i64 { self[i] as i64 }
-            #[inline(always)]
-            fn ids_in(&self, range: Range<usize>) -> impl Iterator<Item = i64> + '_ {
-                self[range].iter().map(|&x| x as i64)
-            }
-        }
     )*};
+}
+
+/// Vectors and references delegate to the slice they hold.
+impl<T> IdRow for Vec<T>
+where
+    [T]: IdRow,
+{
+    fn ids_len(&self) -> usize {
+        self.as_slice().ids_len()
+    }
+    #[inline(always)]
+    fn id_at(&self, i: usize) -> i64 {
+        self.as_slice().id_at(i)
+    }
+    #[inline(always)]
+    fn ids_in(&self, range: Range<usize>) -> impl Iterator<Item = i64> + '_ {
+        self.as_slice().ids_in(range)
+    }
+}
+
+impl<R: IdRow + ?Sized> IdRow for &R {
+    fn ids_len(&self) -> usize {
+        (**self).ids_len()
+    }
+    #[inline(always)]
+    fn id_at(&self, i: usize) -> i64 {
+        (**self).id_at(i)
+    }
+    #[inline(always)]
+    fn ids_in(&self, range: Range<usize>) -> impl Iterator<Item = i64> + '_ {
+        (**self).ids_in(range)
+    }
 }
 
 id_row_for_slices!(i64, i32, u32, u16, u8);

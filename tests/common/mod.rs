@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: where the reference data lives.
 #![allow(dead_code)]
 
+use anyproc::{AnyValue, List, Value};
 use std::path::{Path, PathBuf};
 
 /// The crate root.
@@ -10,9 +11,8 @@ pub fn root() -> &'static Path {
 
 /// A file of the project's shared data set, if present (`ANYPROC_SHARED_DATA`, else `../shared/data`).
 pub fn shared_data(rel: &str) -> Option<PathBuf> {
-    let base = std::env::var_os("ANYPROC_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared/data"));
+    let base =
+        std::env::var_os("ANYPROC_SHARED_DATA").map(PathBuf::from).unwrap_or_else(|| root().join("../shared/data"));
     let p = base.join(rel);
     p.exists().then_some(p)
 }
@@ -28,4 +28,40 @@ pub fn corpus() -> (PathBuf, Vec<String>) {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let lines = text.lines().map(str::to_owned).collect();
     (path, lines)
+}
+
+/// A value tree read strictly from `to_list()`/`get()`: ints, floats (as bits), bools and lists
+/// stay distinct, so `1`, `1.0` and `True` never compare equal by accident.
+#[derive(Debug, PartialEq)]
+pub enum J {
+    I(i64),
+    F(u64),
+    B(bool),
+    L(Vec<J>),
+}
+
+/// Reads a value (nested lists of numbers) as a `J` tree.
+pub fn j(v: &AnyValue) -> J {
+    if let Ok(l) = v.get::<List>() {
+        return J::L(l.to_vec().iter().map(j).collect());
+    }
+    match v.value() {
+        Value::Int(i) => J::I(i),
+        Value::Float(f) => J::F(f.to_bits()),
+        Value::Bool(b) => J::B(b),
+        other => panic!("unexpected element {other:?}"),
+    }
+}
+
+/// The `J` tree of a 2-d int matrix written out by hand.
+pub fn ints2(rows: &[&[i64]]) -> J {
+    J::L(rows.iter().map(|r| J::L(r.iter().map(|&x| J::I(x)).collect())).collect())
+}
+
+/// The message of an expected error.
+pub fn err_text<T: std::fmt::Debug>(r: anyproc::Result<T>) -> String {
+    match r {
+        Ok(v) => panic!("expected an error, got Ok({v:?})"),
+        Err(e) => e.to_string(),
+    }
 }
