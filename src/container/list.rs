@@ -35,6 +35,7 @@ const RECYCLED_LISTS: usize = 256;
 const RECYCLED_MAX_CAPACITY: usize = 1024;
 
 impl Recycle for ListObj {
+    #[inline]
     fn reset(&mut self) -> bool {
         let items = self.items.get_mut();
         items.clear();
@@ -114,21 +115,14 @@ impl List {
     /// An empty list with room for `n` items (reusing a recycled buffer when one is at hand).
     #[inline]
     pub fn with_capacity(n: usize) -> Self {
-        let mut obj = ObjRef::new_recycled(|| ListObj::holding(Vec::with_capacity(n)));
-        if let Some(o) = obj.get_mut() {
-            o.items.get_mut().reserve(n);
-        }
-        List(obj)
+        List(ObjRef::new_recycled(|| ListObj::holding(Vec::with_capacity(n)), |o| o.items.get_mut().reserve(n)))
     }
 
     /// A list owning `items`.
     pub fn from_vec(items: Vec<AnyValue>) -> Self {
-        let mut items = Some(items);
-        let mut obj = ObjRef::new_recycled(|| ListObj::holding(items.take().unwrap_or_default()));
-        if let (Some(o), Some(items)) = (obj.get_mut(), items) {
-            *o.items.get_mut() = items;
-        }
-        List(obj)
+        // Exactly one of the two closures runs, and takes the vector.
+        let items = std::cell::Cell::new(items);
+        List(ObjRef::new_recycled(|| ListObj::holding(items.take()), |o| *o.items.get_mut() = items.take()))
     }
 
     /// Runs `f` with mutable access to the items: lock-free when this handle is the only one.

@@ -31,11 +31,13 @@ impl<T> RecycleBin<T> {
         RecycleBin { items: RefCell::new(Vec::new()), capacity }
     }
 
+    #[inline]
     fn take(&self) -> Option<Box<T>> {
         self.items.try_borrow_mut().ok()?.pop()
     }
 
     /// Files `obj`, or hands it back when the bin is full or busy.
+    #[inline]
     fn put(&self, obj: Box<T>) -> Option<Box<T>> {
         match self.items.try_borrow_mut() {
             Ok(mut items) if items.len() < self.capacity => {
@@ -60,10 +62,17 @@ unsafe extern "C" fn recycle<T: Recycle>(obj: *mut Object) {
 }
 
 impl<T: Recycle> ObjRef<T> {
-    /// A new object, reusing one this thread dropped before; `fresh` makes one when the bin is empty.
+    /// A new object, reusing one this thread dropped before (after `prepare`); `fresh` makes one
+    /// when the bin is empty.
     #[inline]
-    pub fn new_recycled(fresh: impl FnOnce() -> T) -> Self {
-        let boxed = T::bin().try_with(RecycleBin::take).ok().flatten().unwrap_or_else(|| Box::new(fresh()));
+    pub fn new_recycled(fresh: impl FnOnce() -> T, prepare: impl FnOnce(&mut T)) -> Self {
+        let boxed = match T::bin().try_with(RecycleBin::take).ok().flatten() {
+            Some(mut reused) => {
+                prepare(&mut reused);
+                reused
+            }
+            None => Box::new(fresh()),
+        };
         // SAFETY: a unique Box allocation of T; `recycle::<T>` frees or files it as a Box<T>.
         unsafe { Self::adopt(NonNull::from(Box::leak(boxed)), recycle::<T>) }
     }
