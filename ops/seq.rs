@@ -14,7 +14,7 @@ use crate::any::{AnyValue, Value};
 use crate::container::{Dict, List};
 use crate::error::{Error, Result, ResultExt};
 use crate::func::Registry;
-use crate::ndarray::{CollateOptions, Side, Truncation, collate};
+use crate::ndarray::{CollateOptions, Side, Truncation, plan_truncation};
 use ahash::AHashSet;
 use std::ops::Range;
 
@@ -55,8 +55,8 @@ pub fn truncate_range(len: usize, max_len: usize, side: Side) -> Range<usize> {
 
 /// Which items of each side of a pair survive truncation to `max_len` (total) under `strategy`.
 ///
-/// The lengths come from `ndarray::collate`, so the rules (and their errors, such as HF's
-/// "sequence too short" for `only_first`) are exactly the batch collator's. As in HF,
+/// The plan comes from `ndarray::collate::plan_truncation`, so the rules (and their errors, such
+/// as HF's "sequence too short" for `only_first`) are exactly the batch collator's. As in HF,
 /// `max_len` 0 empties both sides.
 pub fn truncate_pair_ranges(
     n1: usize,
@@ -71,22 +71,15 @@ pub fn truncate_pair_ranges(
     if max_len == 0 {
         return Ok((keep(n1, 0, side), keep(n2, 0, side)));
     }
-    // Only the lengths matter to the plan: collate zero rows and read the split off the type ids.
-    let (a, b) = (vec![0u8; n1], vec![0u8; n2]);
     let opts = CollateOptions {
         max_length: Some(max_len),
         truncation: strategy,
         truncation_side: side,
-        attention_mask: false,
-        token_type_ids: true,
         special_tokens: None,
         ..CollateOptions::default()
     };
-    let batch = collate(&[&a], Some(&[&b]), &opts)?;
-    let types = batch.token_type_ids.ok_or_else(|| Error::runtime("collate returned no token_type_ids"))?;
-    let types = types.as_slice::<i64>()?;
-    let k1 = types.iter().filter(|&&t| t == 0).count();
-    Ok((keep(n1, k1, side), keep(n2, types.len() - k1, side)))
+    let (a, b) = plan_truncation(n1, Some(n2), &opts)?;
+    Ok((a, b.unwrap_or(0..0)))
 }
 
 /// HF's `Encoding::truncate` windows: the kept part first, then each overflowing part.

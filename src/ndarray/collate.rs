@@ -280,6 +280,19 @@ fn plan_row(first: usize, second: Option<usize>, opts: &CollateOptions, specials
     Ok(RowPlan { first: first_range, second: second_range, len })
 }
 
+/// Which ids of one sequence (or pair) survive `opts`' truncation, special tokens counted.
+///
+/// This is the planner `collate` applies to every row, for callers that truncate one row.
+pub fn plan_truncation(
+    first: usize,
+    second: Option<usize>,
+    opts: &CollateOptions,
+) -> Result<(Range<usize>, Option<Range<usize>>)> {
+    let specials = opts.special_tokens.as_ref().map_or(0, |s| s.count(second.is_some()));
+    let plan = plan_row(first, second, opts, specials)?;
+    Ok((plan.first, plan.second))
+}
+
 fn plan_batch<R: IdRow + ?Sized>(firsts: &[&R], seconds: Option<&[&R]>, opts: &CollateOptions) -> Result<Vec<RowPlan>> {
     if let Some(s) = seconds {
         if s.len() != firsts.len() {

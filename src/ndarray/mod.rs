@@ -15,7 +15,7 @@ pub use array::{NDArray, NDArrayObj, checked_numel, compact_strides};
 pub use buffer::ALIGNMENT;
 pub use collate::{
     Batch, CollateOptions, IdRow, Padding, RaggedBatch, Side, SpecialTokens, Truncation, collate, collate_lists,
-    collate_ragged,
+    collate_ragged, plan_truncation,
 };
 pub use dlpack::{DLDataType, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion, DLTensor};
 pub use dtype::Element;
