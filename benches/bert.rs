@@ -215,6 +215,37 @@ fn bench(c: &mut Criterion, inp: &Input, t: &Tokenizers) {
     group.finish();
 }
 
+/// Makes a pathological input of about `n` bytes.
+type MakeInput = fn(usize) -> String;
+
+/// Time per byte on pathological inputs at 100 KB and 1 MB: flat means linear time.
+fn print_pathological(t: &Tokenizers) {
+    let inputs: [(&str, MakeInput); 3] = [
+        ("no-space word", |n| "abcdefghij".repeat(n / 10)),
+        ("one emoji repeated", |n| "😀".repeat(n / 4)),
+        ("spaces and words", |n| "lorem ipsum, dolor sit amet. ".repeat(n / 29)),
+    ];
+    println!("\n(c) pathological inputs, anyproc vs HF encode, ns per byte");
+    println!("{:<20} | {:>10} | {:>10} | {:>10} | {:>10}", "input", "ours 100K", "ours 1M", "hf 100K", "hf 1M");
+    for (name, make) in inputs {
+        let mut row = Vec::new();
+        for hf in [false, true] {
+            for n in [100_000, 1_000_000] {
+                let text = make(n);
+                let (time, _) = best_of(3, || {
+                    if hf {
+                        t.hf.encode(text.as_str(), true).map_or(0, |e| e.get_ids().len() as u64)
+                    } else {
+                        t.ours.encode(&text, true).len() as u64
+                    }
+                });
+                row.push(time.as_nanos() as f64 / text.len() as f64);
+            }
+        }
+        println!("{name:<20} | {:>10.2} | {:>10.2} | {:>10.2} | {:>10.2}", row[0], row[1], row[2], row[3]);
+    }
+}
+
 fn main() {
     let (inp, t) = load();
     println!(
@@ -238,6 +269,7 @@ fn main() {
             &t,
         );
         print_group("(b) WordPiece on pre-split words", &WORDPIECE, "hf", inp.word_bytes, &inp, &t);
+        print_pathological(&t);
     }
     let mut c = Criterion::default().configure_from_args();
     bench(&mut c, &inp, &t);
