@@ -3,7 +3,7 @@
 //! The dtype descriptor comes from `DLDataType::npy_descr`, so the header derives
 //! from the one DLPack definition rather than from a table of its own.
 
-use super::array::{NDArray, checked_numel, read_element};
+use super::array::{NDArray, checked_numel};
 use super::dlpack::DLDataType;
 use crate::error::{Error, ErrorKind, Result, ResultExt};
 use std::io::{Read, Seek, Write};
@@ -213,16 +213,4 @@ fn read_npz_from(r: impl Read + Seek) -> Result<Vec<(String, NDArray)>> {
         out.push((name, a));
     }
     Ok(out)
-}
-
-/// Reads element `i` of a row-major buffer; used by tests that compare against NumPy.
-pub fn element_at(a: &NDArray, flat: usize) -> Result<crate::AnyValue> {
-    let bytes = row_major_bytes(a)?;
-    let item = a.dtype().itemsize();
-    let at = flat
-        .checked_mul(item)
-        .filter(|&o| o + item <= bytes.len())
-        .ok_or_else(|| Error::index_out_of_range(flat as i64, a.numel()))?;
-    // SAFETY: `at..at + item` lies inside the buffer (checked above).
-    unsafe { read_element(bytes.as_ptr().add(at), a.dtype()) }
 }
