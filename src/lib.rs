@@ -12,6 +12,7 @@ pub mod ndarray;
 pub mod object;
 #[path = "../ops/mod.rs"]
 pub mod ops;
+pub mod pipeline;
 pub mod string;
 
 pub use any::{AnyPad, AnyValue, AnyView, FromAny, Value};

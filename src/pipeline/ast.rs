@@ -1,0 +1,245 @@
+//! The syntax tree of anyscript, the Python subset pipelines are written in.
+//!
+//! It is produced by [`super::parser`] from source text and, by the Python
+//! package, from Python's own `ast` (as JSON with the same shape), so both
+//! front ends meet here. Every statement carries its 1-based source line.
+
+use serde::{Deserialize, Serialize};
+
+/// A parsed source: top-level `def`s only.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Module {
+    /// The functions, in source order.
+    pub functions: Vec<FunctionDef>,
+}
+
+/// `def name(params): body`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FunctionDef {
+    /// The function's name.
+    pub name: String,
+    /// Positional parameter names.
+    pub params: Vec<String>,
+    /// The statements of the body.
+    pub body: Vec<Stmt>,
+    /// The line of the `def`.
+    pub line: u32,
+}
+
+/// A statement and the line it starts on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stmt {
+    /// 1-based line in the source.
+    pub line: u32,
+    /// What the statement does.
+    #[serde(flatten)]
+    pub kind: StmtKind,
+}
+
+/// The statements anyscript supports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "stmt", rename_all = "snake_case")]
+pub enum StmtKind {
+    /// An expression evaluated for its effect (`ret.append(c)`).
+    Expr { value: Expr },
+    /// `target = value` (several targets for `a = b = value`).
+    Assign { targets: Vec<Target>, value: Expr },
+    /// `target op= value`.
+    AugAssign { target: Target, op: BinOp, value: Expr },
+    /// `if test: body else: orelse` (`elif` nests in `orelse`).
+    If { test: Expr, body: Vec<Stmt>, orelse: Vec<Stmt> },
+    /// `for target in iter: body`.
+    For { target: Target, iter: Expr, body: Vec<Stmt> },
+    /// `while test: body`.
+    While { test: Expr, body: Vec<Stmt> },
+    /// `break`.
+    Break,
+    /// `continue`.
+    Continue,
+    /// `pass`.
+    Pass,
+    /// `return [value]`.
+    Return { value: Option<Expr> },
+}
+
+/// Something that can be assigned to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "target", rename_all = "snake_case")]
+pub enum Target {
+    /// A local variable.
+    Name { id: String },
+    /// `value[index] = ...`.
+    Subscript { value: Expr, index: Expr },
+    /// `a, b = ...` (also `for k, v in ...`).
+    Tuple { items: Vec<Target> },
+}
+
+/// A literal constant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "value", rename_all = "snake_case")]
+pub enum Literal {
+    /// `None`.
+    None,
+    /// `True` / `False`.
+    Bool(bool),
+    /// An integer that fits in i64.
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A string.
+    Str(String),
+}
+
+/// An expression.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "expr", rename_all = "snake_case")]
+pub enum Expr {
+    /// A literal.
+    Const { value: Literal },
+    /// A variable, function or op namespace.
+    Name { id: String },
+    /// `value.attr` (a dotted op name like `text.lower`, or a method when called).
+    Attribute { value: Box<Expr>, attr: String },
+    /// `func(args...)`.
+    Call { func: Box<Expr>, args: Vec<Expr> },
+    /// `left op right`.
+    BinOp { op: BinOp, left: Box<Expr>, right: Box<Expr> },
+    /// `op operand`.
+    UnaryOp { op: UnaryOp, operand: Box<Expr> },
+    /// `a and b and ...` / `a or b or ...`, short-circuiting, Python's value semantics.
+    BoolOp { op: BoolOp, values: Vec<Expr> },
+    /// `left op0 c0 op1 c1 ...`, chained as in Python.
+    Compare { left: Box<Expr>, ops: Vec<CmpOp>, comparators: Vec<Expr> },
+    /// `body if test else orelse`.
+    IfExp { test: Box<Expr>, body: Box<Expr>, orelse: Box<Expr> },
+    /// `[a, b]`.
+    List { items: Vec<Expr> },
+    /// `(a, b)`; a list at run time.
+    Tuple { items: Vec<Expr> },
+    /// `{k: v}`.
+    Dict { keys: Vec<Expr>, values: Vec<Expr> },
+    /// `value[index]`.
+    Subscript { value: Box<Expr>, index: Box<Expr> },
+    /// `value[lower:upper:step]`.
+    Slice { value: Box<Expr>, lower: Option<Box<Expr>>, upper: Option<Box<Expr>>, step: Option<Box<Expr>> },
+    /// `[elt for target in iter if cond...]`.
+    ListComp { elt: Box<Expr>, target: Box<Target>, iter: Box<Expr>, ifs: Vec<Expr> },
+}
+
+/// Binary arithmetic and bitwise operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `//`
+    FloorDiv,
+    /// `%`
+    Mod,
+    /// `**`
+    Pow,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<<`
+    LShift,
+    /// `>>`
+    RShift,
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnaryOp {
+    /// `not x`
+    Not,
+    /// `-x`
+    Neg,
+    /// `+x`
+    Pos,
+    /// `~x`
+    Invert,
+}
+
+/// Short-circuit boolean operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoolOp {
+    /// `and`
+    And,
+    /// `or`
+    Or,
+}
+
+/// Comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CmpOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    NotEq,
+    /// `<`
+    Lt,
+    /// `<=`
+    LtE,
+    /// `>`
+    Gt,
+    /// `>=`
+    GtE,
+    /// `in`
+    In,
+    /// `not in`
+    NotIn,
+    /// `is` (identity for objects, equality for inline values, as CPython behaves for small values)
+    Is,
+    /// `is not`
+    IsNot,
+}
+
+impl BinOp {
+    /// The operator as written in source.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::LShift => "<<",
+            BinOp::RShift => ">>",
+        }
+    }
+}
+
+impl CmpOp {
+    /// The operator as written in source.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::NotEq => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::LtE => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::GtE => ">=",
+            CmpOp::In => "in",
+            CmpOp::NotIn => "not in",
+            CmpOp::Is => "is",
+            CmpOp::IsNot => "is not",
+        }
+    }
+}
