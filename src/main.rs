@@ -4,6 +4,8 @@
 //! `unicode_split` over a word list, run through the runtime's own pieces
 //! (a `PackedFunc` kept in a `Dict`, inline small strings, a `List` per word).
 
+mod cli;
+
 use anyproc::{AnyValue, AnyView, Dict, List, PackedFunc, Result, UStr};
 use clap::{Parser, Subcommand};
 use std::io::{BufRead, BufReader, Read};
@@ -32,8 +34,34 @@ enum Command {
         #[arg(long)]
         ucs4: bool,
     },
-    /// List every registered function with its signature and doc.
-    Funcs {
+    /// Run a pipeline over records (lines of text, or .jsonl objects) and collate tensor batches.
+    Run {
+        /// The pipeline file (TOML or JSON).
+        pipeline: PathBuf,
+        /// Input file (`.jsonl` for records with several fields), or `-` for stdin; a bundled sample by default.
+        #[arg(long)]
+        input: Option<PathBuf>,
+        /// Write the tensors to FILE.npz, or one JSON object per record to FILE.jsonl.
+        #[arg(long)]
+        output: Option<PathBuf>,
+        /// Records per batch.
+        #[arg(long, default_value_t = 1024)]
+        batch_size: usize,
+        /// Worker threads (default: ANYPROC_NUM_THREADS, else all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Leave out records whose steps fail (and report them) instead of stopping.
+        #[arg(long)]
+        skip_errors: bool,
+    },
+    /// Load and validate a pipeline, then print its compiled program.
+    Check {
+        /// The pipeline file (TOML or JSON).
+        pipeline: PathBuf,
+    },
+    /// List every registered op with its signature and doc.
+    #[command(alias = "funcs")]
+    Ops {
         /// Print JSON lines instead of a table.
         #[arg(long)]
         json: bool,
@@ -44,7 +72,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo { input, ucs4 } => run_demo(input, ucs4),
-        Command::Funcs { json } => {
+        Command::Run { pipeline, input, output, batch_size, threads, skip_errors } => {
+            let args = cli::run::RunArgs { pipeline, input, output, batch_size, threads, skip_errors };
+            cli::run::run(&args).map(|summary| eprintln!("{summary}"))
+        }
+        Command::Check { pipeline } => check(&pipeline),
+        Command::Ops { json } => {
             list_funcs(json);
             Ok(())
         }
@@ -128,6 +161,22 @@ fn run_demo(input: Option<PathBuf>, ucs4: bool) -> Result<()> {
         secs * 1e3,
         secs * 1e9 / chars.max(1) as f64
     );
+    Ok(())
+}
+
+fn check(path: &std::path::Path) -> Result<()> {
+    let p = anyproc::pipeline::Pipeline::load(path)?;
+    println!(
+        "{}: ok: inputs {:?}, {} steps, {} functions",
+        p.label,
+        p.spec.inputs,
+        p.spec.steps.len(),
+        p.program.functions.len() - 1
+    );
+    for o in &p.outputs {
+        println!("output {} <- {} ({:?}, {:?})", o.spec.name, o.spec.from, o.spec.layout, o.collate);
+    }
+    print!("{}", p.program);
     Ok(())
 }
 

@@ -102,6 +102,26 @@ fn list_repr(o: ObjPtr<'_>, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Re
     })
 }
 
+/// Appends `value` to the list held in `slot`, lock-free when the slot holds the only reference.
+///
+/// This is the interpreter's `list.append`: it works on the register itself, so it
+/// costs no reference-count traffic. Gives `value` back when the slot holds no list.
+#[inline]
+pub fn append_in_slot<const N: usize>(slot: &mut AnyPad<N>, value: AnyValue) -> Result<(), AnyValue> {
+    let Some(obj) = slot.as_obj() else { return Err(value) };
+    let Some(list) = obj.downcast_ref::<ListObj>() else { return Err(value) };
+    // Acquire pairs with the Release of other handles' drops, as in `ObjRef::get_mut`.
+    if obj.header().ref_count.load(std::sync::atomic::Ordering::Acquire) == 1 {
+        let ptr = obj.as_raw().cast::<ListObj>();
+        // SAFETY: the slot holds the only reference and we borrow the slot mutably, so no
+        // other handle or borrow of the list exists (the same argument as `ObjRef::get_mut`).
+        unsafe { (*ptr.as_ptr()).items.get_mut().push(value) };
+    } else {
+        list.items.write().push(value);
+    }
+    Ok(())
+}
+
 /// A shared, growable list of any-values.
 #[derive(Clone)]
 pub struct List(ObjRef<ListObj>);

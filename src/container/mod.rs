@@ -7,4 +7,4 @@ mod dict;
 mod list;
 
 pub use dict::{Dict, DictObj};
-pub use list::{List, ListObj};
+pub use list::{List, ListObj, append_in_slot};

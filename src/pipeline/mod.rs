@@ -1,10 +1,26 @@
 //! Pipelines: anyscript source and pipeline files, compiled to a flat register IR and run.
+//!
+//! `spec` reads a pipeline file, `parser` reads anyscript into `ast`, `compile`
+//! lowers it to `ir`, `interp` runs it, `batch` runs a pipeline over many records.
 
 pub mod ast;
+pub mod batch;
 pub mod builtins;
+pub mod compile;
+pub mod interp;
+pub mod ir;
+pub mod json;
+pub mod load;
 pub mod methods;
 pub mod parser;
+pub mod script;
+pub mod spec;
 pub mod value_ops;
+
+pub use batch::{BatchOutput, ErrorPolicy};
+pub use load::Pipeline;
+pub use script::{script, script_json};
+pub use spec::{Format, PipelineSpec};
 
 /// The register type of the interpreter: one slot holds any value, strings up to 16 bytes inline.
 pub type Slot = crate::AnyPad<1>;

@@ -1,0 +1,5 @@
+//! The subcommands of the `anyproc` command line.
+
+pub mod records;
+pub mod run;
+pub mod sink;

@@ -1,0 +1,172 @@
+//! `anyproc run`: stream records through a pipeline in batches and report throughput.
+
+use super::records::{Record, RecordReader};
+use super::sink::Sink;
+use anyproc::pipeline::batch::{thread_count, thread_pool};
+use anyproc::pipeline::spec::Layout;
+use anyproc::pipeline::{BatchOutput, ErrorPolicy, Pipeline};
+use anyproc::{AnyValue, Error, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{BufRead, BufReader, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The sample a run reads when no `--input` is given: the first 3,000 lines of the dev corpus.
+const SAMPLE_TEXT: &str = include_str!("../../tests/data/dev_sample_head.txt");
+
+/// Settings of one `anyproc run`.
+pub struct RunArgs {
+    /// The pipeline file.
+    pub pipeline: PathBuf,
+    /// Input file, `-` for stdin, or the bundled sample.
+    pub input: Option<PathBuf>,
+    /// `.npz` or `.jsonl` output.
+    pub output: Option<PathBuf>,
+    /// Records per batch.
+    pub batch_size: usize,
+    /// Worker threads.
+    pub threads: Option<usize>,
+    /// Skip failing records instead of failing the run.
+    pub skip_errors: bool,
+}
+
+/// Totals printed at the end of a run.
+#[derive(Default)]
+struct Totals {
+    records: usize,
+    skipped: usize,
+    tokens: usize,
+    bytes: u64,
+}
+
+/// Runs the pipeline over the input; returns the summary line.
+pub fn run(args: &RunArgs) -> Result<String> {
+    if args.batch_size == 0 {
+        return Err(Error::value("--batch-size must be at least 1"));
+    }
+    let pipeline = Pipeline::load(&args.pipeline)?;
+    let threads = thread_count(args.threads)?;
+    let pool = thread_pool(threads)?;
+    let pads = padding_values(&pipeline);
+    let mut sink = Sink::open(args.output.as_deref(), pads)?;
+    let (reader, total_bytes, jsonl): (Box<dyn BufRead>, Option<u64>, bool) = open_input(args.input.as_deref())?;
+    let mut records = RecordReader::new(reader, jsonl);
+    let progress = progress_bar(total_bytes);
+    let policy = if args.skip_errors { ErrorPolicy::Skip } else { ErrorPolicy::Fail };
+    let start = Instant::now();
+    let mut totals = Totals::default();
+    loop {
+        let first_line = records.line + 1;
+        let chunk = records.next_chunk(args.batch_size)?;
+        if chunk.is_empty() {
+            break;
+        }
+        let batch = pool
+            .install(|| run_chunk(&pipeline, chunk, policy, first_line))
+            .map_err(|e| e.context(args.pipeline.display().to_string()))?;
+        totals.records += batch.records;
+        totals.tokens += batch.tokens;
+        for (line, e) in &batch.skipped {
+            progress.suspend(|| eprintln!("anyproc: skipped input line {line}: {e}"));
+        }
+        totals.skipped += batch.skipped.len();
+        sink.write(batch)?;
+        progress.set_position(records.bytes);
+    }
+    totals.bytes = records.bytes;
+    progress.finish_and_clear();
+    if totals.records + totals.skipped == 0 {
+        return Err(Error::value("the input holds no records"));
+    }
+    sink.finish()?;
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    Ok(format!(
+        "{}: {} records ({} skipped), {} tokens, {:.2} MB in {:.3} s: {:.1} MB/s, {:.0} records/s, {} threads{}",
+        pipeline.spec.name,
+        totals.records,
+        totals.skipped,
+        totals.tokens,
+        totals.bytes as f64 / 1e6,
+        secs,
+        totals.bytes as f64 / 1e6 / secs,
+        (totals.records + totals.skipped) as f64 / secs,
+        threads,
+        args.output.as_ref().map_or(String::new(), |p| format!(", wrote {}", p.display())),
+    ))
+}
+
+/// Runs one chunk; records that could not be read count as failed records, and every error
+/// names the input line (skipped records come back as (line, error)).
+fn run_chunk(pipeline: &Pipeline, chunk: Vec<Record>, policy: ErrorPolicy, first_line: usize) -> Result<BatchOutput> {
+    let mut unreadable = Vec::new();
+    let mut good: Vec<AnyValue> = Vec::with_capacity(chunk.len());
+    let mut lines = Vec::with_capacity(chunk.len());
+    for (i, r) in chunk.into_iter().enumerate() {
+        match r {
+            Ok(v) => {
+                good.push(v);
+                lines.push(first_line + i);
+            }
+            Err(e) if policy == ErrorPolicy::Skip => unreadable.push((first_line + i, e)),
+            Err(e) => return Err(e),
+        }
+    }
+    let mut batch = pipeline.run_batch(&good, policy).map_err(|e| relabel_record(e, &lines))?;
+    let mut skipped: Vec<(usize, Error)> = batch.skipped.drain(..).map(|(i, e)| (lines[i], e)).collect();
+    skipped.extend(unreadable);
+    skipped.sort_by_key(|(line, _)| *line);
+    batch.skipped = skipped;
+    Ok(batch)
+}
+
+/// Turns the executor's `record N` (index in the batch) into the input's `line L`.
+fn relabel_record(e: Error, lines: &[usize]) -> Error {
+    let text = e.to_string();
+    let Some(rest) = text.strip_prefix("record ") else { return e };
+    let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+    match rest[..digits].parse::<usize>().ok().and_then(|i| lines.get(i)) {
+        Some(line) => Error::new(e.kind(), format!("input line {line}{}", &rest[digits..])),
+        None => e,
+    }
+}
+
+fn padding_values(p: &Pipeline) -> Vec<(String, i64)> {
+    let mut pads = Vec::new();
+    for o in p.outputs.iter().filter(|o| o.spec.layout == Layout::Padded) {
+        pads.push((o.spec.name.clone(), o.spec.pad_id));
+        pads.extend(o.spec.attention_mask.iter().map(|n| (n.clone(), 0)));
+        pads.extend(o.spec.token_type_ids.iter().map(|n| (n.clone(), 0)));
+    }
+    pads
+}
+
+type Input = (Box<dyn BufRead>, Option<u64>, bool);
+
+fn open_input(input: Option<&Path>) -> Result<Input> {
+    match input {
+        None => Ok((Box::new(SAMPLE_TEXT.as_bytes()), Some(SAMPLE_TEXT.len() as u64), false)),
+        Some(p) if p.as_os_str() == "-" => Ok((Box::new(BufReader::new(std::io::stdin())), None, false)),
+        Some(p) => {
+            let file = std::fs::File::open(p)
+                .map_err(|e| Error::from(e).context(format!("cannot open input {}", p.display())))?;
+            let len = file.metadata().ok().map(|m| m.len());
+            let jsonl = p.extension().is_some_and(|e| e == "jsonl");
+            Ok((Box::new(BufReader::with_capacity(1 << 20, file)), len, jsonl))
+        }
+    }
+}
+
+fn progress_bar(total: Option<u64>) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = match total {
+        Some(n) => ProgressBar::new(n),
+        None => ProgressBar::no_length(),
+    };
+    let style =
+        ProgressStyle::with_template("{bar:40} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}

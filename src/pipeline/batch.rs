@@ -1,0 +1,216 @@
+//! The batch executor: a pipeline over many records on rayon, collated into tensors.
+//!
+//! Each worker runs the compiled steps with its own registers (the interpreter's
+//! per-thread pools), unboxes id rows while still in parallel, and the batch is
+//! collated in one pass per output. Results come back in input order.
+
+use super::load::{Pipeline, PlannedOutput};
+use super::spec::Layout;
+use crate::error::{Error, ErrorKind, Result, ResultExt};
+use crate::ndarray::collate::{collate, collate_ragged};
+use crate::{AnyValue, AnyView, Dict, FromAny, List, NDArray, Value};
+use rayon::prelude::*;
+
+/// What to do with a record whose steps fail.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ErrorPolicy {
+    /// Fail the whole batch, naming the first failing record.
+    #[default]
+    Fail,
+    /// Leave the record out and report it.
+    Skip,
+}
+
+/// One finished batch.
+#[derive(Debug, Default)]
+pub struct BatchOutput {
+    /// The outputs by name, in the pipeline's order: NDArrays for padded and ragged
+    /// layouts (`NAME`, `NAME.offsets` for ragged), lists for the list layout.
+    pub outputs: Vec<(String, AnyValue)>,
+    /// Records left out under [`ErrorPolicy::Skip`]: index in the batch and the error.
+    pub skipped: Vec<(usize, Error)>,
+    /// Records that made it into the outputs.
+    pub records: usize,
+    /// Ids in the padded and ragged outputs before padding (after the steps, before truncation).
+    pub tokens: usize,
+}
+
+impl BatchOutput {
+    /// The outputs as a `Dict` (name → NDArray or List), as Python receives them.
+    pub fn to_dict(&self) -> Dict {
+        self.outputs.iter().map(|(k, v)| (AnyValue::from(k.as_str()), v.clone())).collect()
+    }
+
+    /// The output named `name`.
+    pub fn get(&self, name: &str) -> Option<&AnyValue> {
+        self.outputs.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+}
+
+/// A record's results: id rows unboxed for collation, other values as they are.
+enum Column {
+    Ids(Vec<i64>),
+    Value(AnyValue),
+}
+
+impl Pipeline {
+    /// Runs the pipeline over `records` (each a str for the first input, or a dict of fields).
+    ///
+    /// Runs on the current rayon pool; wrap in `pool.install` to choose the thread count.
+    pub fn run_batch(&self, records: &[AnyValue], policy: ErrorPolicy) -> Result<BatchOutput> {
+        let results: Vec<Result<Vec<Column>>> = records.par_iter().map(|r| self.run_one(r)).collect();
+        let mut kept: Vec<Vec<Column>> = Vec::with_capacity(records.len());
+        let mut skipped = Vec::new();
+        for (i, r) in results.into_iter().enumerate() {
+            match r {
+                Ok(cols) => kept.push(cols),
+                Err(e) if policy == ErrorPolicy::Skip => skipped.push((i, e)),
+                Err(e) => return Err(e.context(format!("record {i}"))),
+            }
+        }
+        let mut out = BatchOutput { records: kept.len(), skipped, ..Default::default() };
+        for o in &self.outputs {
+            self.collate_output(o, &kept, &mut out).with_context(|| format!("output '{}'", o.spec.name))?;
+        }
+        Ok(out)
+    }
+
+    fn run_one(&self, record: &AnyValue) -> Result<Vec<Column>> {
+        let values = self.bind_and_run(record)?;
+        let mut cols: Vec<Column> = values.into_iter().map(Column::Value).collect();
+        for o in &self.outputs {
+            if o.spec.layout == Layout::List {
+                continue;
+            }
+            for idx in std::iter::once(o.value).chain(o.pair_value) {
+                if let Column::Value(v) = &cols[idx] {
+                    let ids = id_row(v).with_context(|| format!("output '{}'", o.spec.name))?;
+                    cols[idx] = Column::Ids(ids);
+                }
+            }
+        }
+        Ok(cols)
+    }
+
+    fn bind_and_run(&self, record: &AnyValue) -> Result<Vec<AnyValue>> {
+        let inputs = self.inputs();
+        let result = match record.value() {
+            Value::Object(_) if Dict::from_view(&record.view()).is_some() => {
+                let dict: Dict = record.get()?;
+                let mut fields = Vec::with_capacity(inputs.len());
+                for name in inputs {
+                    let v = dict.get(name.as_str()).ok_or_else(|| {
+                        Error::new(
+                            ErrorKind::Key,
+                            format!("record has no field '{name}' (the pipeline's inputs: {inputs:?})"),
+                        )
+                    })?;
+                    fields.push(v);
+                }
+                let views: Vec<AnyView<'_>> = fields.iter().map(AnyValue::view).collect();
+                self.run_record(&views)?
+            }
+            _ if inputs.len() == 1 => self.run_record(&[record.view()])?,
+            _ => {
+                return Err(Error::value(format!(
+                    "the pipeline takes {} inputs {inputs:?}; give records as dicts (.jsonl)",
+                    inputs.len()
+                )));
+            }
+        };
+        Ok(result.to_vec())
+    }
+
+    fn collate_output(&self, o: &PlannedOutput, rows: &[Vec<Column>], out: &mut BatchOutput) -> Result<()> {
+        let name = &o.spec.name;
+        if o.spec.layout == Layout::List {
+            let values: List = rows
+                .iter()
+                .map(|r| match &r[o.value] {
+                    Column::Value(v) => v.clone(),
+                    Column::Ids(ids) => List::from_iter(ids.iter().copied()).into_any(),
+                })
+                .collect();
+            out.outputs.push((name.clone(), values.into_any()));
+            return Ok(());
+        }
+        let ids = |idx: usize| -> Vec<&Vec<i64>> {
+            rows.iter()
+                .map(|r| match &r[idx] {
+                    Column::Ids(ids) => ids,
+                    Column::Value(_) => unreachable!("unboxed in run_one"),
+                })
+                .collect()
+        };
+        let firsts = ids(o.value);
+        let seconds = o.pair_value.map(ids);
+        out.tokens += firsts.iter().chain(seconds.iter().flatten()).map(|r| r.len()).sum::<usize>();
+        match o.spec.layout {
+            Layout::Padded => {
+                let batch = collate(&firsts, seconds.as_deref(), &o.collate)?;
+                out.outputs.push((name.clone(), batch.input_ids.into_any()));
+                if let (Some(n), Some(a)) = (&o.spec.attention_mask, batch.attention_mask) {
+                    out.outputs.push((n.clone(), a.into_any()));
+                }
+                if let (Some(n), Some(t)) = (&o.spec.token_type_ids, batch.token_type_ids) {
+                    out.outputs.push((n.clone(), t.into_any()));
+                }
+            }
+            Layout::Ragged => {
+                let batch = collate_ragged(&firsts, seconds.as_deref(), &o.collate)?;
+                out.outputs.push((name.clone(), batch.values.into_any()));
+                out.outputs.push((format!("{name}.offsets"), batch.offsets.into_any()));
+            }
+            Layout::List => unreachable!("handled above"),
+        }
+        Ok(())
+    }
+}
+
+/// A list of ints (or a 1-D int NDArray) as a row of ids.
+fn id_row(v: &AnyValue) -> Result<Vec<i64>> {
+    if let Some(list) = List::from_view(&v.view()) {
+        return list.with_items(|items| {
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    x.value().as_int().ok_or_else(|| {
+                        Error::type_mismatch("int", &x.type_name()).context(format!("item {i} of the id list"))
+                    })
+                })
+                .collect()
+        });
+    }
+    if let Some(arr) = NDArray::from_view(&v.view()) {
+        if arr.ndim() == 1 {
+            let list = arr.to_list()?;
+            return id_row(&list);
+        }
+    }
+    Err(Error::type_mismatch("a list of ids", &v.type_name()))
+}
+
+/// The number of worker threads to use: `requested`, else `ANYPROC_NUM_THREADS`, else all cores.
+pub fn thread_count(requested: Option<usize>) -> Result<usize> {
+    if let Some(n) = requested {
+        return if n == 0 { Err(Error::value("--threads must be at least 1")) } else { Ok(n) };
+    }
+    match std::env::var("ANYPROC_NUM_THREADS") {
+        Ok(v) => v
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| Error::value(format!("ANYPROC_NUM_THREADS={v:?} is not a positive integer"))),
+        Err(_) => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// A rayon pool of `threads` workers.
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::runtime(format!("cannot start {threads} worker threads: {e}")))
+}

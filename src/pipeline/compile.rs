@@ -1,0 +1,830 @@
+//! Lowering anyscript's syntax tree to the register IR.
+//!
+//! Names are resolved once, here: a local is a register, a global is a
+//! constant, `text.lower(x)` (or `ops.text.lower(x)`) is a registered op
+//! looked up now and checked for arity, `f(x)` is a call to a function of the
+//! same program, `len(x)` a builtin, `x.lower()` a method.
+
+use super::Slot;
+use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Literal, Stmt, StmtKind, Target};
+use super::builtins::Builtin;
+use super::ir::{Function, Inst, Operands, Program, Reg};
+use super::methods::Method;
+use crate::error::{Error, ErrorKind, Result};
+use crate::func::registry;
+use std::collections::HashMap;
+
+/// Values a program can read by name without defining them: resources, constants, init results.
+pub type Globals = indexmap::IndexMap<String, Slot>;
+
+/// Limits a compiled program runs under.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Iterations one `while` loop may run.
+    pub while_limit: u64,
+    /// Deepest call nesting.
+    pub max_depth: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { while_limit: 10_000_000, max_depth: 200 }
+    }
+}
+
+/// Compiles `functions` (the first is the entry point) against `globals`.
+///
+/// `labels` names source lines in errors (a pipeline step's line → `step 'encode'`).
+pub fn compile(
+    functions: &[FunctionDef],
+    globals: &Globals,
+    limits: Limits,
+    labels: &[(u32, String)],
+) -> Result<Program> {
+    let mut by_name = HashMap::new();
+    for (i, f) in functions.iter().enumerate() {
+        if by_name.insert(f.name.as_str(), (i as u32, f.params.len())).is_some() {
+            return Err(Error::new(
+                ErrorKind::Parse,
+                format!("line {}: function '{}' is defined twice", f.line, f.name),
+            ));
+        }
+    }
+    let module = ModuleScope { functions: by_name, globals };
+    let mut out = Vec::with_capacity(functions.len());
+    for def in functions {
+        out.push(FnCompiler::new(&module, def, labels).compile(def)?);
+    }
+    Ok(Program { functions: out, while_limit: limits.while_limit, max_depth: limits.max_depth })
+}
+
+struct ModuleScope<'a> {
+    functions: HashMap<&'a str, (u32, usize)>,
+    globals: &'a Globals,
+}
+
+struct LoopCtx {
+    continue_to: u32,
+    breaks: Vec<usize>,
+}
+
+struct FnCompiler<'a> {
+    module: &'a ModuleScope<'a>,
+    f: Function,
+    locals: HashMap<String, Reg>,
+    next_temp: u32,
+    loops: Vec<LoopCtx>,
+    loop_depth: u32,
+    line: u32,
+}
+
+fn err(line: u32, kind: ErrorKind, msg: impl Into<String>) -> Error {
+    Error::new(kind, format!("line {line}: {}", msg.into()))
+}
+
+/// Every name a function assigns anywhere is local to it, as in Python.
+fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
+    fn target(t: &Target, out: &mut Vec<String>) {
+        match t {
+            Target::Name { id } => out.push(id.clone()),
+            Target::Tuple { items } => items.iter().for_each(|t| target(t, out)),
+            Target::Subscript { .. } => {}
+        }
+    }
+    fn expr(e: &Expr, out: &mut Vec<String>) {
+        // Comprehension variables live in the function's frame (Python gives them their own scope;
+        // the difference is invisible unless a program reads the variable after the comprehension).
+        if let Expr::ListComp { target: t, .. } = e {
+            target(t, out);
+        }
+        visit_children(e, &mut |c| expr(c, out));
+    }
+    for s in body {
+        match &s.kind {
+            StmtKind::Assign { targets, value } => {
+                targets.iter().for_each(|t| target(t, out));
+                expr(value, out);
+            }
+            StmtKind::AugAssign { target: t, value, .. } => {
+                target(t, out);
+                expr(value, out);
+            }
+            StmtKind::For { target: t, iter, body } => {
+                target(t, out);
+                expr(iter, out);
+                collect_assigned(body, out);
+            }
+            StmtKind::If { test, body, orelse } => {
+                expr(test, out);
+                collect_assigned(body, out);
+                collect_assigned(orelse, out);
+            }
+            StmtKind::While { test, body } => {
+                expr(test, out);
+                collect_assigned(body, out);
+            }
+            StmtKind::Expr { value } => expr(value, out),
+            StmtKind::Return { value: Some(v) } => expr(v, out),
+            _ => {}
+        }
+    }
+}
+
+/// Calls `f` on each direct sub-expression of `e`.
+pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
+    match e {
+        Expr::Const { .. } | Expr::Name { .. } => {}
+        Expr::Attribute { value, .. } => f(value),
+        Expr::Call { func, args } => {
+            f(func);
+            args.iter().for_each(f);
+        }
+        Expr::BinOp { left, right, .. } => {
+            f(left);
+            f(right);
+        }
+        Expr::UnaryOp { operand, .. } => f(operand),
+        Expr::BoolOp { values, .. } => values.iter().for_each(f),
+        Expr::Compare { left, comparators, .. } => {
+            f(left);
+            comparators.iter().for_each(f);
+        }
+        Expr::IfExp { test, body, orelse } => {
+            f(test);
+            f(body);
+            f(orelse);
+        }
+        Expr::List { items } | Expr::Tuple { items } => items.iter().for_each(f),
+        Expr::Dict { keys, values } => {
+            keys.iter().for_each(&mut *f);
+            values.iter().for_each(f);
+        }
+        Expr::Subscript { value, index } => {
+            f(value);
+            f(index);
+        }
+        Expr::Slice { value, lower, upper, step } => {
+            f(value);
+            [lower, upper, step].into_iter().flatten().for_each(|b| f(b));
+        }
+        Expr::ListComp { elt, iter, ifs, .. } => {
+            f(elt);
+            f(iter);
+            ifs.iter().for_each(f);
+        }
+    }
+}
+
+/// The dotted path of `a.b.c` when it is made of names only.
+fn dotted_path(e: &Expr) -> Option<(String, &str)> {
+    match e {
+        Expr::Name { id } => Some((id.clone(), id.as_str())),
+        Expr::Attribute { value, attr } => {
+            let (path, root) = dotted_path(value)?;
+            Some((format!("{path}.{attr}"), root))
+        }
+        _ => None,
+    }
+}
+
+/// (min, max) argument counts from a registered signature such as `(str, bool=False) -> list`.
+pub fn signature_arity(signature: &str) -> Option<(usize, usize)> {
+    let inner = signature.strip_prefix('(')?;
+    let mut depth = 0usize;
+    let end = inner.char_indices().find_map(|(i, c)| match c {
+        '(' | '[' => {
+            depth += 1;
+            None
+        }
+        ')' | ']' if depth > 0 => {
+            depth -= 1;
+            None
+        }
+        ')' => Some(i),
+        _ => None,
+    })?;
+    let params = inner[..end].trim();
+    if params.is_empty() {
+        return Some((0, 0));
+    }
+    let (mut min, mut max) = (0, 0);
+    for p in params.split(',').map(str::trim) {
+        if p.starts_with('*') {
+            return Some((min, usize::MAX));
+        }
+        max += 1;
+        if !p.contains('=') {
+            min += 1;
+        }
+    }
+    Some((min, max))
+}
+
+fn check_arity(line: u32, what: &str, (min, max): (usize, usize), given: usize) -> Result<()> {
+    if given >= min && given <= max {
+        return Ok(());
+    }
+    let wanted = match (min, max) {
+        (a, b) if a == b => format!("{a}"),
+        (a, usize::MAX) => format!("at least {a}"),
+        (a, b) => format!("{a} to {b}"),
+    };
+    Err(err(line, ErrorKind::Arity, format!("{what} takes {wanted} arguments, {given} given")))
+}
+
+impl<'a> FnCompiler<'a> {
+    fn new(module: &'a ModuleScope<'a>, def: &FunctionDef, labels: &[(u32, String)]) -> Self {
+        let mut locals = HashMap::new();
+        let mut reg_names = Vec::new();
+        let mut assigned = def.params.clone();
+        collect_assigned(&def.body, &mut assigned);
+        for name in assigned {
+            if !locals.contains_key(&name) {
+                locals.insert(name.clone(), locals.len() as Reg);
+                reg_names.push(Some(name));
+            }
+        }
+        let n_locals = locals.len() as u32;
+        let f = Function {
+            name: def.name.clone(),
+            label: format!("function '{}'", def.name),
+            n_params: def.params.len() as u32,
+            n_regs: n_locals,
+            n_loops: 0,
+            code: Vec::new(),
+            lines: Vec::new(),
+            line_labels: labels.to_vec(),
+            operands: Vec::new(),
+            consts: Vec::new(),
+            ops: Vec::new(),
+            reg_names,
+        };
+        FnCompiler { module, f, locals, next_temp: n_locals, loops: Vec::new(), loop_depth: 0, line: def.line }
+    }
+
+    fn compile(mut self, def: &FunctionDef) -> Result<Function> {
+        let mut seen = std::collections::HashSet::new();
+        for p in &def.params {
+            if !seen.insert(p) {
+                return Err(err(
+                    def.line,
+                    ErrorKind::Parse,
+                    format!("duplicate parameter '{p}' in function '{}'", def.name),
+                ));
+            }
+        }
+        self.block(&def.body)?;
+        let none = self.constant(Slot::default());
+        self.emit(Inst::Return { src: none });
+        Ok(self.f)
+    }
+
+    // ---- emission helpers -------------------------------------------------------------------
+
+    fn emit(&mut self, inst: Inst) -> usize {
+        self.f.code.push(inst);
+        self.f.lines.push(self.line);
+        self.f.code.len() - 1
+    }
+
+    fn here(&self) -> u32 {
+        self.f.code.len() as u32
+    }
+
+    fn patch(&mut self, at: usize, target: u32) {
+        match &mut self.f.code[at] {
+            Inst::Jump { to } | Inst::JumpIfFalse { to, .. } | Inst::JumpIfTrue { to, .. } => *to = target,
+            Inst::IterNext { exit, .. } => *exit = target,
+            other => unreachable!("patching a non-jump {other:?}"),
+        }
+    }
+
+    fn temp(&mut self) -> Reg {
+        let r = self.next_temp;
+        self.next_temp += 1;
+        if self.next_temp > self.f.n_regs {
+            self.f.n_regs = self.next_temp;
+            self.f.reg_names.push(None);
+        }
+        r
+    }
+
+    fn operands(&mut self, regs: &[Reg]) -> Operands {
+        let start = self.f.operands.len() as u32;
+        self.f.operands.extend_from_slice(regs);
+        Operands { start, len: regs.len() as u32 }
+    }
+
+    fn constant(&mut self, value: Slot) -> Reg {
+        let index = self.f.consts.len() as u32;
+        self.f.consts.push(value);
+        let dst = self.temp();
+        self.emit(Inst::Const { dst, index });
+        dst
+    }
+
+    fn literal(lit: &Literal) -> Slot {
+        match lit {
+            Literal::None => Slot::default(),
+            Literal::Bool(b) => Slot::from(*b),
+            Literal::Int(i) => Slot::from(*i),
+            Literal::Float(x) => Slot::from(*x),
+            Literal::Str(s) => Slot::from_text(s),
+        }
+    }
+
+    // ---- statements -------------------------------------------------------------------------
+
+    fn block(&mut self, body: &[Stmt]) -> Result<()> {
+        body.iter().try_for_each(|s| self.stmt(s))
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<()> {
+        self.line = s.line;
+        // Temporaries live for one statement; loops keep their state in loop slots instead.
+        let saved_temp = self.next_temp;
+        let result = self.stmt_kind(&s.kind);
+        self.next_temp = saved_temp;
+        result
+    }
+
+    fn stmt_kind(&mut self, kind: &StmtKind) -> Result<()> {
+        match kind {
+            StmtKind::Expr { value } => {
+                self.expr(value, None)?;
+            }
+            StmtKind::Assign { targets, value } => {
+                if let [Target::Name { id }] = targets.as_slice() {
+                    let dst = self.locals[id];
+                    self.expr(value, Some(dst))?;
+                } else {
+                    let v = self.expr_in_temp(value)?;
+                    for t in targets {
+                        self.assign(t, v)?;
+                    }
+                }
+            }
+            StmtKind::AugAssign { target, op, value } => self.aug_assign(target, *op, value)?,
+            StmtKind::If { test, body, orelse } => {
+                let cond = self.expr(test, None)?;
+                let jump_else = self.emit(Inst::JumpIfFalse { cond, to: 0 });
+                self.block(body)?;
+                if orelse.is_empty() {
+                    let end = self.here();
+                    self.patch(jump_else, end);
+                } else {
+                    let jump_end = self.emit(Inst::Jump { to: 0 });
+                    let else_at = self.here();
+                    self.patch(jump_else, else_at);
+                    self.block(orelse)?;
+                    let end = self.here();
+                    self.patch(jump_end, end);
+                }
+            }
+            StmtKind::For { target, iter, body } => {
+                let line = self.line;
+                self.for_loop(target, iter, |c| {
+                    c.block(body)?;
+                    c.line = line;
+                    Ok(())
+                })?;
+            }
+            StmtKind::While { test, body } => {
+                let slot = self.enter_loop_slot();
+                self.emit(Inst::GuardReset { slot });
+                let top = self.here();
+                self.emit(Inst::Guard { slot });
+                let cond = self.expr(test, None)?;
+                let exit = self.emit(Inst::JumpIfFalse { cond, to: 0 });
+                self.loops.push(LoopCtx { continue_to: top, breaks: vec![exit] });
+                self.block(body)?;
+                self.emit(Inst::Jump { to: top });
+                self.leave_loop();
+            }
+            StmtKind::Break => {
+                let at = self.emit(Inst::Jump { to: 0 });
+                let line = self.line;
+                self.loops
+                    .last_mut()
+                    .ok_or_else(|| err(line, ErrorKind::Parse, "'break' outside loop"))?
+                    .breaks
+                    .push(at);
+            }
+            StmtKind::Continue => {
+                let line = self.line;
+                let to = self
+                    .loops
+                    .last()
+                    .ok_or_else(|| err(line, ErrorKind::Parse, "'continue' not properly in loop"))?
+                    .continue_to;
+                self.emit(Inst::Jump { to });
+            }
+            StmtKind::Pass => {}
+            StmtKind::Return { value } => {
+                let src = match value {
+                    Some(v) => self.expr(v, None)?,
+                    None => self.constant(Slot::default()),
+                };
+                self.emit(Inst::Return { src });
+            }
+        }
+        Ok(())
+    }
+
+    fn enter_loop_slot(&mut self) -> u32 {
+        let slot = self.loop_depth;
+        self.loop_depth += 1;
+        self.f.n_loops = self.f.n_loops.max(self.loop_depth);
+        slot
+    }
+
+    fn leave_loop(&mut self) {
+        let ctx = self.loops.pop().expect("loop context");
+        let end = self.here();
+        for at in ctx.breaks {
+            self.patch(at, end);
+        }
+        self.loop_depth -= 1;
+    }
+
+    /// `for target in iter: body()`; `range(...)` iterates without building a list.
+    fn for_loop(&mut self, target: &Target, iter: &Expr, body: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        let slot = self.enter_loop_slot();
+        match self.range_args(iter) {
+            Some(args) => {
+                let line = self.line;
+                check_arity(line, "range()", (1, 3), args.len())?;
+                let regs = args.iter().map(|a| self.expr(a, None)).collect::<Result<Vec<_>>>()?;
+                let (start, stop, step) = match regs.as_slice() {
+                    [stop] => (self.constant(Slot::from(0i64)), *stop, self.constant(Slot::from(1i64))),
+                    [start, stop] => (*start, *stop, self.constant(Slot::from(1i64))),
+                    [start, stop, step] => (*start, *stop, *step),
+                    _ => unreachable!("arity checked"),
+                };
+                self.emit(Inst::RangeStart { slot, start, stop, step });
+            }
+            None => {
+                let src = self.expr(iter, None)?;
+                self.emit(Inst::IterStart { slot, src });
+            }
+        }
+        let top = self.here();
+        let (dst, unpack) = match target {
+            Target::Name { id } => (self.locals[id], false),
+            _ => (self.temp(), true),
+        };
+        let next = self.emit(Inst::IterNext { slot, dst, exit: 0 });
+        if unpack {
+            self.assign(target, dst)?;
+        }
+        self.loops.push(LoopCtx { continue_to: top, breaks: vec![next] });
+        body(self)?;
+        self.emit(Inst::Jump { to: top });
+        self.leave_loop();
+        Ok(())
+    }
+
+    fn range_args<'e>(&self, iter: &'e Expr) -> Option<&'e [Expr]> {
+        match iter {
+            Expr::Call { func, args } => match func.as_ref() {
+                Expr::Name { id } if id == "range" && !self.is_defined(id) => Some(args),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn is_defined(&self, id: &str) -> bool {
+        self.locals.contains_key(id) || self.module.globals.contains_key(id) || self.module.functions.contains_key(id)
+    }
+
+    /// Stores the value in register `v` into `target`.
+    fn assign(&mut self, target: &Target, v: Reg) -> Result<()> {
+        match target {
+            Target::Name { id } => {
+                let dst = self.locals[id];
+                if dst != v {
+                    self.emit(Inst::Move { dst, src: v });
+                }
+            }
+            Target::Subscript { value, index } => {
+                let obj = self.expr(value, None)?;
+                let key = self.expr(index, None)?;
+                self.emit(Inst::SetItem { obj, key, value: v });
+            }
+            Target::Tuple { items } => {
+                let temps: Vec<Reg> = items.iter().map(|_| self.temp()).collect();
+                let targets = self.operands(&temps);
+                self.emit(Inst::Unpack { src: v, targets });
+                for (t, r) in items.iter().zip(temps) {
+                    self.assign(t, r)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn aug_assign(&mut self, target: &Target, op: BinOp, value: &Expr) -> Result<()> {
+        match target {
+            Target::Name { id } => {
+                let dst = self.locals[id];
+                let b = self.expr(value, None)?;
+                self.emit(Inst::Binary { op, dst, a: dst, b, in_place: true });
+            }
+            Target::Subscript { value: obj_e, index } => {
+                let obj = self.expr(obj_e, None)?;
+                let key = self.expr(index, None)?;
+                let cur = self.temp();
+                self.emit(Inst::GetItem { dst: cur, obj, key });
+                let b = self.expr(value, None)?;
+                self.emit(Inst::Binary { op, dst: cur, a: cur, b, in_place: true });
+                self.emit(Inst::SetItem { obj, key, value: cur });
+            }
+            Target::Tuple { .. } => {
+                return Err(err(self.line, ErrorKind::Parse, "illegal expression for augmented assignment"));
+            }
+        }
+        Ok(())
+    }
+
+    // ---- expressions ------------------------------------------------------------------------
+
+    fn expr_in_temp(&mut self, e: &Expr) -> Result<Reg> {
+        let t = self.temp();
+        self.expr(e, Some(t))
+    }
+
+    fn dst(&mut self, dst: Option<Reg>) -> Reg {
+        dst.unwrap_or_else(|| self.temp())
+    }
+
+    /// Compiles `e`; the value ends up in `dst` when given, else in the returned register
+    /// (a local's own register for a plain name).
+    fn expr(&mut self, e: &Expr, dst: Option<Reg>) -> Result<Reg> {
+        let line = self.line;
+        match e {
+            Expr::Const { value } => {
+                let r = self.constant(Self::literal(value));
+                Ok(self.move_to(r, dst))
+            }
+            Expr::Name { id } => {
+                let r = self.load_name(id)?;
+                Ok(self.move_to(r, dst))
+            }
+            Expr::Attribute { value, attr } => {
+                if let Some((path, root)) = dotted_path(e)
+                    && !self.is_defined(root)
+                {
+                    let path = path.strip_prefix("ops.").unwrap_or(&path);
+                    let f = registry().get(path).map_err(|e| err(line, e.kind(), e.message()))?;
+                    let index = self.f.consts.len() as u32;
+                    self.f.consts.push(Slot::from(f));
+                    let d = self.dst(dst);
+                    self.emit(Inst::Const { dst: d, index });
+                    return Ok(d);
+                }
+                let _ = value;
+                Err(err(line, ErrorKind::Parse, format!("attribute '{attr}' can only be called as a method")))
+            }
+            Expr::Call { func, args } => self.call(func, args, dst),
+            Expr::BinOp { op, left, right } => {
+                let a = self.expr(left, None)?;
+                let b = self.expr(right, None)?;
+                let d = self.dst(dst);
+                self.emit(Inst::Binary { op: *op, dst: d, a, b, in_place: false });
+                Ok(d)
+            }
+            Expr::UnaryOp { op, operand } => {
+                let src = self.expr(operand, None)?;
+                let d = self.dst(dst);
+                self.emit(Inst::Unary { op: *op, dst: d, src });
+                Ok(d)
+            }
+            Expr::BoolOp { op, values } => {
+                // The result is the last operand evaluated, as in Python.
+                let d = self.temp();
+                let mut exits = Vec::new();
+                for (i, v) in values.iter().enumerate() {
+                    self.expr(v, Some(d))?;
+                    if i + 1 < values.len() {
+                        exits.push(match op {
+                            BoolOp::And => self.emit(Inst::JumpIfFalse { cond: d, to: 0 }),
+                            BoolOp::Or => self.emit(Inst::JumpIfTrue { cond: d, to: 0 }),
+                        });
+                    }
+                }
+                let end = self.here();
+                exits.into_iter().for_each(|at| self.patch(at, end));
+                Ok(self.move_to(d, dst))
+            }
+            Expr::Compare { left, ops, comparators } => self.compare(left, ops, comparators, dst),
+            Expr::IfExp { test, body, orelse } => {
+                let d = self.temp();
+                let cond = self.expr(test, None)?;
+                let jump_else = self.emit(Inst::JumpIfFalse { cond, to: 0 });
+                self.expr(body, Some(d))?;
+                let jump_end = self.emit(Inst::Jump { to: 0 });
+                let else_at = self.here();
+                self.patch(jump_else, else_at);
+                self.expr(orelse, Some(d))?;
+                let end = self.here();
+                self.patch(jump_end, end);
+                Ok(self.move_to(d, dst))
+            }
+            Expr::List { items } | Expr::Tuple { items } => {
+                let regs = self.exprs(items)?;
+                let items = self.operands(&regs);
+                let d = self.dst(dst);
+                self.emit(Inst::BuildList { dst: d, items });
+                Ok(d)
+            }
+            Expr::Dict { keys, values } => {
+                let mut regs = Vec::with_capacity(keys.len() * 2);
+                for (k, v) in keys.iter().zip(values) {
+                    regs.push(self.expr(k, None)?);
+                    regs.push(self.expr(v, None)?);
+                }
+                let items = self.operands(&regs);
+                let d = self.dst(dst);
+                self.emit(Inst::BuildDict { dst: d, items });
+                Ok(d)
+            }
+            Expr::Subscript { value, index } => {
+                let obj = self.expr(value, None)?;
+                let key = self.expr(index, None)?;
+                let d = self.dst(dst);
+                self.emit(Inst::GetItem { dst: d, obj, key });
+                Ok(d)
+            }
+            Expr::Slice { value, lower, upper, step } => {
+                let obj = self.expr(value, None)?;
+                let mut regs = Vec::with_capacity(3);
+                for b in [lower, upper, step] {
+                    regs.push(match b {
+                        Some(b) => self.expr(b, None)?,
+                        None => self.constant(Slot::default()),
+                    });
+                }
+                let bounds = self.operands(&regs);
+                let d = self.dst(dst);
+                self.emit(Inst::Slice { dst: d, obj, bounds });
+                Ok(d)
+            }
+            Expr::ListComp { elt, target, iter, ifs } => {
+                let out = self.temp();
+                let none = self.operands(&[]);
+                self.emit(Inst::BuildList { dst: out, items: none });
+                self.for_loop(target, iter, |c| {
+                    let mut skips = Vec::new();
+                    for cond in ifs {
+                        let r = c.expr(cond, None)?;
+                        skips.push(c.emit(Inst::JumpIfFalse { cond: r, to: 0 }));
+                    }
+                    let v = c.expr(elt, None)?;
+                    c.emit(Inst::Append { list: out, value: v });
+                    let next = c.here();
+                    skips.into_iter().for_each(|at| c.patch(at, next));
+                    Ok(())
+                })?;
+                Ok(self.move_to(out, dst))
+            }
+        }
+    }
+
+    fn exprs(&mut self, items: &[Expr]) -> Result<Vec<Reg>> {
+        items.iter().map(|e| self.expr(e, None)).collect()
+    }
+
+    fn move_to(&mut self, r: Reg, dst: Option<Reg>) -> Reg {
+        match dst {
+            Some(d) if d != r => {
+                self.emit(Inst::Move { dst: d, src: r });
+                d
+            }
+            _ => r,
+        }
+    }
+
+    fn load_name(&mut self, id: &str) -> Result<Reg> {
+        if let Some(&r) = self.locals.get(id) {
+            return Ok(r);
+        }
+        if let Some(v) = self.module.globals.get(id) {
+            return Ok(self.constant(v.clone()));
+        }
+        if let Some(&(func, _)) = self.module.functions.get(id) {
+            let dst = self.temp();
+            self.emit(Inst::FuncRef { dst, func });
+            return Ok(dst);
+        }
+        Err(err(self.line, ErrorKind::Key, format!("name '{id}' is not defined")))
+    }
+
+    fn compare(&mut self, left: &Expr, ops: &[CmpOp], comparators: &[Expr], dst: Option<Reg>) -> Result<Reg> {
+        let mut a = self.expr(left, None)?;
+        if let ([op], [right]) = (ops, comparators) {
+            let b = self.expr(right, None)?;
+            let d = self.dst(dst);
+            self.emit(Inst::Compare { op: *op, dst: d, a, b });
+            return Ok(d);
+        }
+        // `a < b < c` is `a < b and b < c` with b evaluated once.
+        let d = self.temp();
+        let mut exits = Vec::new();
+        for (i, (op, right)) in ops.iter().zip(comparators).enumerate() {
+            let b = self.expr(right, None)?;
+            self.emit(Inst::Compare { op: *op, dst: d, a, b });
+            if i + 1 < ops.len() {
+                exits.push(self.emit(Inst::JumpIfFalse { cond: d, to: 0 }));
+            }
+            a = b;
+        }
+        let end = self.here();
+        exits.into_iter().for_each(|at| self.patch(at, end));
+        Ok(self.move_to(d, dst))
+    }
+
+    fn call(&mut self, func: &Expr, args: &[Expr], dst: Option<Reg>) -> Result<Reg> {
+        let line = self.line;
+        match func {
+            Expr::Name { id } if !self.locals.contains_key(id) && !self.module.globals.contains_key(id) => {
+                if let Some(&(index, n_params)) = self.module.functions.get(id.as_str()) {
+                    check_arity(line, &format!("{id}()"), (n_params, n_params), args.len())?;
+                    let regs = self.exprs(args)?;
+                    let args = self.operands(&regs);
+                    let d = self.dst(dst);
+                    self.emit(Inst::CallUser { dst: d, func: index, args });
+                    return Ok(d);
+                }
+                if let Some(builtin) = Builtin::from_name(id) {
+                    check_arity(line, &format!("{id}()"), builtin.arity(), args.len())?;
+                    let regs = self.exprs(args)?;
+                    let args = self.operands(&regs);
+                    let d = self.dst(dst);
+                    self.emit(Inst::CallBuiltin { dst: d, builtin, args });
+                    return Ok(d);
+                }
+                Err(err(line, ErrorKind::Key, format!("name '{id}' is not defined")))
+            }
+            Expr::Attribute { value, attr } => {
+                if let Some((path, root)) = dotted_path(func)
+                    && !self.is_defined(root)
+                {
+                    return self.call_op(path.strip_prefix("ops.").unwrap_or(&path), args, dst);
+                }
+                let method = Method::from_name(attr)
+                    .ok_or_else(|| err(line, ErrorKind::Key, format!("unknown method '{attr}'")))?;
+                check_arity(line, &format!("{attr}()"), method.arity(), args.len())?;
+                let obj = self.expr(value, None)?;
+                let regs = self.exprs(args)?;
+                if method == Method::Append {
+                    self.emit(Inst::Append { list: obj, value: regs[0] });
+                    return Ok(self.constant(Slot::default()));
+                }
+                let args = self.operands(&regs);
+                let d = self.dst(dst);
+                self.emit(Inst::CallMethod { dst: d, method, obj, args });
+                Ok(d)
+            }
+            _ => {
+                let callee = self.expr(func, None)?;
+                let regs = self.exprs(args)?;
+                let args = self.operands(&regs);
+                let d = self.dst(dst);
+                self.emit(Inst::CallValue { dst: d, callee, args });
+                Ok(d)
+            }
+        }
+    }
+
+    fn call_op(&mut self, name: &str, args: &[Expr], dst: Option<Reg>) -> Result<Reg> {
+        let line = self.line;
+        let f = registry().get(name).map_err(|e| err(line, e.kind(), e.message()))?;
+        if let Some(arity) = registry().info(name).and_then(|i| signature_arity(&i.signature)) {
+            check_arity(line, name, arity, args.len())?;
+        }
+        let regs = self.exprs(args)?;
+        let args = self.operands(&regs);
+        let op = self.f.ops.len() as u32;
+        self.f.ops.push((name.to_string(), f));
+        let d = self.dst(dst);
+        self.emit(Inst::CallOp { dst: d, op, args });
+        Ok(d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signature_arity_reads_registered_signatures() {
+        assert_eq!(signature_arity("(str) -> str"), Some((1, 1)));
+        assert_eq!(signature_arity("(str, bool=False) -> list"), Some((1, 2)));
+        assert_eq!(signature_arity("(list, int | None) -> list"), Some((2, 2)));
+        assert_eq!(signature_arity("(any, *args) -> any"), Some((1, usize::MAX)));
+        assert_eq!(signature_arity("(*args) -> None"), Some((0, usize::MAX)));
+        assert_eq!(signature_arity("() -> int"), Some((0, 0)));
+        assert_eq!(signature_arity("no parens"), None);
+    }
+}

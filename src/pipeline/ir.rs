@@ -1,0 +1,221 @@
+//! The compiled form: flat instruction lists over a register file of [`Slot`]s.
+//!
+//! Each function owns its code, the source line of every instruction (for
+//! errors) and a side table of operand lists, so an instruction stays 16 bytes.
+
+use super::Slot;
+use super::ast::{BinOp, CmpOp, UnaryOp};
+use super::builtins::Builtin;
+use super::methods::Method;
+use crate::PackedFunc;
+use std::fmt;
+
+/// A register index within a function's frame.
+pub type Reg = u32;
+
+/// A run of operands in [`Function::operands`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operands {
+    /// Index of the first operand.
+    pub start: u32,
+    /// How many there are.
+    pub len: u32,
+}
+
+impl Operands {
+    /// The operand registers of `f`.
+    #[inline(always)]
+    pub fn of(self, f: &Function) -> &[Reg] {
+        &f.operands[self.start as usize..(self.start + self.len) as usize]
+    }
+}
+
+/// One instruction. Every instruction reads all its operands before it writes `dst`,
+/// so the compiler may make `dst` one of them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Inst {
+    /// `dst = constant`.
+    Const { dst: Reg, index: u32 },
+    /// `dst = src`.
+    Move { dst: Reg, src: Reg },
+    /// `dst = op src`.
+    Unary { op: UnaryOp, dst: Reg, src: Reg },
+    /// `dst = a op b`; `in_place` is `a op= b`, which extends a list where it stands.
+    Binary { op: BinOp, dst: Reg, a: Reg, b: Reg, in_place: bool },
+    /// `dst = a op b` as a bool.
+    Compare { op: CmpOp, dst: Reg, a: Reg, b: Reg },
+    /// Continue at `to`.
+    Jump { to: u32 },
+    /// Continue at `to` when `cond` is falsy.
+    JumpIfFalse { cond: Reg, to: u32 },
+    /// Continue at `to` when `cond` is truthy.
+    JumpIfTrue { cond: Reg, to: u32 },
+    /// `dst = obj[key]`.
+    GetItem { dst: Reg, obj: Reg, key: Reg },
+    /// `obj[key] = value`.
+    SetItem { obj: Reg, key: Reg, value: Reg },
+    /// `dst = obj[lower:upper:step]`; the bounds are in three operands (None when omitted).
+    Slice { dst: Reg, obj: Reg, bounds: Operands },
+    /// `dst = [operands...]`.
+    BuildList { dst: Reg, items: Operands },
+    /// `dst = {k0: v0, ...}` from operands `k0 v0 k1 v1 ...`.
+    BuildDict { dst: Reg, items: Operands },
+    /// `t0, t1, ... = src` (targets in the operands).
+    Unpack { src: Reg, targets: Operands },
+    /// `dst = op(args...)` for a registered op held in [`Function::ops`].
+    CallOp { dst: Reg, op: u32, args: Operands },
+    /// `dst = callee(args...)` for a function value in a register.
+    CallValue { dst: Reg, callee: Reg, args: Operands },
+    /// `dst = f(args...)` for a function of the same program.
+    CallUser { dst: Reg, func: u32, args: Operands },
+    /// `dst = builtin(args...)`.
+    CallBuiltin { dst: Reg, builtin: Builtin, args: Operands },
+    /// `dst = obj.method(args...)`.
+    CallMethod { dst: Reg, method: Method, obj: Reg, args: Operands },
+    /// `list.append(value)`, the hot path of list building.
+    Append { list: Reg, value: Reg },
+    /// `dst = <the program's function>` as a function value.
+    FuncRef { dst: Reg, func: u32 },
+    /// Starts iterating `src` in loop slot `slot`.
+    IterStart { slot: u32, src: Reg },
+    /// Starts `range(start, stop, step)` in loop slot `slot` without building a list.
+    RangeStart { slot: u32, start: Reg, stop: Reg, step: Reg },
+    /// `dst = next item of slot`, or continue at `exit` when it is exhausted.
+    IterNext { slot: u32, dst: Reg, exit: u32 },
+    /// Resets the iteration counter of a `while` loop in `slot`.
+    GuardReset { slot: u32 },
+    /// Counts one iteration of a `while` loop; an error past the program's cap.
+    Guard { slot: u32 },
+    /// Returns `src`.
+    Return { src: Reg },
+}
+
+/// A compiled function.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Its name (`unicode_split_any`, or `main` for a pipeline's steps).
+    pub name: String,
+    /// How it is named in errors (`function 'f'`, `pipeline 'bert'`).
+    pub label: String,
+    /// Number of parameters; they occupy the first registers.
+    pub n_params: u32,
+    /// Registers in a frame.
+    pub n_regs: u32,
+    /// Loop slots in a frame.
+    pub n_loops: u32,
+    /// The code.
+    pub code: Vec<Inst>,
+    /// The source line of each instruction.
+    pub lines: Vec<u32>,
+    /// What each line is called in errors (a step name), when not plain `line N`.
+    pub line_labels: Vec<(u32, String)>,
+    /// Operand lists of calls and builds.
+    pub operands: Vec<Reg>,
+    /// Constants.
+    pub consts: Vec<Slot>,
+    /// Registered ops called, with their names.
+    pub ops: Vec<(String, PackedFunc)>,
+    /// Register names, for `anyproc check` listings (`None` for temporaries).
+    pub reg_names: Vec<Option<String>>,
+}
+
+impl Function {
+    /// Where instruction `pc` is, for error messages: `function 'f', line 3` or `step 'encode' (line 12)`.
+    pub fn location(&self, pc: usize) -> String {
+        let line = self.lines.get(pc).copied().unwrap_or(0);
+        match self.line_labels.iter().find(|(l, _)| *l == line) {
+            Some((_, label)) => format!("{label} (line {line})"),
+            None => format!("{}, line {line}", self.label),
+        }
+    }
+
+    fn reg(&self, r: Reg) -> String {
+        match self.reg_names.get(r as usize) {
+            Some(Some(name)) => format!("%{r}:{name}"),
+            _ => format!("%{r}"),
+        }
+    }
+
+    fn regs(&self, ops: Operands) -> String {
+        ops.of(self).iter().map(|&r| self.reg(r)).collect::<Vec<_>>().join(", ")
+    }
+}
+
+impl fmt::Display for Function {
+    /// The listing `anyproc check` prints: one instruction per line with its source line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} ({} params, {} registers, {} loop slots):",
+            self.label, self.n_params, self.n_regs, self.n_loops
+        )?;
+        for (pc, inst) in self.code.iter().enumerate() {
+            let r = |x: Reg| self.reg(x);
+            let text = match *inst {
+                Inst::Const { dst, index } => format!("{} = const {:?}", r(dst), self.consts[index as usize]),
+                Inst::Move { dst, src } => format!("{} = {}", r(dst), r(src)),
+                Inst::Unary { op, dst, src } => format!("{} = {op:?} {}", r(dst), r(src)),
+                Inst::Binary { op, dst, a, b, in_place } => {
+                    format!("{} = {} {}{} {}", r(dst), r(a), op.symbol(), if in_place { "=" } else { "" }, r(b))
+                }
+                Inst::Compare { op, dst, a, b } => format!("{} = {} {} {}", r(dst), r(a), op.symbol(), r(b)),
+                Inst::Jump { to } => format!("jump {to}"),
+                Inst::JumpIfFalse { cond, to } => format!("if not {}: jump {to}", r(cond)),
+                Inst::JumpIfTrue { cond, to } => format!("if {}: jump {to}", r(cond)),
+                Inst::GetItem { dst, obj, key } => format!("{} = {}[{}]", r(dst), r(obj), r(key)),
+                Inst::SetItem { obj, key, value } => format!("{}[{}] = {}", r(obj), r(key), r(value)),
+                Inst::Slice { dst, obj, bounds } => format!("{} = {}[{}]", r(dst), r(obj), self.regs(bounds)),
+                Inst::BuildList { dst, items } => format!("{} = [{}]", r(dst), self.regs(items)),
+                Inst::BuildDict { dst, items } => format!("{} = dict({})", r(dst), self.regs(items)),
+                Inst::Unpack { src, targets } => format!("{} = unpack {}", self.regs(targets), r(src)),
+                Inst::CallOp { dst, op, args } => {
+                    format!("{} = op {}({})", r(dst), self.ops[op as usize].0, self.regs(args))
+                }
+                Inst::CallValue { dst, callee, args } => {
+                    format!("{} = call {}({})", r(dst), r(callee), self.regs(args))
+                }
+                Inst::CallUser { dst, func, args } => format!("{} = call fn#{func}({})", r(dst), self.regs(args)),
+                Inst::CallBuiltin { dst, builtin, args } => {
+                    format!("{} = {}({})", r(dst), builtin.name(), self.regs(args))
+                }
+                Inst::CallMethod { dst, method, obj, args } => {
+                    format!("{} = {}.{}({})", r(dst), r(obj), method.name(), self.regs(args))
+                }
+                Inst::Append { list, value } => format!("{}.append({})", r(list), r(value)),
+                Inst::FuncRef { dst, func } => format!("{} = fn#{func}", r(dst)),
+                Inst::IterStart { slot, src } => format!("loop{slot} = iter {}", r(src)),
+                Inst::RangeStart { slot, start, stop, step } => {
+                    format!("loop{slot} = range({}, {}, {})", r(start), r(stop), r(step))
+                }
+                Inst::IterNext { slot, dst, exit } => format!("{} = next loop{slot} or jump {exit}", r(dst)),
+                Inst::GuardReset { slot } => format!("loop{slot} = counter 0"),
+                Inst::Guard { slot } => format!("loop{slot} += 1 (capped)"),
+                Inst::Return { src } => format!("return {}", r(src)),
+            };
+            writeln!(f, "  {pc:4}  [line {:3}]  {text}", self.lines[pc])?;
+        }
+        Ok(())
+    }
+}
+
+/// Compiled functions; index 0 is the entry point.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The functions.
+    pub functions: Vec<Function>,
+    /// The most iterations one `while` loop may run before it is stopped as endless.
+    pub while_limit: u64,
+    /// The deepest call nesting allowed (recursion beyond it is an error, not a crash).
+    pub max_depth: u32,
+}
+
+impl fmt::Display for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, func) in self.functions.iter().enumerate() {
+            write!(f, "fn#{i} {func}")?;
+        }
+        Ok(())
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Inst>() <= 20);

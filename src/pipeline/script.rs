@@ -1,0 +1,35 @@
+//! anyscript functions outside pipeline files: source text or a JSON syntax tree in,
+//! a `PackedFunc` out (what Python's `anyproc.script` builds on).
+
+use super::ast::{FunctionDef, Module};
+use super::compile::{Globals, Limits, compile};
+use super::interp::as_packed_func;
+use super::parser::parse_module;
+use crate::PackedFunc;
+use crate::error::{Error, ErrorKind, Result};
+use std::sync::Arc;
+
+/// Compiles the `def`s of `source` and returns `entry` as a function value.
+pub fn script(source: &str, entry: &str) -> Result<PackedFunc> {
+    script_module(parse_module(source)?, entry, &Globals::new(), Limits::default())
+}
+
+/// Compiles a module given as JSON (the shape of [`Module`]) and returns `entry`.
+pub fn script_json(json: &str, entry: &str) -> Result<PackedFunc> {
+    let module: Module = serde_json::from_str(json)
+        .map_err(|e| Error::new(ErrorKind::Parse, format!("syntax tree JSON, line {}: {e}", e.line())))?;
+    script_module(module, entry, &Globals::new(), Limits::default())
+}
+
+/// Compiles `module` with `globals` and returns its function `entry` as a `PackedFunc`.
+pub fn script_module(module: Module, entry: &str, globals: &Globals, limits: Limits) -> Result<PackedFunc> {
+    let mut functions: Vec<FunctionDef> = module.functions;
+    let at = functions
+        .iter()
+        .position(|f| f.name == entry)
+        .ok_or_else(|| Error::new(ErrorKind::Key, format!("no function named '{entry}' in the script")))?;
+    // The entry point is function 0.
+    functions.swap(0, at);
+    let program = compile(&functions, globals, limits, &[])?;
+    Ok(as_packed_func(Arc::new(program), 0))
+}
