@@ -10,9 +10,8 @@
 
 mod common;
 
-use anyproc::ops::bpe::{Bpe, ENDOFTEXT};
+use anyproc::ops::bpe::Bpe;
 use anyproc::ops::bytelevel::{CL100K_PATTERN, Pattern, R50K_PATTERN};
-use base64::Engine as _;
 use rayon::prelude::*;
 use std::fmt::Debug;
 use std::sync::LazyLock;
@@ -31,24 +30,8 @@ fn rank_path(name: &str) -> std::path::PathBuf {
     common::asset(&format!("gpt2/{name}"))
 }
 
-/// tiktoken-rs built from a rank file read by this test, with `pattern`.
-fn tiktoken(name: &str, specials: &[(&str, u32)], pattern: &str) -> CoreBPE {
-    let text = std::fs::read_to_string(rank_path(name)).expect("rank file");
-    let encoder = text
-        .lines()
-        .map(|line| {
-            let (tok, rank) = line.split_once(' ').expect("two fields");
-            (base64::engine::general_purpose::STANDARD.decode(tok).expect("base64"), rank.parse().expect("rank"))
-        })
-        .collect();
-    let specials = specials.iter().map(|(s, id)| (s.to_string(), *id)).collect();
-    CoreBPE::new(encoder, specials, pattern).expect("CoreBPE")
-}
-
-static TT_R50K: LazyLock<CoreBPE> =
-    LazyLock::new(|| tiktoken("r50k_base.tiktoken", &[(ENDOFTEXT, 50256)], R50K_PATTERN));
-static TT_CL100K: LazyLock<CoreBPE> =
-    LazyLock::new(|| tiktoken("cl100k_base.tiktoken", &[(ENDOFTEXT, 100257)], CL100K_PATTERN));
+static TT_R50K: LazyLock<CoreBPE> = LazyLock::new(common::tiktoken_r50k);
+static TT_CL100K: LazyLock<CoreBPE> = LazyLock::new(common::tiktoken_cl100k);
 
 static R50K: LazyLock<Bpe> =
     LazyLock::new(|| Bpe::from_tiktoken_file(rank_path("r50k_base.tiktoken"), Pattern::R50k).expect("r50k"));

@@ -1,22 +1,800 @@
-//! TEMP
-#![allow(unused)]
+//! Python's built-in functions as anyscript has them (`len`, `range`, `int`, `sorted`, ...),
+//! with CPython 3.11's results and error messages.
+//!
+//! Functions that return iterators in Python (`range`, `reversed`, `enumerate`, `zip`) return
+//! lists here; tuples are lists too.
+
 use super::Slot;
-use crate::{AnyView, Result};
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Builtin {
-    Len,
+use super::ast::BinOp;
+use super::methods::{arity_error, decimal_value, is_space};
+use super::value_ops::{
+    Text, binary, dict_update_from, index_arg, iter_items, len, overflow, py_lt, repr_value,
+    sort_values, to_str, truthy, type_error, value_error, vname,
+};
+use crate::{AnyValue, AnyView, Dict, List, Result, Value};
+use std::borrow::Cow;
+
+/// `max` in [`Builtin::arity`] for functions that take any number of arguments.
+pub const VARIADIC: usize = usize::MAX;
+
+macro_rules! builtins {
+    ($($variant:ident => $name:literal ($min:expr, $max:expr),)*) => {
+        /// A built-in function.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Builtin {
+            $(#[doc = concat!("`", $name, "()`")] $variant,)*
+        }
+
+        impl Builtin {
+            /// Every built-in, in declaration order.
+            pub const ALL: &'static [Builtin] = &[$(Builtin::$variant,)*];
+
+            /// The built-in called `name`, if there is one.
+            pub fn from_name(name: &str) -> Option<Builtin> {
+                match name {
+                    $($name => Some(Builtin::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// The function's name as written in source.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Builtin::$variant => $name,)*
+                }
+            }
+
+            /// (min, max) positional arguments; max is [`VARIADIC`] for `min`, `max` and `zip`.
+            pub fn arity(self) -> (usize, usize) {
+                match self {
+                    $(Builtin::$variant => ($min, $max),)*
+                }
+            }
+        }
+    };
 }
-impl Builtin {
-    pub fn from_name(name: &str) -> Option<Builtin> {
-        todo!()
-    }
-    pub fn name(self) -> &'static str {
-        todo!()
-    }
-    pub fn arity(self) -> (usize, usize) {
-        todo!()
-    }
+
+builtins! {
+    Len => "len" (1, 1),
+    Range => "range" (1, 3),
+    Str => "str" (0, 1),
+    Int => "int" (0, 2),
+    Float => "float" (0, 1),
+    Bool => "bool" (0, 1),
+    List => "list" (0, 1),
+    Tuple => "tuple" (0, 1),
+    Dict => "dict" (0, 1),
+    Min => "min" (1, VARIADIC),
+    Max => "max" (1, VARIADIC),
+    Abs => "abs" (1, 1),
+    Sum => "sum" (1, 2),
+    Sorted => "sorted" (1, 1),
+    Reversed => "reversed" (1, 1),
+    Enumerate => "enumerate" (1, 2),
+    Zip => "zip" (0, VARIADIC),
+    Ord => "ord" (1, 1),
+    Chr => "chr" (1, 1),
+    Repr => "repr" (1, 1),
+    Round => "round" (1, 2),
+    Any => "any" (1, 1),
+    All => "all" (1, 1),
 }
+
+/// Calls a built-in with positional arguments.
 pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
-    todo!()
+    let arity = b.arity();
+    if args.len() < arity.0 || args.len() > arity.1 {
+        return Err(match arity {
+            (0, max) => type_error(format!("{}() takes at most {max} argument{} ({} given)", b.name(), plural(max), args.len())),
+            _ => arity_error(b.name(), b.name(), arity, args.len()),
+        });
+    }
+    let list = |items: Vec<AnyValue>| Ok(List::from_vec(items).into());
+    match b {
+        Builtin::Len => len(args[0]).map(Slot::from_int),
+        Builtin::Range => range(args),
+        Builtin::Str => Ok(match args.first() {
+            None => Slot::from_text(""),
+            Some(a) if Text::of(a.value()).is_some() => a.to_owned(),
+            Some(a) => Slot::from_text(&to_str(*a)),
+        }),
+        Builtin::Int => int(args),
+        Builtin::Float => float(args),
+        Builtin::Bool => Ok(Slot::from_bool(args.first().is_some_and(|a| truthy(*a)))),
+        Builtin::List | Builtin::Tuple => list(args.first().map_or(Ok(Vec::new()), |a| iter_items(a.value()))?),
+        Builtin::Dict => {
+            let mut d = Dict::new();
+            if let Some(a) = args.first() {
+                dict_update_from(&mut d, a.value())?;
+            }
+            Ok(d.into())
+        }
+        Builtin::Min | Builtin::Max => min_max(b, args),
+        Builtin::Abs => abs(args[0].value()),
+        Builtin::Sum => sum(args),
+        Builtin::Sorted => list(sort_values(iter_items(args[0].value())?)?),
+        Builtin::Reversed => {
+            let x = args[0].value();
+            if matches!(x, Value::None | Value::Int(_) | Value::Bool(_) | Value::Float(_)) {
+                return Err(type_error(format!("'{}' object is not reversible", vname(x))));
+            }
+            let mut items = iter_items(x).map_err(|_| type_error(format!("'{}' object is not reversible", vname(x))))?;
+            items.reverse();
+            list(items)
+        }
+        Builtin::Enumerate => {
+            let start = args.get(1).map(index_arg).transpose()?.unwrap_or(0);
+            let items = iter_items(args[0].value())?;
+            let pairs = items.into_iter().enumerate().map(|(k, x)| {
+                let i = start.checked_add(k as i64).ok_or_else(|| overflow("enumerate()"))?;
+                Ok(List::from_vec(vec![AnyValue::from_int(i), x]).into_any())
+            });
+            list(pairs.collect::<Result<_>>()?)
+        }
+        Builtin::Zip => {
+            let columns = args.iter().map(|a| iter_items(a.value())).collect::<Result<Vec<_>>>()?;
+            let n = columns.iter().map(Vec::len).min().unwrap_or(0);
+            list((0..n).map(|k| List::from_vec(columns.iter().map(|c| c[k].clone()).collect()).into_any()).collect())
+        }
+        Builtin::Ord => ord(args[0].value()),
+        Builtin::Chr => {
+            let i = index_arg(&args[0])?;
+            let c = u32::try_from(i)
+                .ok()
+                .filter(|&c| c < 0x11_0000)
+                .ok_or_else(|| value_error("chr() arg not in range(0x110000)"))?;
+            // CPython allows lone surrogates in str; Rust strings cannot hold them.
+            char::from_u32(c)
+                .map(Slot::from_char)
+                .ok_or_else(|| value_error("chr() arg is a surrogate, which str cannot hold here"))
+        }
+        Builtin::Repr => Ok(Slot::from_text(&repr_value(args[0].value()))),
+        Builtin::Round => round(args),
+        Builtin::Any => Ok(Slot::from_bool(iter_items(args[0].value())?.iter().any(|x| truthy(x.view())))),
+        Builtin::All => Ok(Slot::from_bool(iter_items(args[0].value())?.iter().all(|x| truthy(x.view())))),
+    }
+}
+
+fn plural(k: usize) -> &'static str {
+    if k == 1 { "" } else { "s" }
+}
+
+/// Lists longer than this fail instead of exhausting memory (Python's range is lazy).
+const MAX_RANGE: i128 = 1 << 31;
+
+/// The number of items of `range(start, stop, step)`; `step != 0`.
+fn range_len(start: i64, stop: i64, step: i64) -> i128 {
+    let (a, b, s) = (start as i128, stop as i128, step as i128);
+    match s > 0 {
+        true if b > a => (b - a - 1) / s + 1,
+        false if a > b => (a - b - 1) / -s + 1,
+        _ => 0,
+    }
+}
+
+fn range(args: &[AnyView<'_>]) -> Result<Slot> {
+    let ints = args.iter().map(index_arg).collect::<Result<Vec<i64>>>()?;
+    let (start, stop, step) = match ints[..] {
+        [stop] => (0, stop, 1),
+        [start, stop] => (start, stop, 1),
+        [start, stop, step] => (start, stop, step),
+        _ => unreachable!("arity is checked"),
+    };
+    if step == 0 {
+        return Err(value_error("range() arg 3 must not be zero"));
+    }
+    let n = range_len(start, stop, step);
+    if n > MAX_RANGE {
+        return Err(value_error(format!("range() of {n} items is too large to build as a list")));
+    }
+    let items = (0..n).map(|k| AnyValue::from_int((start as i128 + k * step as i128) as i64)).collect();
+    Ok(List::from_vec(items).into())
+}
+
+// ---------------------------------------------------------------- int() and float()
+
+/// CPython's `_PyUnicode_TransformDecimalAndSpaceToASCII`: decimal digits of any script become
+/// ASCII digits, Unicode spaces become `' '`; anything else non-ASCII ends the text with `'?'`.
+fn ascii_digits(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if (c as u32) < 127 {
+            out.push(c);
+        } else if is_space(c) {
+            out.push(' ');
+        } else if let Some(d) = decimal_value(c) {
+            out.extend(char::from_digit(d, 10));
+        } else {
+            out.push('?');
+            break;
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// C's `isspace` in the "C" locale, which CPython's number parsers strip.
+fn is_c_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
+}
+
+/// `int(text, base)` as CPython parses it: sign, `0x`/`0o`/`0b` prefixes, single underscores
+/// between digits, surrounding whitespace, decimal digits of any script.
+fn parse_int(src: Value<'_>, text: &str, base: u32) -> Result<i64> {
+    let bad = || value_error(format!("invalid literal for int() with base {base}: {}", repr_value(src)));
+    let t = ascii_digits(text);
+    let t = t.trim_matches(is_c_space);
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let prefix = match body.as_bytes() {
+        [b'0', b'x' | b'X', ..] => 16,
+        [b'0', b'o' | b'O', ..] => 8,
+        [b'0', b'b' | b'B', ..] => 2,
+        _ => 0,
+    };
+    let radix = match base {
+        0 if prefix != 0 => prefix,
+        0 => 10,
+        b => b,
+    };
+    let mut digits = body;
+    if prefix != 0 && prefix == radix {
+        // One underscore may follow the prefix ("0x_1f").
+        digits = &body[2..];
+        digits = digits.strip_prefix('_').unwrap_or(digits);
+    }
+    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+        return Err(bad());
+    }
+    let mut acc: u128 = 0;
+    for c in digits.chars().filter(|&c| c != '_') {
+        let d = c.to_digit(36).filter(|&d| d < radix).ok_or_else(bad)?;
+        // Saturates far above i64's range; the string is still checked to the end first.
+        acc = acc.saturating_mul(radix as u128).saturating_add(d as u128);
+    }
+    // Base 0 rejects C-style octal ("010"), but not zero ("00", "0_0").
+    if base == 0 && prefix == 0 && digits.starts_with('0') && acc != 0 {
+        return Err(bad());
+    }
+    let v = if neg { -(acc.min(u64::MAX as u128) as i128) } else { acc.min(u64::MAX as u128) as i128 };
+    i64::try_from(v).map_err(|_| overflow("int()"))
+}
+
+/// `float(text)` as CPython parses it (`inf`, `nan`, underscores between digits, any-script digits).
+fn parse_float(src: Value<'_>, text: &str) -> Result<f64> {
+    let bad = || value_error(format!("could not convert string to float: {}", repr_value(src)));
+    let t = ascii_digits(text);
+    let t = t.trim_matches(is_c_space);
+    let b = t.as_bytes();
+    let digit_at = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    if b.iter().enumerate().any(|(i, &c)| c == b'_' && !(i > 0 && digit_at(i - 1) && digit_at(i + 1))) {
+        return Err(bad());
+    }
+    // Rust's parser accepts exactly CPython's forms once underscores are gone, "infinity" and
+    // "nan" in any case and with a sign included.
+    t.replace('_', "").parse::<f64>().map_err(|_| bad())
+}
+
+fn float_to_int(f: f64) -> Result<i64> {
+    if f.is_nan() {
+        return Err(value_error("cannot convert float NaN to integer"));
+    }
+    if f.is_infinite() {
+        return Err(value_error("cannot convert float infinity to integer"));
+    }
+    let t = f.trunc();
+    // 2^63 is exact in f64; [-2^63, 2^63) is i64's range.
+    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&t) {
+        Ok(t as i64)
+    } else {
+        Err(overflow("int()"))
+    }
+}
+
+fn int(args: &[AnyView<'_>]) -> Result<Slot> {
+    let Some(a) = args.first() else { return Ok(Slot::from_int(0)) };
+    let x = a.value();
+    if let Some(base) = args.get(1) {
+        let base = index_arg(base)?;
+        if !(base == 0 || (2..=36).contains(&base)) {
+            return Err(value_error("int() base must be >= 2 and <= 36, or 0"));
+        }
+        return match (Text::of(x), x) {
+            (Some(t), _) => parse_int(x, &t.as_str(), base as u32).map(Slot::from_int),
+            (None, Value::Bytes(b)) => parse_int(x, &String::from_utf8_lossy(b), base as u32).map(Slot::from_int),
+            _ => Err(type_error("int() can't convert non-string with explicit base")),
+        };
+    }
+    match x {
+        Value::Int(_) | Value::Bool(_) => Ok(Slot::from_int(x.as_int().unwrap_or_default())),
+        Value::Float(f) => float_to_int(f).map(Slot::from_int),
+        Value::Str(_) | Value::UStr(_) => parse_int(x, &Text::of(x).expect("a str").as_str(), 10).map(Slot::from_int),
+        Value::Bytes(b) => parse_int(x, &String::from_utf8_lossy(b), 10).map(Slot::from_int),
+        _ => Err(type_error(format!(
+            "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+            vname(x)
+        ))),
+    }
+}
+
+fn float(args: &[AnyView<'_>]) -> Result<Slot> {
+    let Some(a) = args.first() else { return Ok(Slot::from_float(0.0)) };
+    let x = a.value();
+    match x {
+        Value::Int(_) | Value::Bool(_) | Value::Float(_) => Ok(Slot::from_float(x.as_float().unwrap_or_default())),
+        Value::Str(_) | Value::UStr(_) => parse_float(x, &Text::of(x).expect("a str").as_str()).map(Slot::from_float),
+        Value::Bytes(b) => parse_float(x, &String::from_utf8_lossy(b)).map(Slot::from_float),
+        _ => Err(type_error(format!("float() argument must be a string or a real number, not '{}'", vname(x)))),
+    }
+}
+
+// ---------------------------------------------------------------- numbers and sequences
+
+fn abs(x: Value<'_>) -> Result<Slot> {
+    match x {
+        Value::Float(f) => Ok(Slot::from_float(f.abs())),
+        Value::Int(_) | Value::Bool(_) => {
+            x.as_int().unwrap_or_default().checked_abs().map(Slot::from_int).ok_or_else(|| overflow("abs()"))
+        }
+        _ => Err(type_error(format!("bad operand type for abs(): '{}'", vname(x)))),
+    }
+}
+
+fn min_max(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
+    let is_min = b == Builtin::Min;
+    // Python keeps the first of equal extremes: replace only on a strict improvement.
+    let better = |x: Value<'_>, best: Value<'_>| if is_min { py_lt(x, best) } else { py_lt(best, x) };
+    let empty = || value_error(format!("{}() arg is an empty sequence", b.name()));
+    if let [one] = args {
+        let items = iter_items(one.value())?;
+        let mut best = items.first().ok_or_else(empty)?;
+        for x in &items[1..] {
+            if better(x.value(), best.value())? {
+                best = x;
+            }
+        }
+        return Ok(best.clone().into());
+    }
+    let mut best = &args[0];
+    for x in &args[1..] {
+        if better(x.value(), best.value())? {
+            best = x;
+        }
+    }
+    Ok(best.to_owned())
+}
+
+fn sum(args: &[AnyView<'_>]) -> Result<Slot> {
+    let mut acc = match args.get(1) {
+        None => Slot::from_int(0),
+        Some(start) => match start.value() {
+            Value::Str(_) | Value::UStr(_) => {
+                return Err(type_error("sum() can't sum strings [use ''.join(seq) instead]"));
+            }
+            Value::Bytes(_) => return Err(type_error("sum() can't sum bytes [use b''.join(seq) instead]")),
+            _ => start.to_owned(),
+        },
+    };
+    // Left to right with `+`, as CPython 3.11 does (3.12 compensates float rounding errors).
+    for x in iter_items(args[0].value())? {
+        acc = binary(BinOp::Add, acc.view(), x.view())?;
+    }
+    Ok(acc)
+}
+
+fn ord(x: Value<'_>) -> Result<Slot> {
+    let n = match x {
+        Value::Str(_) | Value::UStr(_) => {
+            let t = Text::of(x).expect("a str");
+            let mut chars = t.chars();
+            if let (Some(c), None) = (chars.next(), chars.next()) {
+                return Ok(Slot::from_int(c as i64));
+            }
+            t.char_len()
+        }
+        Value::Bytes([b]) => return Ok(Slot::from_int(*b as i64)),
+        Value::Bytes(b) => b.len(),
+        _ => return Err(type_error(format!("ord() expected string of length 1, but {} found", vname(x)))),
+    };
+    Err(type_error(format!("ord() expected a character, but string of length {n} found")))
+}
+
+// ---------------------------------------------------------------- round()
+
+/// CPython's limits beyond which `round(x, n)` returns `x` itself or a signed zero.
+const NDIGITS_MAX: i64 = 323;
+const NDIGITS_MIN: i64 = -308;
+
+fn round(args: &[AnyView<'_>]) -> Result<Slot> {
+    let x = args[0].value();
+    let nd = match args.get(1).map(|a| a.value()) {
+        None | Some(Value::None) => None,
+        Some(_) => Some(index_arg(&args[1])?),
+    };
+    match (x, nd) {
+        (Value::Int(_) | Value::Bool(_), None) => Ok(Slot::from_int(x.as_int().unwrap_or_default())),
+        (Value::Int(_) | Value::Bool(_), Some(nd)) => round_int(x.as_int().unwrap_or_default(), nd).map(Slot::from_int),
+        (Value::Float(f), None) => float_to_int(f.round_ties_even()).map(Slot::from_int),
+        (Value::Float(f), Some(nd)) => round_float(f, nd).map(Slot::from_float),
+        _ => Err(type_error(format!("type {} doesn't define __round__ method", vname(x)))),
+    }
+}
+
+/// `round(int, nd)`: unchanged for `nd >= 0`, else to a multiple of 10^-nd, ties to even.
+fn round_int(x: i64, nd: i64) -> Result<i64> {
+    if nd >= 0 {
+        return Ok(x);
+    }
+    if nd < -38 {
+        return Ok(0);
+    }
+    let p = 10i128.pow((-nd) as u32);
+    let (q, r) = ((x as i128).div_euclid(p), (x as i128).rem_euclid(p));
+    let q = match (2 * r).cmp(&p) {
+        std::cmp::Ordering::Greater => q + 1,
+        std::cmp::Ordering::Equal => q + (q & 1),
+        std::cmp::Ordering::Less => q,
+    };
+    i64::try_from(q * p).map_err(|_| overflow("round()"))
+}
+
+/// `round(float, nd)`: the exact decimal value rounded half-to-even at `nd` digits, as CPython's
+/// dtoa-based `double_round` does (so `round(2.675, 2) == 2.67`).
+fn round_float(x: f64, nd: i64) -> Result<f64> {
+    if !x.is_finite() || x == 0.0 || nd > NDIGITS_MAX {
+        return Ok(x);
+    }
+    if nd < NDIGITS_MIN {
+        return Ok(0.0 * x);
+    }
+    let r = if nd >= 0 {
+        // Rust formats the exact binary value, rounding exact ties to even, like dtoa mode 3.
+        format!("{:.*}", nd as usize, x).parse::<f64>().unwrap_or(x)
+    } else {
+        round_float_left(x, (-nd) as usize)
+    };
+    if r.is_infinite() {
+        return Err(value_error("rounded value too large to represent"));
+    }
+    // Keep the sign of a result rounded to zero, as CPython does (round(-0.4, 0) == -0.0).
+    Ok(if r == 0.0 { 0.0f64.copysign(x) } else { r })
+}
+
+/// Rounds `x` to a multiple of 10^k (k >= 1) from its exact decimal expansion.
+fn round_float_left(x: f64, k: usize) -> f64 {
+    // 1100 fractional digits hold any f64 exactly (the smallest has 1074).
+    let exact = format!("{:.1100}", x.abs());
+    let (int_part, frac) = exact.split_once('.').unwrap_or((&exact, ""));
+    let frac_nonzero = frac.bytes().any(|b| b != b'0');
+    let n = int_part.len();
+    if k > n {
+        // |x| < 10^(k-1) <= half of 10^k: rounds to zero.
+        return 0.0f64.copysign(x);
+    }
+    let (kept, dropped) = int_part.split_at(n - k);
+    let (first, rest) = (dropped.as_bytes()[0], &dropped[1..]);
+    let round_up = match first.cmp(&b'5') {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => {
+            rest.bytes().any(|b| b != b'0') || frac_nonzero || kept.bytes().last().is_some_and(|d| (d - b'0') % 2 == 1)
+        }
+    };
+    let mut digits: Vec<u8> = if kept.is_empty() { vec![b'0'] } else { kept.as_bytes().to_vec() };
+    if round_up {
+        // Decimal increment with carry.
+        let mut i = digits.len();
+        loop {
+            if i == 0 {
+                digits.insert(0, b'1');
+                break;
+            }
+            i -= 1;
+            if digits[i] == b'9' {
+                digits[i] = b'0';
+            } else {
+                digits[i] += 1;
+                break;
+            }
+        }
+    }
+    let text = format!("{}e{k}", String::from_utf8_lossy(&digits));
+    text.parse::<f64>().unwrap_or(f64::INFINITY).copysign(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    fn s(x: &str) -> Slot {
+        Slot::from_text(x)
+    }
+    fn u(x: &str) -> Slot {
+        Slot::from_text_ucs4(x)
+    }
+    fn i(x: i64) -> Slot {
+        Slot::from_int(x)
+    }
+    fn f(x: f64) -> Slot {
+        Slot::from_float(x)
+    }
+    fn b(x: bool) -> Slot {
+        Slot::from_bool(x)
+    }
+    fn none() -> Slot {
+        Slot::none()
+    }
+    fn list(items: Vec<Slot>) -> Slot {
+        List::from_vec(items.into_iter().map(|x| x.resize::<0>()).collect()).into()
+    }
+    fn dict(items: Vec<(Slot, Slot)>) -> Slot {
+        items.into_iter().map(|(k, v)| (k.resize::<0>(), v.resize::<0>())).collect::<crate::Dict>().into()
+    }
+    /// `repr(name(*args))`, or the error as (kind, message).
+    fn call(name: &str, args: &[Slot]) -> std::result::Result<String, (ErrorKind, String)> {
+        let bi = Builtin::from_name(name).expect(name);
+        let views: Vec<AnyView<'_>> = args.iter().map(|a| a.view()).collect();
+        call_builtin(bi, &views).map(|r| repr_value(r.value())).map_err(|e| (e.kind(), e.message().into()))
+    }
+    fn ok(name: &str, args: &[Slot]) -> String {
+        call(name, args).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+    }
+    fn err_of(name: &str, args: &[Slot]) -> (ErrorKind, String) {
+        call(name, args).expect_err(name)
+    }
+    fn te(m: &str) -> (ErrorKind, String) {
+        (ErrorKind::Type, m.into())
+    }
+    fn ve(m: &str) -> (ErrorKind, String) {
+        (ErrorKind::Value, m.into())
+    }
+
+    #[test]
+    fn names_and_arity() {
+        for &bi in Builtin::ALL {
+            assert_eq!(Builtin::from_name(bi.name()), Some(bi));
+        }
+        assert_eq!(Builtin::from_name("isinstance"), None);
+        assert_eq!(Builtin::Range.arity(), (1, 3));
+        assert_eq!(Builtin::Zip.arity(), (0, VARIADIC));
+        assert_eq!(err_of("len", &[]), te("len() takes exactly one argument (0 given)"));
+        assert_eq!(err_of("range", &[]), te("range expected at least 1 argument, got 0"));
+        assert_eq!(err_of("range", &[i(1), i(2), i(3), i(4)]), te("range expected at most 3 arguments, got 4"));
+        assert_eq!(err_of("int", &[i(1), i(2), i(3)]), te("int() takes at most 2 arguments (3 given)"));
+        assert_eq!(err_of("min", &[]), te("min expected at least 1 argument, got 0"));
+    }
+
+    #[test]
+    fn len_range_bool_repr() {
+        assert_eq!(ok("len", &[u("日本")]), "2");
+        assert_eq!(err_of("len", &[i(1)]), te("object of type 'int' has no len()"));
+        assert_eq!(ok("range", &[i(3)]), "[0, 1, 2]");
+        assert_eq!(ok("range", &[i(1), i(7), i(2)]), "[1, 3, 5]");
+        assert_eq!(ok("range", &[i(5), i(0), i(-2)]), "[5, 3, 1]");
+        assert_eq!(ok("range", &[i(-2)]), "[]");
+        assert_eq!(ok("range", &[b(true), i(3)]), "[1, 2]");
+        assert_eq!(ok("range", &[i(i64::MAX - 1), i(i64::MAX)]), "[9223372036854775806]");
+        assert_eq!(err_of("range", &[i(1), i(2), i(0)]), ve("range() arg 3 must not be zero"));
+        assert_eq!(err_of("range", &[f(1.5)]), te("'float' object cannot be interpreted as an integer"));
+        assert_eq!(err_of("range", &[i(i64::MIN), i(i64::MAX)]).0, ErrorKind::Value);
+        assert_eq!(ok("bool", &[]), "False");
+        assert_eq!(ok("bool", &[s("0")]), "True");
+        assert_eq!(ok("bool", &[list(vec![])]), "False");
+        assert_eq!(ok("repr", &[s("it's")]), "'\"it\\'s\"'");
+        assert_eq!(ok("repr", &[f(1e16)]), "'1e+16'");
+    }
+
+    #[test]
+    fn str_conversion() {
+        assert_eq!(ok("str", &[]), "''");
+        assert_eq!(ok("str", &[f(1e16)]), "'1e+16'");
+        assert_eq!(ok("str", &[f(1.5e-7)]), "'1.5e-07'");
+        assert_eq!(ok("str", &[f(2.0)]), "'2.0'");
+        assert_eq!(ok("str", &[i(-3)]), "'-3'");
+        assert_eq!(ok("str", &[none()]), "'None'");
+        assert_eq!(ok("str", &[b(false)]), "'False'");
+        assert_eq!(ok("str", &[list(vec![s("a"), f(0.5)])]), "\"['a', 0.5]\"");
+        assert!(matches!(call_builtin(Builtin::Str, &[u("é").view()]).unwrap().value(), Value::UStr(_)));
+    }
+
+    #[test]
+    fn int_conversion() {
+        assert_eq!(ok("int", &[]), "0");
+        assert_eq!(ok("int", &[b(true)]), "1");
+        assert_eq!(ok("int", &[f(-3.9)]), "-3");
+        assert_eq!(ok("int", &[f(-0.5)]), "0");
+        assert_eq!(ok("int", &[s(" 1_0 ")]), "10");
+        assert_eq!(ok("int", &[s("\x0b-5\x0c")]), "-5");
+        assert_eq!(ok("int", &[s("+7")]), "7");
+        assert_eq!(ok("int", &[s("-0")]), "0");
+        assert_eq!(ok("int", &[s("007")]), "7");
+        assert_eq!(ok("int", &[u("١٢")]), "12");
+        assert_eq!(ok("int", &[s("\u{2003}5\u{3000}")]), "5");
+        assert_eq!(ok("int", &[s("-9223372036854775808")]), "-9223372036854775808");
+        assert_eq!(ok("int", &[s("z"), i(36)]), "35");
+        assert_eq!(ok("int", &[s("0x1f"), i(16)]), "31");
+        assert_eq!(ok("int", &[s("0x_1f"), i(16)]), "31");
+        assert_eq!(ok("int", &[s("0x1f"), i(0)]), "31");
+        assert_eq!(ok("int", &[s("0b101"), i(0)]), "5");
+        assert_eq!(ok("int", &[s("0o17"), i(0)]), "15");
+        assert_eq!(ok("int", &[s("  0_0  "), i(0)]), "0");
+        assert_eq!(ok("int", &[s("0b1"), i(16)]), "177");
+        assert_eq!(ok("int", &[s("ff"), i(16)]), "255");
+        assert_eq!(ok("int", &[Slot::from_bytes(b"12")]), "12");
+        let bad = |x: &str| ve(&format!("invalid literal for int() with base 10: {x}"));
+        assert_eq!(err_of("int", &[s("x")]), bad("'x'"));
+        assert_eq!(err_of("int", &[s("1_")]), bad("'1_'"));
+        assert_eq!(err_of("int", &[s("_1")]), bad("'_1'"));
+        assert_eq!(err_of("int", &[s("1__0")]), bad("'1__0'"));
+        assert_eq!(err_of("int", &[s("")]), bad("''"));
+        assert_eq!(err_of("int", &[s("1.5")]), bad("'1.5'"));
+        assert_eq!(err_of("int", &[s("\x1c5")]), bad("'\\x1c5'"));
+        assert_eq!(err_of("int", &[s("0x1f")]), bad("'0x1f'"));
+        assert_eq!(err_of("int", &[s("010"), i(0)]), ve("invalid literal for int() with base 0: '010'"));
+        assert_eq!(err_of("int", &[s("1"), i(1)]), ve("int() base must be >= 2 and <= 36, or 0"));
+        assert_eq!(err_of("int", &[f(1.5), i(10)]), te("int() can't convert non-string with explicit base"));
+        assert_eq!(err_of("int", &[s("9223372036854775808")]), ve("integer overflow in int()"));
+        assert_eq!(err_of("int", &[s("1".repeat(40).as_str())]), ve("integer overflow in int()"));
+        assert_eq!(err_of("int", &[f(f64::NAN)]), ve("cannot convert float NaN to integer"));
+        assert_eq!(err_of("int", &[f(f64::INFINITY)]), ve("cannot convert float infinity to integer"));
+        assert_eq!(err_of("int", &[f(1e19)]), ve("integer overflow in int()"));
+        assert_eq!(
+            err_of("int", &[none()]),
+            te("int() argument must be a string, a bytes-like object or a real number, not 'NoneType'")
+        );
+    }
+
+    #[test]
+    fn float_conversion() {
+        assert_eq!(ok("float", &[]), "0.0");
+        assert_eq!(ok("float", &[i(3)]), "3.0");
+        assert_eq!(ok("float", &[b(true)]), "1.0");
+        assert_eq!(ok("float", &[s(" 1_0.5 ")]), "10.5");
+        assert_eq!(ok("float", &[s(" -inf ")]), "-inf");
+        assert_eq!(ok("float", &[s("Infinity")]), "inf");
+        assert_eq!(ok("float", &[s("nan")]), "nan");
+        assert_eq!(ok("float", &[s("-NaN")]), "nan");
+        assert_eq!(ok("float", &[s("1e5")]), "100000.0");
+        assert_eq!(ok("float", &[s(".5")]), "0.5");
+        assert_eq!(ok("float", &[s("5.")]), "5.0");
+        assert_eq!(ok("float", &[s("1e500")]), "inf");
+        assert_eq!(ok("float", &[u("١.٥")]), "1.5");
+        assert_eq!(ok("float", &[s("١_٢")]), "12.0");
+        assert_eq!(ok("float", &[s("\u{2003}5")]), "5.0");
+        let bad = |x: &str| ve(&format!("could not convert string to float: {x}"));
+        for x in ["x", "1__0", "_1", "1_e5", "", "infinit", "0x10", "\x1c5", "1e", "."] {
+            assert_eq!(err_of("float", &[s(x)]), bad(&repr_value(Value::Str(x))), "{x:?}");
+        }
+        assert_eq!(err_of("float", &[list(vec![])]), te("float() argument must be a string or a real number, not 'list'"));
+    }
+
+    #[test]
+    fn containers() {
+        assert_eq!(ok("list", &[]), "[]");
+        assert_eq!(ok("list", &[s("日本")]), "['日', '本']");
+        assert_eq!(ok("tuple", &[list(vec![i(1)])]), "[1]");
+        assert_eq!(ok("list", &[dict(vec![(s("a"), i(1))])]), "['a']");
+        assert_eq!(err_of("list", &[i(1)]), te("'int' object is not iterable"));
+        // list() copies.
+        let l = list(vec![i(1)]);
+        let c = call_builtin(Builtin::List, &[l.view()]).unwrap();
+        assert!(!super::super::value_ops::compare(super::super::ast::CmpOp::Is, l.view(), c.view()).unwrap());
+        assert_eq!(ok("dict", &[]), "{}");
+        assert_eq!(ok("dict", &[list(vec![list(vec![s("a"), i(1)]), s("bc")])]), "{'a': 1, 'b': 'c'}");
+        assert_eq!(ok("dict", &[dict(vec![(i(1), i(2))])]), "{1: 2}");
+        assert_eq!(err_of("dict", &[list(vec![list(vec![i(1), i(2), i(3)])])]).0, ErrorKind::Value);
+        assert_eq!(err_of("dict", &[list(vec![i(1)])]).0, ErrorKind::Type);
+        assert_eq!(ok("sorted", &[s("bca")]), "['a', 'b', 'c']");
+        assert_eq!(ok("sorted", &[list(vec![f(2.5), i(-1), b(true)])]), "[-1, True, 2.5]");
+        assert_eq!(ok("sorted", &[dict(vec![(s("b"), i(1)), (s("a"), i(2))])]), "['a', 'b']");
+        assert_eq!(err_of("sorted", &[list(vec![i(1), s("a")])]), te("'<' not supported between instances of 'str' and 'int'"));
+        assert_eq!(ok("reversed", &[s("abc")]), "['c', 'b', 'a']");
+        assert_eq!(ok("reversed", &[list(vec![i(1), i(2)])]), "[2, 1]");
+        assert_eq!(err_of("reversed", &[i(1)]), te("'int' object is not reversible"));
+        assert_eq!(ok("enumerate", &[s("ab"), i(1)]), "[[1, 'a'], [2, 'b']]");
+        assert_eq!(ok("enumerate", &[list(vec![])]), "[]");
+        assert_eq!(err_of("enumerate", &[list(vec![]), f(1.5)]), te("'float' object cannot be interpreted as an integer"));
+        assert_eq!(ok("zip", &[list(vec![i(1), i(2), i(3)]), s("ab")]), "[[1, 'a'], [2, 'b']]");
+        assert_eq!(ok("zip", &[list(vec![i(1)])]), "[[1]]");
+        assert_eq!(ok("zip", &[]), "[]");
+        assert_eq!(err_of("zip", &[list(vec![]), i(1)]), te("'int' object is not iterable"));
+        assert_eq!(ok("any", &[list(vec![i(0), s("")])]), "False");
+        assert_eq!(ok("any", &[list(vec![i(0), s("x")])]), "True");
+        assert_eq!(ok("all", &[list(vec![])]), "True");
+        assert_eq!(ok("all", &[list(vec![i(1), none()])]), "False");
+    }
+
+    #[test]
+    fn min_max_sum_abs() {
+        assert_eq!(ok("min", &[s("bca")]), "'a'");
+        assert_eq!(ok("max", &[dict(vec![(s("a"), i(1)), (s("b"), i(2))])]), "'b'");
+        assert_eq!(ok("max", &[i(1), f(2.0), i(2)]), "2.0");
+        assert_eq!(ok("min", &[list(vec![i(3), f(1.0), i(1)])]), "1.0");
+        assert_eq!(ok("max", &[list(vec![f(f64::NAN), i(1)])]), "nan");
+        assert_eq!(ok("max", &[list(vec![i(1), f(f64::NAN)])]), "1");
+        assert_eq!(ok("min", &[u("日本"), s("z")]), "'z'");
+        assert_eq!(err_of("min", &[list(vec![])]), ve("min() arg is an empty sequence"));
+        assert_eq!(err_of("max", &[s("")]), ve("max() arg is an empty sequence"));
+        assert_eq!(err_of("min", &[i(1)]), te("'int' object is not iterable"));
+        assert_eq!(err_of("max", &[i(1), s("a")]), te("'<' not supported between instances of 'int' and 'str'"));
+        assert_eq!(ok("sum", &[list(vec![i(1), f(2.5)])]), "3.5");
+        assert_eq!(ok("sum", &[list(vec![f(0.1); 10])]), "0.9999999999999999");
+        assert_eq!(ok("sum", &[list(vec![f(1e100), f(1.0), f(-1e100)])]), "0.0");
+        assert_eq!(ok("sum", &[list(vec![list(vec![i(1)]), list(vec![i(2)])]), list(vec![])]), "[1, 2]");
+        assert_eq!(ok("sum", &[list(vec![]), i(5)]), "5");
+        assert_eq!(ok("sum", &[list(vec![b(true), b(true)])]), "2");
+        assert_eq!(err_of("sum", &[list(vec![s("a")]), s("")]), te("sum() can't sum strings [use ''.join(seq) instead]"));
+        assert_eq!(err_of("sum", &[list(vec![s("a")])]), te("unsupported operand type(s) for +: 'int' and 'str'"));
+        assert_eq!(err_of("sum", &[list(vec![i(i64::MAX), i(1)])]), ve("integer overflow in +"));
+        assert_eq!(ok("abs", &[i(-3)]), "3");
+        assert_eq!(ok("abs", &[f(-0.0)]), "0.0");
+        assert_eq!(ok("abs", &[b(true)]), "1");
+        assert_eq!(err_of("abs", &[s("a")]), te("bad operand type for abs(): 'str'"));
+        assert_eq!(err_of("abs", &[i(i64::MIN)]), ve("integer overflow in abs()"));
+    }
+
+    #[test]
+    fn ord_chr() {
+        assert_eq!(ok("ord", &[s("é")]), "233");
+        assert_eq!(ok("ord", &[u("😀")]), "128512");
+        assert_eq!(ok("ord", &[Slot::from_bytes(b"a")]), "97");
+        assert_eq!(err_of("ord", &[s("ab")]), te("ord() expected a character, but string of length 2 found"));
+        assert_eq!(err_of("ord", &[s("")]), te("ord() expected a character, but string of length 0 found"));
+        assert_eq!(err_of("ord", &[i(1)]), te("ord() expected string of length 1, but int found"));
+        assert_eq!(ok("chr", &[i(26085)]), "'日'");
+        assert_eq!(ok("chr", &[i(0)]), "'\\x00'");
+        assert!(!call_builtin(Builtin::Chr, &[i(0x1F600).view()]).unwrap().is_object());
+        assert_eq!(err_of("chr", &[i(-1)]), ve("chr() arg not in range(0x110000)"));
+        assert_eq!(err_of("chr", &[i(0x110000)]), ve("chr() arg not in range(0x110000)"));
+        assert_eq!(err_of("chr", &[i(0xD800)]).0, ErrorKind::Value);
+        assert_eq!(err_of("chr", &[f(1.5)]), te("'float' object cannot be interpreted as an integer"));
+    }
+
+    #[test]
+    fn rounding() {
+        assert_eq!(ok("round", &[f(2.5)]), "2");
+        assert_eq!(ok("round", &[f(0.5)]), "0");
+        assert_eq!(ok("round", &[f(1.5)]), "2");
+        assert_eq!(ok("round", &[f(-0.5)]), "0");
+        assert_eq!(ok("round", &[f(-2.5)]), "-2");
+        assert_eq!(ok("round", &[f(2.7), none()]), "3");
+        assert_eq!(ok("round", &[f(2.675), i(2)]), "2.67");
+        assert_eq!(ok("round", &[f(0.125), i(2)]), "0.12");
+        assert_eq!(ok("round", &[f(0.375), i(2)]), "0.38");
+        assert_eq!(ok("round", &[f(2.5), i(0)]), "2.0");
+        assert_eq!(ok("round", &[f(-0.4), i(0)]), "-0.0");
+        assert_eq!(ok("round", &[f(-0.0), i(1)]), "-0.0");
+        assert_eq!(ok("round", &[f(1234.5678), i(-2)]), "1200.0");
+        assert_eq!(ok("round", &[f(-1234.5), i(-1)]), "-1230.0");
+        assert_eq!(ok("round", &[f(150.0), i(-2)]), "200.0");
+        assert_eq!(ok("round", &[f(250.0), i(-2)]), "200.0");
+        assert_eq!(ok("round", &[f(250.0000001), i(-2)]), "300.0");
+        assert_eq!(ok("round", &[f(49.0), i(-2)]), "0.0");
+        assert_eq!(ok("round", &[f(951.0), i(-3)]), "1000.0");
+        assert_eq!(ok("round", &[f(1.23456), i(10)]), "1.23456");
+        assert_eq!(ok("round", &[f(1.5), i(400)]), "1.5");
+        assert_eq!(ok("round", &[f(123.0), i(-400)]), "0.0");
+        assert_eq!(ok("round", &[f(5e-324), i(400)]), "5e-324");
+        assert_eq!(ok("round", &[f(1e308), i(-308)]), "1e+308");
+        assert_eq!(err_of("round", &[f(1.7976931348623157e308), i(-308)]), ve("rounded value too large to represent"));
+        assert_eq!(ok("round", &[f(f64::INFINITY), i(2)]), "inf");
+        assert_eq!(ok("round", &[i(15), i(-1)]), "20");
+        assert_eq!(ok("round", &[i(25), i(-1)]), "20");
+        assert_eq!(ok("round", &[i(-25), i(-1)]), "-20");
+        assert_eq!(ok("round", &[i(1), i(2)]), "1");
+        assert_eq!(ok("round", &[b(true)]), "1");
+        assert_eq!(ok("round", &[b(true), i(1)]), "1");
+        assert_eq!(ok("round", &[i(i64::MAX), i(-40)]), "0");
+        assert_eq!(err_of("round", &[i(i64::MAX), i(-1)]), ve("integer overflow in round()"));
+        assert_eq!(err_of("round", &[f(f64::NAN)]), ve("cannot convert float NaN to integer"));
+        assert_eq!(err_of("round", &[f(f64::INFINITY)]), ve("cannot convert float infinity to integer"));
+        assert_eq!(err_of("round", &[f(1.5), f(1.5)]), te("'float' object cannot be interpreted as an integer"));
+        assert_eq!(err_of("round", &[s("a")]), te("type str doesn't define __round__ method"));
+    }
 }

@@ -273,7 +273,11 @@ impl<'a> FnCompiler<'a> {
                 ));
             }
         }
-        self.block(&def.body)?;
+        // Name where a compile error is: the step for a pipeline's steps, else the function.
+        self.block(&def.body).map_err(|e| {
+            let label = self.f.line_labels.iter().find(|(l, _)| *l == self.line).map(|(_, label)| label.clone());
+            e.context(label.unwrap_or_else(|| self.f.label.clone()))
+        })?;
         let none = self.constant(Slot::default());
         self.emit(Inst::Return { src: none });
         Ok(self.f)
@@ -351,7 +355,19 @@ impl<'a> FnCompiler<'a> {
     fn stmt_kind(&mut self, kind: &StmtKind) -> Result<()> {
         match kind {
             StmtKind::Expr { value } => {
-                self.expr(value, None)?;
+                // `xs.append(x)` as a statement: its None result is not needed.
+                if let Expr::Call { func, args } = value
+                    && let Expr::Attribute { value: obj, attr } = func.as_ref()
+                    && attr == "append"
+                    && args.len() == 1
+                    && dotted_path(func).is_none_or(|(_, root)| self.is_defined(root))
+                {
+                    let list = self.expr(obj, None)?;
+                    let value = self.expr(&args[0], None)?;
+                    self.emit(Inst::Append { list, value });
+                } else {
+                    self.expr(value, None)?;
+                }
             }
             StmtKind::Assign { targets, value } => {
                 if let [Target::Name { id }] = targets.as_slice() {

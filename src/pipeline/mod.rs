@@ -9,6 +9,7 @@ pub mod builtins;
 pub mod compile;
 pub mod interp;
 pub mod ir;
+pub mod lexer;
 pub mod json;
 pub mod load;
 pub mod methods;

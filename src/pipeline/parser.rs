@@ -1,9 +1,1631 @@
-//! TEMP
-#![allow(unused)]
-use super::ast::*;
+//! The anyscript parser: recursive descent over [`super::lexer`] tokens, producing [`super::ast`].
+//!
+//! Statements follow Python's grammar; binary operators are parsed by precedence
+//! climbing. Anything Python accepts that anyscript does not is rejected with a
+//! message naming the construct, never parsed into something else. Nesting is
+//! bounded (see [`MAX_DEPTH`]) so that hostile input cannot overflow the stack,
+//! here or in later passes that walk the tree recursively.
+
+use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Literal, Module, Stmt, StmtKind, Target, UnaryOp};
+use super::lexer::{INT_LITERAL_MAX, Tok, Token, is_keyword, syntax_error, tokenize};
+
+/// How deeply constructs may nest: brackets, unary operators, blocks, and links of operator, call,
+/// attribute and subscript chains all count, since each adds a level to the tree.
+pub const MAX_DEPTH: usize = 200;
+
+/// Python keywords anyscript rejects wherever they appear.
+const UNSUPPORTED_KEYWORDS: &[&str] = &[
+    "class", "try", "except", "finally", "with", "import", "from", "global", "nonlocal", "lambda", "yield", "async",
+    "await", "del", "assert", "raise",
+];
+
+/// Parses a module of top-level `def`s.
 pub fn parse_module(src: &str) -> crate::Result<Module> {
-    todo!()
+    Parser::new(src)?.module()
 }
+
+/// Parses a single expression (used for pipeline steps like `bert(text)` or `text.lower(x)`).
 pub fn parse_expr(src: &str) -> crate::Result<Expr> {
-    todo!()
+    Parser::new(src)?.standalone_expr()
+}
+
+type Result<T> = crate::Result<T>;
+
+struct Parser {
+    /// Always ends with [`Tok::End`], which `bump` never moves past.
+    toks: Vec<Token>,
+    pos: usize,
+    /// Current nesting, bounded by [`MAX_DEPTH`].
+    depth: usize,
+    /// Enclosing loops, for rejecting `break` and `continue` outside them.
+    loops: usize,
+    in_function: bool,
+}
+
+fn boxed(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
+
+fn describe(tok: &Tok) -> String {
+    match tok {
+        Tok::Name(n) if is_keyword(n) => format!("'{n}'"),
+        Tok::Name(n) => format!("name '{n}'"),
+        Tok::Int(_) | Tok::Float(_) => "number".into(),
+        Tok::Str(_) => "string".into(),
+        Tok::Op(op) => format!("'{op}'"),
+        Tok::Newline => "end of line".into(),
+        Tok::Indent => "indent".into(),
+        Tok::Dedent => "dedent".into(),
+        Tok::End => "end of input".into(),
+    }
+}
+
+fn not_supported(what: &str) -> String {
+    format!("{what} not supported in anyscript")
+}
+
+// Binding powers, loosest first. A left-associative operator of power `p` parses its right
+// operand at `p + 1`; the binary operators from `|` (5) to `*` (10) get theirs from `binary_op`.
+const BP_OR: u8 = 1;
+const BP_AND: u8 = 2;
+const BP_NOT: u8 = 3;
+const BP_CMP: u8 = 4;
+const BP_UNARY: u8 = 11;
+const BP_POW: u8 = 12;
+
+/// An infix operator found by `Parser::infix_op`.
+#[derive(Clone, Copy)]
+enum Infix {
+    Bool(BoolOp),
+    Compare,
+    Binary(BinOp, u8),
+    Pow,
+}
+
+fn binary_op(tok: &Tok) -> Option<(BinOp, u8)> {
+    let Tok::Op(op) = tok else { return None };
+    Some(match *op {
+        "|" => (BinOp::BitOr, 5),
+        "^" => (BinOp::BitXor, 6),
+        "&" => (BinOp::BitAnd, 7),
+        "<<" => (BinOp::LShift, 8),
+        ">>" => (BinOp::RShift, 8),
+        "+" => (BinOp::Add, 9),
+        "-" => (BinOp::Sub, 9),
+        "*" => (BinOp::Mul, 10),
+        "/" => (BinOp::Div, 10),
+        "//" => (BinOp::FloorDiv, 10),
+        "%" => (BinOp::Mod, 10),
+        _ => return None,
+    })
+}
+
+fn aug_assign_op(tok: &Tok) -> Option<BinOp> {
+    let Tok::Op(op) = tok else { return None };
+    Some(match *op {
+        "+=" => BinOp::Add,
+        "-=" => BinOp::Sub,
+        "*=" => BinOp::Mul,
+        "/=" => BinOp::Div,
+        "//=" => BinOp::FloorDiv,
+        "%=" => BinOp::Mod,
+        "**=" => BinOp::Pow,
+        "&=" => BinOp::BitAnd,
+        "|=" => BinOp::BitOr,
+        "^=" => BinOp::BitXor,
+        "<<=" => BinOp::LShift,
+        ">>=" => BinOp::RShift,
+        _ => return None,
+    })
+}
+
+fn single_compare_op(tok: &Tok) -> Option<CmpOp> {
+    Some(match tok {
+        Tok::Op("==") => CmpOp::Eq,
+        Tok::Op("!=") => CmpOp::NotEq,
+        Tok::Op("<") => CmpOp::Lt,
+        Tok::Op("<=") => CmpOp::LtE,
+        Tok::Op(">") => CmpOp::Gt,
+        Tok::Op(">=") => CmpOp::GtE,
+        Tok::Name(n) if n == "in" => CmpOp::In,
+        Tok::Name(n) if n == "is" => CmpOp::Is,
+        _ => return None,
+    })
+}
+
+/// Whether `tok` can begin an expression (including ones rejected later with a precise message).
+fn starts_expr(tok: &Tok) -> bool {
+    match tok {
+        Tok::Name(n) => {
+            !is_keyword(n) || matches!(n.as_str(), "True" | "False" | "None" | "not" | "lambda" | "yield" | "await")
+        }
+        Tok::Int(_) | Tok::Float(_) | Tok::Str(_) => true,
+        Tok::Op(op) => matches!(*op, "(" | "[" | "{" | "-" | "+" | "~" | "*" | "..."),
+        _ => false,
+    }
+}
+
+impl Parser {
+    fn new(src: &str) -> Result<Self> {
+        Ok(Parser { toks: tokenize(src)?, pos: 0, depth: 0, loops: 0, in_function: false })
+    }
+
+    // ---- token access ----
+
+    fn token(&self) -> &Token {
+        &self.toks[self.pos]
+    }
+
+    fn peek(&self) -> &Tok {
+        &self.token().tok
+    }
+
+    fn peek_nth(&self, n: usize) -> &Tok {
+        &self.toks[(self.pos + n).min(self.toks.len() - 1)].tok
+    }
+
+    /// Moves past the current token (never past the final [`Tok::End`]).
+    fn bump(&mut self) {
+        if self.pos + 1 < self.toks.len() {
+            self.pos += 1;
+        }
+    }
+
+    /// The current token, moving past it.
+    fn take(&mut self) -> Token {
+        let t = self.token().clone();
+        self.bump();
+        t
+    }
+
+    fn is_op(&self, op: &str) -> bool {
+        matches!(self.peek(), Tok::Op(o) if *o == op)
+    }
+
+    fn is_kw(&self, kw: &str) -> bool {
+        matches!(self.peek(), Tok::Name(n) if n == kw)
+    }
+
+    fn eat_op(&mut self, op: &str) -> bool {
+        let found = self.is_op(op);
+        if found {
+            self.bump();
+        }
+        found
+    }
+
+    fn eat_kw(&mut self, kw: &str) -> bool {
+        let found = self.is_kw(kw);
+        if found {
+            self.bump();
+        }
+        found
+    }
+
+    fn expect_op(&mut self, op: &str, msg: &str) -> Result<()> {
+        if self.eat_op(op) { Ok(()) } else { Err(self.error(msg)) }
+    }
+
+    fn expect_kw(&mut self, kw: &str, msg: &str) -> Result<()> {
+        if self.eat_kw(kw) { Ok(()) } else { Err(self.error(msg)) }
+    }
+
+    /// The keyword or name under the cursor, if any.
+    fn peek_word(&self) -> Option<String> {
+        match self.peek() {
+            Tok::Name(n) => Some(n.clone()),
+            _ => None,
+        }
+    }
+
+    fn at_statement_end(&self) -> bool {
+        matches!(self.peek(), Tok::Newline | Tok::End | Tok::Dedent | Tok::Op(";"))
+    }
+
+    // ---- errors and nesting ----
+
+    fn error_at(&self, t: &Token, msg: impl std::fmt::Display) -> crate::Error {
+        syntax_error(t.line, t.col, msg)
+    }
+
+    fn error(&self, msg: impl std::fmt::Display) -> crate::Error {
+        self.error_at(self.token(), msg)
+    }
+
+    /// The error for a token that cannot appear here, naming the construct when it is an unsupported one.
+    fn unexpected(&self) -> crate::Error {
+        let msg = match self.peek() {
+            Tok::Indent => "unexpected indent".to_string(),
+            Tok::Op(":=") => not_supported("the walrus operator ':=' is"),
+            Tok::Op("@" | "@=") => not_supported("the matrix multiplication operator '@' is"),
+            Tok::Op("...") => not_supported("'...' (Ellipsis) is"),
+            Tok::Name(n) if UNSUPPORTED_KEYWORDS.contains(&n.as_str()) => not_supported(&format!("'{n}' is")),
+            tok => format!("invalid syntax: unexpected {}", describe(tok)),
+        };
+        self.error(msg)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn starred_error(&self) -> crate::Error {
+        self.error(not_supported("starred expressions are"))
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH { Err(self.error("expression nested too deeply")) } else { Ok(()) }
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn enter_block(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH { Err(self.error("too many nested blocks")) } else { Ok(()) }
+    }
+
+    // ---- entry points ----
+
+    fn module(mut self) -> Result<Module> {
+        let mut functions = Vec::new();
+        loop {
+            match self.peek() {
+                Tok::End => return Ok(Module { functions }),
+                Tok::Newline => {
+                    self.bump();
+                }
+                Tok::Indent => return Err(self.unexpected()),
+                Tok::Name(n) if n == "def" => functions.push(self.function_def()?),
+                _ => self.top_level_statement()?,
+            }
+        }
+    }
+
+    /// Accepts docstrings between functions; any other top-level statement is an error.
+    fn top_level_statement(&mut self) -> Result<()> {
+        let start = self.token().clone();
+        let mut stmts = Vec::new();
+        self.statement(&mut stmts)?;
+        let is_docstring =
+            |s: &Stmt| matches!(&s.kind, StmtKind::Expr { value: Expr::Const { value: Literal::Str(_) } });
+        if stmts.iter().all(is_docstring) {
+            return Ok(());
+        }
+        Err(self.error_at(&start, "only function definitions ('def') are allowed at the top level of a module"))
+    }
+
+    fn standalone_expr(mut self) -> Result<Expr> {
+        // Leading whitespace makes an INDENT; like Python's `eval`, ignore it.
+        while matches!(self.peek(), Tok::Newline | Tok::Indent) {
+            self.bump();
+        }
+        let expr = self.testlist()?;
+        while matches!(self.peek(), Tok::Newline | Tok::Dedent) {
+            self.bump();
+        }
+        if *self.peek() != Tok::End {
+            return Err(self.unexpected());
+        }
+        Ok(expr)
+    }
+
+    // ---- definitions and blocks ----
+
+    fn function_def(&mut self) -> Result<FunctionDef> {
+        let def = self.take();
+        let name = self.identifier("expected a function name after 'def'")?;
+        self.expect_op("(", "expected '(' after the function name")?;
+        let params = self.params()?;
+        if self.is_op("->") {
+            return Err(self.error(not_supported("return annotations are")));
+        }
+        self.expect_op(":", "expected ':' after the function signature")?;
+        self.in_function = true;
+        self.loops = 0;
+        let body = self.block("function definition", def.line)?;
+        self.in_function = false;
+        Ok(FunctionDef { name, params, body, line: def.line })
+    }
+
+    fn identifier(&mut self, msg: &str) -> Result<String> {
+        match self.peek() {
+            Tok::Name(n) if !is_keyword(n) => {
+                let n = n.clone();
+                self.bump();
+                Ok(n)
+            }
+            _ => Err(self.error(msg)),
+        }
+    }
+
+    fn params(&mut self) -> Result<Vec<String>> {
+        let mut params: Vec<String> = Vec::new();
+        while !self.eat_op(")") {
+            let unsupported = match self.peek() {
+                Tok::Op("*") => Some("'*args' parameters are"),
+                Tok::Op("**") => Some("'**kwargs' parameters are"),
+                Tok::Op("/") => Some("positional-only parameters ('/') are"),
+                _ => None,
+            };
+            if let Some(what) = unsupported {
+                return Err(self.error(not_supported(what)));
+            }
+            let at = self.token().clone();
+            let name = self.identifier("expected a parameter name")?;
+            if params.contains(&name) {
+                return Err(self.error_at(&at, format!("duplicate parameter '{name}' in function definition")));
+            }
+            params.push(name);
+            if self.is_op(":") {
+                return Err(self.error(not_supported("parameter annotations are")));
+            }
+            if self.is_op("=") {
+                return Err(self.error(not_supported("default parameter values are")));
+            }
+            if !self.eat_op(",") {
+                self.expect_op(")", "expected ',' or ')' in the parameter list")?;
+                break;
+            }
+        }
+        Ok(params)
+    }
+
+    /// The body after a `:`: an indented block, or simple statements on the same line.
+    fn block(&mut self, header: &str, header_line: u32) -> Result<Vec<Stmt>> {
+        let mut body = Vec::new();
+        if *self.peek() != Tok::Newline {
+            self.simple_statements(&mut body)?;
+            return Ok(body);
+        }
+        self.bump();
+        if *self.peek() != Tok::Indent {
+            return Err(self.error(format!("expected an indented block after {header} on line {header_line}")));
+        }
+        self.enter_block()?;
+        self.bump();
+        loop {
+            match self.peek() {
+                Tok::Dedent => {
+                    self.bump();
+                    break;
+                }
+                Tok::End => break,
+                _ => self.statement(&mut body)?,
+            }
+        }
+        self.leave();
+        Ok(body)
+    }
+
+    // ---- statements ----
+
+    /// Parses one line's worth of statements into `out`.
+    fn statement(&mut self, out: &mut Vec<Stmt>) -> Result<()> {
+        let line = self.token().line;
+        let kind = match self.peek_word().as_deref() {
+            Some("if") => self.if_statement()?,
+            Some("while") => self.while_statement()?,
+            Some("for") => self.for_statement()?,
+            Some("def") => return Err(self.error(not_supported("nested functions are"))),
+            _ if self.is_op("@") => return Err(self.error(not_supported("decorators are"))),
+            _ if *self.peek() == Tok::Indent => return Err(self.unexpected()),
+            _ => return self.simple_statements(out),
+        };
+        out.push(Stmt { line, kind });
+        Ok(())
+    }
+
+    /// `simple (';' simple)* [';'] NEWLINE`.
+    fn simple_statements(&mut self, out: &mut Vec<Stmt>) -> Result<()> {
+        loop {
+            out.push(self.simple_statement()?);
+            if !self.eat_op(";") || matches!(self.peek(), Tok::Newline | Tok::End) {
+                break;
+            }
+        }
+        match self.peek() {
+            Tok::Newline => {
+                self.bump();
+                Ok(())
+            }
+            Tok::End => Ok(()),
+            _ => Err(self.unexpected()),
+        }
+    }
+
+    fn simple_statement(&mut self) -> Result<Stmt> {
+        let line = self.token().line;
+        let kind = match self.peek_word().as_deref() {
+            Some("pass") => {
+                self.bump();
+                StmtKind::Pass
+            }
+            Some(word @ ("break" | "continue")) => {
+                if self.loops == 0 {
+                    return Err(self.error(format!("'{word}' outside loop")));
+                }
+                self.bump();
+                if word == "break" { StmtKind::Break } else { StmtKind::Continue }
+            }
+            Some("return") => self.return_statement()?,
+            Some(word @ ("if" | "while" | "for" | "def" | "elif" | "else")) => {
+                return Err(self.error(format!("invalid syntax: '{word}' cannot appear here")));
+            }
+            Some(word) if UNSUPPORTED_KEYWORDS.contains(&word) => return Err(self.unexpected()),
+            _ => self.expression_statement()?,
+        };
+        Ok(Stmt { line, kind })
+    }
+
+    fn return_statement(&mut self) -> Result<StmtKind> {
+        if !self.in_function {
+            return Err(self.error("'return' outside function"));
+        }
+        self.bump();
+        let value = if self.at_statement_end() { None } else { Some(self.testlist()?) };
+        Ok(StmtKind::Return { value })
+    }
+
+    /// An expression statement, an assignment or an augmented assignment.
+    fn expression_statement(&mut self) -> Result<StmtKind> {
+        let first_at = self.token().clone();
+        let first = self.testlist()?;
+        if self.is_op("=") {
+            let mut exprs = vec![(first, first_at)];
+            while self.eat_op("=") {
+                let at = self.token().clone();
+                exprs.push((self.testlist()?, at));
+            }
+            let value = exprs.pop().map(|(e, _)| e).unwrap_or(Expr::Const { value: Literal::None });
+            let targets = exprs.into_iter().map(|(e, at)| self.target(e, &at)).collect::<Result<_>>()?;
+            return Ok(StmtKind::Assign { targets, value });
+        }
+        if let Some(op) = aug_assign_op(self.peek()) {
+            let target = match first {
+                Expr::Tuple { .. } | Expr::List { .. } => {
+                    return Err(self.error_at(&first_at, "illegal target for augmented assignment"));
+                }
+                e => self.target(e, &first_at)?,
+            };
+            self.bump();
+            let value = self.testlist()?;
+            return Ok(StmtKind::AugAssign { target, op, value });
+        }
+        if self.is_op(":") {
+            return Err(self.error(not_supported("variable annotations are")));
+        }
+        Ok(StmtKind::Expr { value: first })
+    }
+
+    /// Converts an expression on the left of `=` (or after `for`) into a target.
+    fn target(&self, e: Expr, at: &Token) -> Result<Target> {
+        let msg = match e {
+            Expr::Name { id } => return Ok(Target::Name { id }),
+            Expr::Subscript { value, index } => return Ok(Target::Subscript { value: *value, index: *index }),
+            Expr::Tuple { items } | Expr::List { items } => {
+                let items = items.into_iter().map(|i| self.target(i, at)).collect::<Result<_>>()?;
+                return Ok(Target::Tuple { items });
+            }
+            Expr::Attribute { .. } => not_supported("assignment to attributes is"),
+            Expr::Slice { .. } => not_supported("assignment to slices is"),
+            Expr::Call { .. } => "cannot assign to function call".into(),
+            Expr::Const { .. } => "cannot assign to literal".into(),
+            _ => "cannot assign to expression".into(),
+        };
+        Err(self.error_at(at, msg))
+    }
+
+    /// `if`/`elif` chains, built bottom-up so a long chain costs no recursion here.
+    fn if_statement(&mut self) -> Result<StmtKind> {
+        let mut clauses = Vec::new();
+        loop {
+            let head = self.take();
+            let word = if matches!(&head.tok, Tok::Name(n) if n == "if") { "if" } else { "elif" };
+            let test = self.test()?;
+            self.expect_op(":", &format!("expected ':' after {word} condition"))?;
+            let body = self.block(&format!("'{word}' statement"), head.line)?;
+            clauses.push((head.line, test, body));
+            if !self.is_kw("elif") {
+                break;
+            }
+            // Each elif nests one level deeper in the tree.
+            self.enter()?;
+        }
+        let mut orelse = Vec::new();
+        if self.is_kw("else") {
+            let head = self.take();
+            self.expect_op(":", "expected ':' after 'else'")?;
+            orelse = self.block("'else' statement", head.line)?;
+        }
+        let (_, test, body) = clauses.remove(0);
+        self.depth -= clauses.len();
+        for (line, test, body) in clauses.into_iter().rev() {
+            orelse = vec![Stmt { line, kind: StmtKind::If { test, body, orelse } }];
+        }
+        Ok(StmtKind::If { test, body, orelse })
+    }
+
+    fn while_statement(&mut self) -> Result<StmtKind> {
+        let head = self.take();
+        let test = self.test()?;
+        self.expect_op(":", "expected ':' after while condition")?;
+        let body = self.loop_body("'while' statement", head.line)?;
+        Ok(StmtKind::While { test, body })
+    }
+
+    fn for_statement(&mut self) -> Result<StmtKind> {
+        let head = self.take();
+        let target = self.target_list()?;
+        self.expect_kw("in", "expected 'in' after the for loop target")?;
+        let iter = self.testlist()?;
+        self.expect_op(":", "expected ':' after for loop header")?;
+        let body = self.loop_body("'for' statement", head.line)?;
+        Ok(StmtKind::For { target, iter, body })
+    }
+
+    fn loop_body(&mut self, header: &str, line: u32) -> Result<Vec<Stmt>> {
+        self.loops += 1;
+        let body = self.block(header, line)?;
+        self.loops -= 1;
+        if self.is_kw("else") {
+            return Err(self.error(not_supported("'else' clauses on loops are")));
+        }
+        Ok(body)
+    }
+
+    /// The target of `for` or of a comprehension: `expr (',' expr)*`, stopping before `in`.
+    fn target_list(&mut self) -> Result<Target> {
+        let at = self.token().clone();
+        let first = self.target_item()?;
+        if !self.is_op(",") {
+            return self.target(first, &at);
+        }
+        let mut items = vec![first];
+        while self.eat_op(",") && !self.is_kw("in") {
+            items.push(self.target_item()?);
+        }
+        self.target(Expr::Tuple { items }, &at)
+    }
+
+    fn target_item(&mut self) -> Result<Expr> {
+        if self.is_op("*") {
+            return Err(self.starred_error());
+        }
+        self.expr_bp(BP_CMP + 1)
+    }
+
+    // ---- expressions ----
+
+    /// `test (',' test)* [',']`: several make a tuple, as after `return` or `=`.
+    fn testlist(&mut self) -> Result<Expr> {
+        let first = self.test()?;
+        if !self.is_op(",") {
+            return Ok(first);
+        }
+        let mut items = vec![first];
+        while self.eat_op(",") && starts_expr(self.peek()) {
+            items.push(self.test()?);
+        }
+        Ok(Expr::Tuple { items })
+    }
+
+    /// `or_test ['if' or_test 'else' test]`.
+    fn test(&mut self) -> Result<Expr> {
+        if self.is_op("*") {
+            return Err(self.starred_error());
+        }
+        let body = self.or_test()?;
+        let expr = if self.is_kw("if") { self.conditional(body)? } else { body };
+        if self.is_op(":=") {
+            return Err(self.unexpected());
+        }
+        Ok(expr)
+    }
+
+    /// After `body`, on `if`: the rest of `body if test else orelse`.
+    fn conditional(&mut self, body: Expr) -> Result<Expr> {
+        self.bump();
+        let test = self.or_test()?;
+        self.expect_kw("else", "expected 'else' after the condition of an 'if' expression")?;
+        // `a if b else c if d else ...` recurses here without passing through `expr_bp`.
+        self.enter()?;
+        let orelse = self.test()?;
+        self.leave();
+        Ok(Expr::IfExp { test: boxed(test), body: boxed(body), orelse: boxed(orelse) })
+    }
+
+    /// Everything below the conditional expression: `or`, `and`, `not`, comparisons and arithmetic.
+    fn or_test(&mut self) -> Result<Expr> {
+        self.expr_bp(BP_OR)
+    }
+
+    /// Pratt parsing of the operators binding at least as tightly as `min`.
+    ///
+    /// One function for every level keeps the stack cost of each bracket nesting small,
+    /// which is what bounds how deep [`MAX_DEPTH`] can safely be.
+    ///
+    /// Every nested expression passes through here, so this is where nesting is counted; each link of a
+    /// left-associative chain counts too, as it adds a level to the tree without recursing.
+    fn expr_bp(&mut self, min: u8) -> Result<Expr> {
+        self.enter()?;
+        let mut left = match self.prefix_op(min) {
+            Some(op) => self.prefix(op)?,
+            None => self.primary()?,
+        };
+        let mut links = 1;
+        while let Some(infix) = self.infix_op(min) {
+            self.enter()?;
+            links += 1;
+            left = self.infix(left, infix)?;
+        }
+        self.depth -= links;
+        Ok(left)
+    }
+
+    fn prefix_op(&self, min: u8) -> Option<UnaryOp> {
+        match self.peek() {
+            Tok::Name(n) if n == "not" && min <= BP_NOT => Some(UnaryOp::Not),
+            Tok::Op("-") => Some(UnaryOp::Neg),
+            Tok::Op("+") => Some(UnaryOp::Pos),
+            Tok::Op("~") => Some(UnaryOp::Invert),
+            _ => None,
+        }
+    }
+
+    /// `not x` takes a comparison; `-x` takes a power, so `-2**2` is `-(2**2)`.
+    fn prefix(&mut self, op: UnaryOp) -> Result<Expr> {
+        self.bump();
+        if op == UnaryOp::Neg && self.at_min_int_literal() {
+            self.bump();
+            return Ok(Expr::Const { value: Literal::Int(i64::MIN) });
+        }
+        let power = if op == UnaryOp::Not { BP_NOT } else { BP_UNARY };
+        let operand = self.expr_bp(power)?;
+        Ok(Expr::UnaryOp { op, operand: boxed(operand) })
+    }
+
+    /// Whether the cursor is on `9223372036854775808` standing alone, so `-` before it makes `i64::MIN`.
+    fn at_min_int_literal(&self) -> bool {
+        *self.peek() == Tok::Int(INT_LITERAL_MAX) && !matches!(self.peek_nth(1), Tok::Op("**" | "." | "(" | "["))
+    }
+
+    /// The infix operator under the cursor, if it binds at least as tightly as `min`.
+    fn infix_op(&self, min: u8) -> Option<Infix> {
+        let (infix, power) = match self.peek() {
+            Tok::Name(n) if n == "or" => (Infix::Bool(BoolOp::Or), BP_OR),
+            Tok::Name(n) if n == "and" => (Infix::Bool(BoolOp::And), BP_AND),
+            Tok::Op("**") => (Infix::Pow, BP_POW),
+            tok => match binary_op(tok) {
+                Some((op, power)) => (Infix::Binary(op, power), power),
+                None if self.at_compare_op() => (Infix::Compare, BP_CMP),
+                None => return None,
+            },
+        };
+        (power >= min).then_some(infix)
+    }
+
+    /// Parses the operator under the cursor and its right operand(s), with `left` on its left.
+    fn infix(&mut self, left: Expr, infix: Infix) -> Result<Expr> {
+        Ok(match infix {
+            Infix::Bool(op) => {
+                let (kw, power) = if op == BoolOp::Or { ("or", BP_OR) } else { ("and", BP_AND) };
+                let mut values = vec![left];
+                while self.eat_kw(kw) {
+                    values.push(self.expr_bp(power + 1)?);
+                }
+                Expr::BoolOp { op, values }
+            }
+            Infix::Compare => {
+                let (mut ops, mut comparators) = (Vec::new(), Vec::new());
+                while let Some(op) = self.compare_op() {
+                    ops.push(op);
+                    comparators.push(self.expr_bp(BP_CMP + 1)?);
+                }
+                Expr::Compare { left: boxed(left), ops, comparators }
+            }
+            Infix::Binary(op, power) => {
+                self.bump();
+                let right = self.expr_bp(power + 1)?;
+                Expr::BinOp { op, left: boxed(left), right: boxed(right) }
+            }
+            Infix::Pow => {
+                self.bump();
+                // Right-associative, and the exponent may itself start with a sign: `2 ** -1`.
+                let right = self.expr_bp(BP_UNARY)?;
+                Expr::BinOp { op: BinOp::Pow, left: boxed(left), right: boxed(right) }
+            }
+        })
+    }
+
+    fn at_compare_op(&self) -> bool {
+        match (self.peek(), self.peek_nth(1)) {
+            (Tok::Name(a), Tok::Name(b)) if a == "not" && b == "in" => true,
+            (tok, _) => single_compare_op(tok).is_some(),
+        }
+    }
+
+    /// Consumes a comparison operator, including the two-word `not in` and `is not`.
+    fn compare_op(&mut self) -> Option<CmpOp> {
+        let op = match (self.peek(), self.peek_nth(1)) {
+            (Tok::Name(a), Tok::Name(b)) if a == "not" && b == "in" => CmpOp::NotIn,
+            (Tok::Name(a), Tok::Name(b)) if a == "is" && b == "not" => CmpOp::IsNot,
+            (tok, _) => single_compare_op(tok)?,
+        };
+        self.bump();
+        if matches!(op, CmpOp::NotIn | CmpOp::IsNot) {
+            self.bump();
+        }
+        Some(op)
+    }
+
+    /// An atom followed by `.name`, `(args)` and `[index]` trailers.
+    fn primary(&mut self) -> Result<Expr> {
+        let mut expr = self.atom()?;
+        let mut links = 0;
+        loop {
+            let trailer = match self.peek() {
+                Tok::Op(op @ ("." | "(" | "[")) => *op,
+                _ => break,
+            };
+            self.enter()?;
+            links += 1;
+            self.bump();
+            expr = match trailer {
+                "." => self.attribute(expr)?,
+                "(" => self.call(expr)?,
+                _ => self.subscript(expr)?,
+            };
+        }
+        self.depth -= links;
+        Ok(expr)
+    }
+
+    fn attribute(&mut self, value: Expr) -> Result<Expr> {
+        let attr = self.identifier("expected an attribute name after '.'")?;
+        Ok(Expr::Attribute { value: boxed(value), attr })
+    }
+
+    fn call(&mut self, func: Expr) -> Result<Expr> {
+        Ok(Expr::Call { func: boxed(func), args: self.call_args()? })
+    }
+
+    fn call_args(&mut self) -> Result<Vec<Expr>> {
+        let mut args = Vec::new();
+        while !self.eat_op(")") {
+            let unsupported = match (self.peek(), self.peek_nth(1)) {
+                (Tok::Op("*"), _) => Some("starred arguments are"),
+                (Tok::Op("**"), _) => Some("'**' arguments are"),
+                (Tok::Name(n), Tok::Op("=")) if !is_keyword(n) => Some("keyword arguments are"),
+                _ => None,
+            };
+            if let Some(what) = unsupported {
+                return Err(self.error(not_supported(what)));
+            }
+            args.push(self.test()?);
+            if self.is_kw("for") {
+                return Err(self.error(not_supported("generator expressions are")));
+            }
+            if !self.eat_op(",") {
+                self.expect_op(")", "expected ',' or ')' after a function argument")?;
+                break;
+            }
+        }
+        Ok(args)
+    }
+
+    /// After `value[`: an index, a tuple of indices, or a slice.
+    fn subscript(&mut self, value: Expr) -> Result<Expr> {
+        if self.is_op("]") {
+            return Err(self.error("expected an index or slice"));
+        }
+        let lower = if self.is_op(":") { None } else { Some(self.test()?) };
+        if self.eat_op(":") {
+            return self.slice(value, lower);
+        }
+        let mut index = lower.unwrap_or(Expr::Const { value: Literal::None });
+        if self.is_op(",") {
+            let mut items = vec![index];
+            while self.eat_op(",") && !self.is_op("]") {
+                if self.is_op(":") {
+                    return Err(self.error(not_supported("multi-dimensional slices are")));
+                }
+                items.push(self.test()?);
+            }
+            index = Expr::Tuple { items };
+        }
+        self.expect_op("]", "expected ']' after the index")?;
+        Ok(Expr::Subscript { value: boxed(value), index: boxed(index) })
+    }
+
+    /// After `value[lower:`: the upper bound and step.
+    fn slice(&mut self, value: Expr, lower: Option<Expr>) -> Result<Expr> {
+        let bound_follows = |p: &Self| !(p.is_op(":") || p.is_op("]") || p.is_op(","));
+        let upper = if bound_follows(self) { Some(self.test()?) } else { None };
+        let step = if self.eat_op(":") && bound_follows(self) { Some(self.test()?) } else { None };
+        if self.is_op(",") {
+            return Err(self.error(not_supported("multi-dimensional slices are")));
+        }
+        self.expect_op("]", "expected ']' after the slice")?;
+        Ok(Expr::Slice { value: boxed(value), lower: lower.map(boxed), upper: upper.map(boxed), step: step.map(boxed) })
+    }
+
+    fn atom(&mut self) -> Result<Expr> {
+        let value = match self.peek() {
+            Tok::Name(n) if !is_keyword(n) => {
+                let id = n.clone();
+                self.bump();
+                return Ok(Expr::Name { id });
+            }
+            Tok::Name(n) if n == "True" => Literal::Bool(true),
+            Tok::Name(n) if n == "False" => Literal::Bool(false),
+            Tok::Name(n) if n == "None" => Literal::None,
+            Tok::Int(v) if *v < INT_LITERAL_MAX => Literal::Int(*v as i64),
+            Tok::Float(f) => Literal::Float(*f),
+            Tok::Str(_) => return Ok(Expr::Const { value: Literal::Str(self.strings()) }),
+            Tok::Op("(") => return self.parenthesised(),
+            Tok::Op("[") => return self.list(),
+            Tok::Op("{") => return self.braces(),
+            _ => return Err(self.atom_error()),
+        };
+        self.bump();
+        Ok(Expr::Const { value })
+    }
+
+    /// Why the token under the cursor cannot start an expression (kept out of `atom`, whose frame is on every
+    /// level of nesting).
+    #[cold]
+    #[inline(never)]
+    fn atom_error(&self) -> crate::Error {
+        match self.peek() {
+            Tok::Int(_) => self.error("integer literal too large (the limit is 2**63 - 1)"),
+            Tok::Name(n) if is_keyword(n) && !UNSUPPORTED_KEYWORDS.contains(&n.as_str()) => {
+                self.error(format!("expected an expression, found '{n}'"))
+            }
+            Tok::Name(_) | Tok::Op(":=" | "@" | "...") => self.unexpected(),
+            tok => self.error(format!("expected an expression, found {}", describe(tok))),
+        }
+    }
+
+    /// Adjacent string literals, concatenated as in Python.
+    fn strings(&mut self) -> String {
+        let mut out = String::new();
+        while let Tok::Str(s) = self.peek() {
+            out.push_str(s);
+            self.bump();
+        }
+        out
+    }
+
+    /// `()`, `(x)`, `(x,)`, `(x, y)`.
+    fn parenthesised(&mut self) -> Result<Expr> {
+        self.bump();
+        if self.eat_op(")") {
+            return Ok(Expr::Tuple { items: Vec::new() });
+        }
+        let first = self.test()?;
+        if self.is_kw("for") {
+            return Err(self.error(not_supported("generator expressions are")));
+        }
+        if self.eat_op(")") {
+            return Ok(first);
+        }
+        let items = self.rest_of_sequence(first, ")", "a tuple")?;
+        Ok(Expr::Tuple { items })
+    }
+
+    /// `[]`, `[x, y]`, `[elt for target in iter if cond]`.
+    fn list(&mut self) -> Result<Expr> {
+        self.bump();
+        if self.eat_op("]") {
+            return Ok(Expr::List { items: Vec::new() });
+        }
+        let first = self.test()?;
+        if self.is_kw("for") {
+            return self.list_comprehension(first);
+        }
+        let items = self.rest_of_sequence(first, "]", "a list")?;
+        Ok(Expr::List { items })
+    }
+
+    /// The items after `first` up to and including `close`: `(',' test)* [','] close`.
+    fn rest_of_sequence(&mut self, first: Expr, close: &str, what: &str) -> Result<Vec<Expr>> {
+        let mut items = vec![first];
+        while !self.eat_op(close) {
+            self.expect_op(",", &format!("expected ',' or '{close}' in {what}"))?;
+            if self.eat_op(close) {
+                break;
+            }
+            items.push(self.test()?);
+        }
+        Ok(items)
+    }
+
+    fn list_comprehension(&mut self, elt: Expr) -> Result<Expr> {
+        self.bump();
+        let target = self.target_list()?;
+        self.expect_kw("in", "expected 'in' after the comprehension target")?;
+        // `or_test`, not `test`: an `if` here starts a filter, not a conditional expression.
+        let iter = self.or_test()?;
+        let mut ifs = Vec::new();
+        while self.eat_kw("if") {
+            ifs.push(self.or_test()?);
+        }
+        if self.is_kw("for") {
+            return Err(self.error(not_supported("list comprehensions with more than one 'for' clause are")));
+        }
+        if !self.is_op("]") {
+            return Err(self.unexpected());
+        }
+        self.bump();
+        Ok(Expr::ListComp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs })
+    }
+
+    /// `{}` and `{k: v, ...}`; sets and comprehensions are rejected.
+    fn braces(&mut self) -> Result<Expr> {
+        let open = self.take();
+        if self.eat_op("}") {
+            return Ok(Expr::Dict { keys: Vec::new(), values: Vec::new() });
+        }
+        if self.is_op("**") {
+            return Err(self.error(not_supported("dict unpacking ('**') is")));
+        }
+        let key = self.test()?;
+        if !self.eat_op(":") {
+            let what = if self.is_kw("for") { "set comprehensions are" } else { "set literals are" };
+            return Err(self.error_at(&open, not_supported(what)));
+        }
+        let value = self.test()?;
+        if self.is_kw("for") {
+            return Err(self.error(not_supported("dict comprehensions are")));
+        }
+        let (mut keys, mut values) = (vec![key], vec![value]);
+        while !self.eat_op("}") {
+            self.expect_op(",", "expected ',' or '}' in a dict")?;
+            if self.eat_op("}") {
+                break;
+            }
+            if self.is_op("**") {
+                return Err(self.error(not_supported("dict unpacking ('**') is")));
+            }
+            keys.push(self.test()?);
+            self.expect_op(":", "expected ':' after a dict key")?;
+            values.push(self.test()?);
+        }
+        Ok(Expr::Dict { keys, values })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A compact prefix rendering of an expression, so precedence tests read at a glance.
+    fn show(e: &Expr) -> String {
+        let list = |items: &[Expr]| items.iter().map(show).collect::<Vec<_>>().join(" ");
+        let opt = |e: &Option<Box<Expr>>| e.as_deref().map_or("_".to_string(), show);
+        match e {
+            Expr::Const { value } => match value {
+                Literal::None => "None".into(),
+                Literal::Bool(b) => if *b { "True" } else { "False" }.into(),
+                Literal::Int(i) => i.to_string(),
+                Literal::Float(f) => format!("{f:?}"),
+                Literal::Str(s) => format!("{s:?}"),
+            },
+            Expr::Name { id } => id.clone(),
+            Expr::Attribute { value, attr } => format!("(. {} {attr})", show(value)),
+            Expr::Call { func, args } => format!("(call {} [{}])", show(func), list(args)),
+            Expr::BinOp { op, left, right } => format!("({} {} {})", op.symbol(), show(left), show(right)),
+            Expr::UnaryOp { op, operand } => format!("({op:?} {})", show(operand)),
+            Expr::BoolOp { op, values } => format!("({op:?} {})", list(values)),
+            Expr::Compare { left, ops, comparators } => {
+                let rest: Vec<String> =
+                    ops.iter().zip(comparators).map(|(o, c)| format!("{} {}", o.symbol(), show(c))).collect();
+                format!("(cmp {} {})", show(left), rest.join(" "))
+            }
+            Expr::IfExp { test, body, orelse } => format!("(ifexp {} {} {})", show(test), show(body), show(orelse)),
+            Expr::List { items } => format!("[{}]", list(items)),
+            Expr::Tuple { items } => format!("(tuple {})", list(items)),
+            Expr::Dict { keys, values } => {
+                let pairs: Vec<String> =
+                    keys.iter().zip(values).map(|(k, v)| format!("{}: {}", show(k), show(v))).collect();
+                format!("{{{}}}", pairs.join(", "))
+            }
+            Expr::Subscript { value, index } => format!("(idx {} {})", show(value), show(index)),
+            Expr::Slice { value, lower, upper, step } => {
+                format!("(slice {} {} {} {})", show(value), opt(lower), opt(upper), opt(step))
+            }
+            Expr::ListComp { elt, target, iter, ifs } => {
+                format!("(comp {} {} {} [{}])", show(elt), show_target(target), show(iter), list(ifs))
+            }
+        }
+    }
+
+    fn show_target(t: &Target) -> String {
+        match t {
+            Target::Name { id } => id.clone(),
+            Target::Subscript { value, index } => format!("(idx {} {})", show(value), show(index)),
+            Target::Tuple { items } => {
+                format!("(tuple {})", items.iter().map(show_target).collect::<Vec<_>>().join(" "))
+            }
+        }
+    }
+
+    fn expr(src: &str) -> String {
+        show(&parse_expr(src).unwrap_or_else(|e| panic!("{src:?}: {e}")))
+    }
+
+    fn expr_err(src: &str) -> String {
+        parse_expr(src).expect_err(src).to_string()
+    }
+
+    fn module_err(src: &str) -> String {
+        let e = parse_module(src).expect_err(src);
+        assert_eq!(e.kind(), crate::ErrorKind::Parse);
+        e.to_string()
+    }
+
+    /// The body of the single function in `src`.
+    fn body(src: &str) -> Vec<Stmt> {
+        let m = parse_module(src).unwrap_or_else(|e| panic!("{src:?}: {e}"));
+        assert_eq!(m.functions.len(), 1);
+        m.functions.into_iter().next().map(|f| f.body).unwrap_or_default()
+    }
+
+    /// The statements of `lines`, wrapped in a function (each line indented by 4).
+    fn stmts(lines: &str) -> Vec<Stmt> {
+        let src: String = lines.lines().map(|l| format!("    {l}\n")).collect();
+        body(&format!("def f(x):\n{src}"))
+    }
+
+    fn stmt(line: &str) -> StmtKind {
+        let mut s = stmts(line);
+        assert_eq!(s.len(), 1, "{line}");
+        s.remove(0).kind
+    }
+
+    fn name(id: &str) -> Expr {
+        Expr::Name { id: id.into() }
+    }
+
+    fn int(i: i64) -> Expr {
+        Expr::Const { value: Literal::Int(i) }
+    }
+
+    fn target(id: &str) -> Target {
+        Target::Name { id: id.into() }
+    }
+
+    fn call(func: Expr, args: Vec<Expr>) -> Expr {
+        Expr::Call { func: boxed(func), args }
+    }
+
+    #[test]
+    fn precedence() {
+        assert_eq!(expr("-2**2"), "(Neg (** 2 2))");
+        assert_eq!(expr("2**-1"), "(** 2 (Neg 1))");
+        assert_eq!(expr("2**3**2"), "(** 2 (** 3 2))");
+        assert_eq!(expr("1+2*3"), "(+ 1 (* 2 3))");
+        assert_eq!(expr("1-2-3"), "(- (- 1 2) 3)");
+        assert_eq!(expr("(1+2)*3"), "(* (+ 1 2) 3)");
+        assert_eq!(expr("a // b % c"), "(% (// a b) c)");
+        assert_eq!(expr("not a == b"), "(Not (cmp a == b))");
+        assert_eq!(expr("a or b and c"), "(Or a (And b c))");
+        assert_eq!(expr("a and b or c and d or e"), "(Or (And a b) (And c d) e)");
+        assert_eq!(expr("not not a"), "(Not (Not a))");
+        assert_eq!(expr("a < b < c"), "(cmp a < b < c)");
+        assert_eq!(expr("a in b not in c is d is not e"), "(cmp a in b not in c is d is not e)");
+        assert_eq!(expr("a == b != c <= d >= e > f"), "(cmp a == b != c <= d >= e > f)");
+        assert_eq!(expr("a | b ^ c & d << e + f"), "(| a (^ b (& c (<< d (+ e f)))))");
+        assert_eq!(expr("a >> 1 << 2"), "(<< (>> a 1) 2)");
+        assert_eq!(expr("~a + -b * +c"), "(+ (Invert a) (* (Neg b) (Pos c)))");
+        assert_eq!(expr("a if b else c if d else e"), "(ifexp b a (ifexp d c e))");
+        assert_eq!(expr("a or b if c and d else e"), "(ifexp (And c d) (Or a b) e)");
+        assert_eq!(expr("x + 1 < y * 2 and z"), "(And (cmp (+ x 1) < (* y 2)) z)");
+        assert_eq!(expr("-x.y[0](1)**2"), "(Neg (** (call (idx (. x y) 0) [1]) 2))");
+    }
+
+    #[test]
+    fn primaries_and_displays() {
+        assert_eq!(expr("bert(text)"), "(call bert [text])");
+        assert_eq!(expr("text.lower(x)"), "(call (. text lower) [x])");
+        assert_eq!(expr("f(a, b,)"), "(call f [a b])");
+        assert_eq!(expr("f()"), "(call f [])");
+        assert_eq!(expr("a[i]"), "(idx a i)");
+        assert_eq!(expr("a[i, j]"), "(idx a (tuple i j))");
+        assert_eq!(expr("a[i:j]"), "(slice a i j _)");
+        assert_eq!(expr("a[::2]"), "(slice a _ _ 2)");
+        assert_eq!(expr("a[:]"), "(slice a _ _ _)");
+        assert_eq!(expr("a[1:]"), "(slice a 1 _ _)");
+        assert_eq!(expr("a[:-1]"), "(slice a _ (Neg 1) _)");
+        assert_eq!(expr("a[::]"), "(slice a _ _ _)");
+        assert_eq!(expr("a[1:2:3]"), "(slice a 1 2 3)");
+        assert_eq!(expr("[]"), "[]");
+        assert_eq!(expr("[1, 2,]"), "[1 2]");
+        assert_eq!(expr("()"), "(tuple )");
+        assert_eq!(expr("(a,)"), "(tuple a)");
+        assert_eq!(expr("(a, b)"), "(tuple a b)");
+        assert_eq!(expr("(a)"), "a");
+        assert_eq!(expr("a, b"), "(tuple a b)");
+        assert_eq!(expr("{}"), "{}");
+        assert_eq!(expr("{'a': 1, b: [2],}"), "{\"a\": 1, b: [2]}");
+        assert_eq!(expr("[c for c in s]"), "(comp c c s [])");
+        assert_eq!(expr("[k for k, v in d.items() if v if k]"), "(comp k (tuple k v) (call (. d items) []) [v k])");
+        assert_eq!(expr("[a if b else c for x in y]"), "(comp (ifexp b a c) x y [])");
+        assert_eq!(expr("True, False, None"), "(tuple True False None)");
+        assert_eq!(expr("  f(\n  a,\n b)\n"), "(call f [a b])");
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(expr("0x_ff + 0o17 + 0b101 + 1_000 + 00"), "(+ (+ (+ (+ 255 15) 5) 1000) 0)");
+        assert_eq!(expr("1.5, 1e3, .5, 5., 1_0.2_5e-1_0, 2E+2"), "(tuple 1.5 1000.0 0.5 5.0 1.025e-9 200.0)");
+        assert_eq!(expr("9223372036854775807"), "9223372036854775807");
+        assert_eq!(expr("-9223372036854775808"), "-9223372036854775808");
+        assert!(expr_err("9223372036854775808").contains("integer literal too large"));
+        assert!(expr_err("-9223372036854775808 ** 2").contains("integer literal too large"));
+        assert!(expr_err("99999999999999999999999").contains("line 1, column 1: integer literal too large"));
+        assert!(expr_err("0x1_0000_0000_0000_0000").contains("integer literal too large"));
+        assert!(expr_err("012").contains("leading zeros"));
+        assert!(expr_err("1_").contains("invalid decimal literal"));
+        assert!(expr_err("1__0").contains("invalid decimal literal"));
+        assert!(expr_err("1e").contains("invalid decimal literal"));
+        assert!(expr_err("0x").contains("invalid hexadecimal literal"));
+        assert!(expr_err("0o8").contains("invalid octal literal"));
+        assert!(expr_err("0b12").contains("invalid binary literal"));
+        assert!(expr_err("3j").contains("complex literals are not supported"));
+    }
+
+    #[test]
+    fn strings() {
+        assert_eq!(expr(r#"'a\n\t\r\\\'\"\0'"#), r#""a\n\t\r\\'\"\0""#);
+        assert_eq!(expr(r"'\x41\u00e9\U0001F600\101\z'"), "\"Aé😀A\\\\z\"");
+        assert_eq!(expr(r"r'\n\'' + R'\d+'"), r#"(+ "\\n\\'" "\\d+")"#);
+        assert_eq!(expr("'a' \"b\"\n"), "\"ab\"");
+        assert_eq!(expr("('a'\n 'b')"), "\"ab\"");
+        assert_eq!(expr("'''x\n'y'\"\"'''"), "\"x\\n'y'\\\"\\\"\"");
+        assert_eq!(expr("\"\"\"a\"\"\""), "\"a\"");
+        assert_eq!(expr("'ab\\\ncd'"), "\"abcd\"");
+        assert_eq!(expr("u'x'"), "\"x\"");
+        assert_eq!(expr("'é' + \"\""), "(+ \"é\" \"\")");
+        assert!(expr_err("'abc").contains("line 1, column 1: unterminated string literal"));
+        assert!(expr_err("x = 'abc\n'").contains("unterminated string"));
+        assert!(expr_err("'''abc\n\n").contains("unterminated triple-quoted string literal"));
+        assert!(expr_err("b'x'").contains("bytes literals are not supported"));
+        assert!(expr_err("f'{x}'").contains("f-strings are not supported"));
+        assert!(expr_err("Rb'x'").contains("bytes literals are not supported"));
+        assert!(expr_err(r"'\x4'").contains("truncated \\xXX escape"));
+        assert!(expr_err(r"'\ud800'").contains("line 1, column 2: invalid \\uXXXX escape"));
+        assert!(expr_err(r"'\N{DASH}'").contains("not supported"));
+    }
+
+    #[test]
+    fn the_reference_function() {
+        let src = "def unicode_split_any(word):\n    ret = []\n    for i in range(len(word)):\n        res = word[i]\n        ret.append(res)\n    return ret\n";
+        let m = parse_module(src).unwrap();
+        let body = vec![
+            Stmt {
+                line: 2,
+                kind: StmtKind::Assign { targets: vec![target("ret")], value: Expr::List { items: vec![] } },
+            },
+            Stmt {
+                line: 3,
+                kind: StmtKind::For {
+                    target: target("i"),
+                    iter: call(name("range"), vec![call(name("len"), vec![name("word")])]),
+                    body: vec![
+                        Stmt {
+                            line: 4,
+                            kind: StmtKind::Assign {
+                                targets: vec![target("res")],
+                                value: Expr::Subscript { value: boxed(name("word")), index: boxed(name("i")) },
+                            },
+                        },
+                        Stmt {
+                            line: 5,
+                            kind: StmtKind::Expr {
+                                value: call(
+                                    Expr::Attribute { value: boxed(name("ret")), attr: "append".into() },
+                                    vec![name("res")],
+                                ),
+                            },
+                        },
+                    ],
+                },
+            },
+            Stmt { line: 6, kind: StmtKind::Return { value: Some(name("ret")) } },
+        ];
+        let expected = FunctionDef { name: "unicode_split_any".into(), params: vec!["word".into()], body, line: 1 };
+        assert_eq!(m, Module { functions: vec![expected] });
+    }
+
+    #[test]
+    fn assignments() {
+        let StmtKind::Assign { targets, value } = stmt("a = b = 1") else { panic!() };
+        assert_eq!(targets, vec![target("a"), target("b")]);
+        assert_eq!(value, int(1));
+        let StmtKind::Assign { targets, value } = stmt("a, b = x") else { panic!() };
+        assert_eq!(targets, vec![Target::Tuple { items: vec![target("a"), target("b")] }]);
+        assert_eq!(value, name("x"));
+        let StmtKind::Assign { targets, .. } = stmt("(a, [b, c]) = x") else { panic!() };
+        let inner = Target::Tuple { items: vec![target("b"), target("c")] };
+        assert_eq!(targets, vec![Target::Tuple { items: vec![target("a"), inner] }]);
+        let StmtKind::Assign { targets, .. } = stmt("d[k] = v") else { panic!() };
+        assert_eq!(targets, vec![Target::Subscript { value: name("d"), index: name("k") }]);
+        let StmtKind::Assign { value, .. } = stmt("t = 1, 2") else { panic!() };
+        assert_eq!(show(&value), "(tuple 1 2)");
+        let ops = ["+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>="];
+        for op in ops {
+            let StmtKind::AugAssign { target: t, op: parsed, value } = stmt(&format!("d[0] {op} 2")) else { panic!() };
+            assert_eq!(t, Target::Subscript { value: name("d"), index: int(0) });
+            assert_eq!(format!("{}=", parsed.symbol()), op);
+            assert_eq!(value, int(2));
+        }
+    }
+
+    #[test]
+    fn simple_statements() {
+        assert_eq!(stmt("pass"), StmtKind::Pass);
+        assert_eq!(stmt("return"), StmtKind::Return { value: None });
+        let StmtKind::Return { value: Some(v) } = stmt("return a, b") else { panic!() };
+        assert_eq!(show(&v), "(tuple a b)");
+        assert_eq!(
+            stmt("'''docstring'''"),
+            StmtKind::Expr { value: Expr::Const { value: Literal::Str("docstring".into()) } }
+        );
+        let s = stmts("a = 1; b = 2;\nc = 3");
+        assert_eq!(s.iter().map(|s| s.line).collect::<Vec<_>>(), vec![2, 2, 3]);
+        let loops = stmts("while True:\n    break\nfor a in b:\n    if a: continue");
+        let StmtKind::While { test, body } = &loops[0].kind else { panic!() };
+        assert_eq!((show(test), body.as_slice()), ("True".into(), &[Stmt { line: 3, kind: StmtKind::Break }][..]));
+        let StmtKind::For { body, .. } = &loops[1].kind else { panic!() };
+        let StmtKind::If { body, orelse, .. } = &body[0].kind else { panic!() };
+        assert_eq!((body[0].kind.clone(), orelse.len()), (StmtKind::Continue, 0));
+    }
+
+    #[test]
+    fn for_targets() {
+        let StmtKind::For { target: t, iter, .. } = stmt("for k, v in d.items(): pass") else { panic!() };
+        assert_eq!(t, Target::Tuple { items: vec![target("k"), target("v")] });
+        assert_eq!(show(&iter), "(call (. d items) [])");
+        let StmtKind::For { target: t, iter, .. } = stmt("for (i, x), y in a, b:\n    pass") else { panic!() };
+        assert_eq!(show_target(&t), "(tuple (tuple i x) y)");
+        assert_eq!(show(&iter), "(tuple a b)");
+        let StmtKind::For { target: t, .. } = stmt("for x[0] in y: pass") else { panic!() };
+        assert_eq!(show_target(&t), "(idx x 0)");
+    }
+
+    #[test]
+    fn if_elif_else() {
+        let src = "if a:\n    x = 1\nelif b:\n    x = 2\nelif c:\n    pass\nelse:\n    x = 3";
+        let s = stmts(src);
+        assert_eq!(s.len(), 1);
+        let StmtKind::If { test, body, orelse } = &s[0].kind else { panic!() };
+        assert_eq!((show(test), s[0].line, body.len()), ("a".into(), 2, 1));
+        let StmtKind::If { test, orelse, .. } = &orelse[0].kind else { panic!() };
+        assert_eq!((show(test), 4), ("b".into(), stmts(src)[0].line + 2));
+        let Stmt { line: 6, kind: StmtKind::If { test, orelse, .. } } = &orelse[0] else { panic!("{orelse:?}") };
+        assert_eq!(show(test), "c");
+        assert!(matches!(&orelse[..], [Stmt { line: 9, kind: StmtKind::Assign { .. } }]));
+    }
+
+    #[test]
+    fn indentation() {
+        // Dedent several levels at once, comments at odd indentation, blank lines with spaces, no final newline.
+        let src = "def f(x):\n    if x:\n        for y in x:\n            # deep\n  # odd\n      \n            y = 1\n\n    return x\ndef g():\n\tif 1:\n\t\treturn 2\n\treturn 3";
+        let m = parse_module(src).unwrap();
+        assert_eq!(m.functions.len(), 2);
+        let f = &m.functions[0];
+        assert_eq!((f.body.len(), f.body[1].line), (2, 9));
+        let g = &m.functions[1];
+        assert_eq!((g.line, g.params.len(), g.body.len()), (10, 0, 2));
+        // Backslash continuation and brackets spanning lines, with odd indentation inside.
+        let s = stmts("x = 1 + \\\n  2\ny = [1,\n3,\n        4]\nz = 5");
+        assert_eq!(s.iter().map(|s| s.line).collect::<Vec<_>>(), vec![2, 4, 7]);
+        // Inline bodies, a module docstring, a comment-only tail, CRLF endings.
+        let m = parse_module("'''doc'''\r\ndef f(a, b,): return a\r\n# end\r\n   # more").unwrap();
+        assert_eq!(m.functions[0].params, vec!["a".to_string(), "b".to_string()]);
+        assert_eq!(parse_module("").unwrap().functions.len(), 0);
+        assert_eq!(parse_module("\n\n  # only comments\n").unwrap().functions.len(), 0);
+    }
+
+    #[test]
+    fn indentation_errors() {
+        assert_eq!(module_err("  def f(): pass"), "line 1, column 3: unexpected indent");
+        assert_eq!(module_err("def f():\n    x = 1\n        y = 2\n"), "line 3, column 9: unexpected indent");
+        assert_eq!(
+            module_err("def f():\n    if x:\n        y = 2\n  z = 3\n"),
+            "line 4, column 3: unindent does not match any outer indentation level"
+        );
+        assert_eq!(
+            module_err("def f():\nreturn 1\n"),
+            "line 2, column 1: expected an indented block after function definition on line 1"
+        );
+        assert_eq!(
+            module_err("def f():\n    if x:\n    y = 1"),
+            "line 3, column 5: expected an indented block after 'if' statement on line 2"
+        );
+        assert!(parse_module("def f():\n    pass\n    ").is_ok());
+    }
+
+    #[test]
+    fn syntax_errors() {
+        let cases: &[(&str, &str)] = &[
+            ("def f(x):\n    if x\n        pass", "line 2, column 9: expected ':' after if condition"),
+            ("def f(x):\n    while x\n", "line 2, column 12: expected ':' after while condition"),
+            ("def f(x):\n    for x y:\n", "line 2, column 11: expected 'in' after the for loop target"),
+            ("def f(x):\n    x = (1 2)", "line 2, column 12: expected ',' or ')' in a tuple"),
+            ("def f(x):\n    x = 1 2", "line 2, column 11: invalid syntax: unexpected number"),
+            ("def f(x):\n    f(x y)", "line 2, column 9: expected ',' or ')' after a function argument"),
+            ("def f(x):\n    x = ", "line 2, column 9: expected an expression, found end of line"),
+            ("def f(x):\n    x = )", "line 2, column 9: unmatched ')'"),
+            (
+                "def f(x):\n    x = (]",
+                "line 2, column 10: closing parenthesis ']' does not match opening parenthesis '('",
+            ),
+            ("def f(x):\n    x = [1,\n", "line 2, column 9: '[' was never closed"),
+            ("def f(x):\n    x = $", "line 2, column 9: invalid character '$' (U+0024)"),
+            ("def f(x):\n    x = 1 \\ 2", "line 2, column 11: unexpected character after line continuation character"),
+            ("def f(x):\n    break", "line 2, column 5: 'break' outside loop"),
+            ("def f(x):\n    continue", "line 2, column 5: 'continue' outside loop"),
+            ("return 1", "line 1, column 1: 'return' outside function"),
+            ("x = 1", "line 1, column 1: only function definitions ('def') are allowed at the top level of a module"),
+            ("def f(x, x): pass", "line 1, column 10: duplicate parameter 'x' in function definition"),
+            ("def f(x):\n    f(x) = 1", "line 2, column 5: cannot assign to function call"),
+            ("def f(x):\n    1 = x", "line 2, column 5: cannot assign to literal"),
+            ("def f(x):\n    a, b += 1", "line 2, column 5: illegal target for augmented assignment"),
+            ("def f(x):\n    else: pass", "line 2, column 5: invalid syntax: 'else' cannot appear here"),
+            ("def if(): pass", "line 1, column 5: expected a function name after 'def'"),
+            ("def f(x):\n    x.if", "line 2, column 7: expected an attribute name after '.'"),
+            ("def f(x):\n    a[]", "line 2, column 7: expected an index or slice"),
+            (
+                "def f(x):\n    x = a if b",
+                "line 2, column 15: expected 'else' after the condition of an 'if' expression",
+            ),
+            ("def f(x):\n    x = {1: 2, 3}", "line 2, column 17: expected ':' after a dict key"),
+        ];
+        for (src, msg) in cases {
+            assert_eq!(&module_err(src), msg, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn unsupported_constructs() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "def f(x):\n    for a in b:\n        pass\n    else:\n        pass",
+                "line 4, column 5: 'else' clauses on loops",
+            ),
+            (
+                "def f(x):\n    while a:\n        pass\n    else:\n        pass",
+                "line 4, column 5: 'else' clauses on loops",
+            ),
+            ("def f(x):\n    try:\n        pass", "line 2, column 5: 'try' is not supported"),
+            ("def f(x):\n    with a as b:\n        pass", "line 2, column 5: 'with' is not supported"),
+            ("class A:\n    pass", "line 1, column 1: 'class' is not supported"),
+            ("import os", "line 1, column 1: 'import' is not supported"),
+            ("from os import path", "line 1, column 1: 'from' is not supported"),
+            ("def f(x):\n    global y", "line 2, column 5: 'global' is not supported"),
+            ("def f(x):\n    nonlocal y", "line 2, column 5: 'nonlocal' is not supported"),
+            ("def f(x):\n    y = (\nlambda: 1)", "line 3, column 1: 'lambda' is not supported in anyscript"),
+            ("def f(x):\n    yield x", "line 2, column 5: 'yield' is not supported"),
+            ("def f(x):\n    y = yield x", "line 2, column 9: 'yield' is not supported"),
+            ("async def f(x): pass", "line 1, column 1: 'async' is not supported"),
+            ("def f(x):\n    await x", "line 2, column 5: 'await' is not supported"),
+            ("def f(x):\n    del x", "line 2, column 5: 'del' is not supported"),
+            ("def f(x):\n    assert x", "line 2, column 5: 'assert' is not supported"),
+            ("def f(x):\n    raise x", "line 2, column 5: 'raise' is not supported"),
+            ("@dec\ndef f(x): pass", "line 1, column 1: decorators are not supported"),
+            ("def f(x):\n    if (y := x): pass", "line 2, column 11: the walrus operator ':=' is not supported"),
+            ("def f(x):\n    y := x", "line 2, column 7: the walrus operator ':=' is not supported"),
+            ("def f(x):\n    a, *b = x", "line 2, column 8: starred expressions are not supported"),
+            ("def f(x):\n    g(*x)", "line 2, column 7: starred arguments are not supported"),
+            ("def f(x):\n    g(**x)", "line 2, column 7: '**' arguments are not supported"),
+            ("def f(x):\n    g(x,\n      key=1)", "line 3, column 7: keyword arguments are not supported"),
+            ("def f(x=1): pass", "line 1, column 8: default parameter values are not supported"),
+            ("def f(*args): pass", "line 1, column 7: '*args' parameters are not supported"),
+            ("def f(**kw): pass", "line 1, column 7: '**kwargs' parameters are not supported"),
+            ("def f(a, /): pass", "line 1, column 10: positional-only parameters ('/') are not supported"),
+            ("def f(x: int): pass", "line 1, column 8: parameter annotations are not supported"),
+            ("def f(x) -> int: pass", "line 1, column 10: return annotations are not supported"),
+            ("def f(x):\n    y: int = 1", "line 2, column 6: variable annotations are not supported"),
+            ("def f(x):\n    def g(): pass", "line 2, column 5: nested functions are not supported"),
+            ("def f(x):\n    return {1, 2}", "line 2, column 12: set literals are not supported"),
+            ("def f(x):\n    return {c for c in x}", "line 2, column 12: set comprehensions are not supported"),
+            ("def f(x):\n    return {c: 1 for c in x}", "line 2, column 18: dict comprehensions are not supported"),
+            ("def f(x):\n    return {**x}", "line 2, column 13: dict unpacking ('**') is not supported"),
+            ("def f(x):\n    return (c for c in x)", "line 2, column 15: generator expressions are not supported"),
+            ("def f(x):\n    return g(c for c in x)", "line 2, column 16: generator expressions are not supported"),
+            (
+                "def f(x):\n    return [a for b in c for a in b]",
+                "line 2, column 26: list comprehensions with more than one",
+            ),
+            (
+                "def f(x):\n    return x @ y",
+                "line 2, column 14: the matrix multiplication operator '@' is not supported",
+            ),
+            ("def f(x):\n    return ...", "line 2, column 12: '...' (Ellipsis) is not supported"),
+            ("def f(x):\n    x.a = 1", "line 2, column 5: assignment to attributes is not supported"),
+            ("def f(x):\n    x[1:2] = 1", "line 2, column 5: assignment to slices is not supported"),
+            ("def f(x):\n    return x[1:2, 3]", "line 2, column 17: multi-dimensional slices are not supported"),
+        ];
+        for (src, msg) in cases {
+            let err = module_err(src);
+            assert!(err.starts_with(msg), "{src:?}: got {err:?}, want {msg:?}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let n = 100_000;
+        for (open, close) in NESTING_SHAPES {
+            let src = format!("{}x{}", open.repeat(n), close.repeat(n));
+            assert!(expr_err(&src).contains("nested too deeply"), "{open}");
+        }
+        for link in ["+1", ".y", "()", "[0]", "**1"] {
+            assert!(expr_err(&format!("x{}", link.repeat(n))).contains("nested too deeply"), "{link}");
+        }
+        let blocks: String = (0..300).map(|i| format!("{}if x:\n", " ".repeat(i + 1))).collect();
+        assert!(
+            module_err(&format!("def f(x):\n{blocks}{}pass\n", " ".repeat(301))).contains("too many nested blocks")
+        );
+        let elifs = "    if x: pass\n".to_string() + &"    elif x: pass\n".repeat(300);
+        assert!(module_err(&format!("def f(x):\n{elifs}")).contains("nested too deeply"));
+    }
+
+    /// Ways to nest expressions, as (opening, closing) around a name.
+    const NESTING_SHAPES: &[(&str, &str)] = &[
+        ("(", ")"),
+        ("[", "]"),
+        ("{1: ", "}"),
+        ("f(", ")"),
+        ("a[", "]"),
+        ("-", ""),
+        ("not ", ""),
+        ("1+(", ")"),
+        ("x if x else ", ""),
+        ("(x if x else ", ")"),
+        ("[x for x in ", "]"),
+        ("[x for x in y if ", "]"),
+        ("(x, ", ")"),
+        ("a[1:", "]"),
+        ("2**", ""),
+        ("x < (", ")"),
+        ("x and (", ")"),
+    ];
+
+    #[test]
+    fn nesting_up_to_the_limit_fits_a_default_thread_stack() {
+        // Each shape at the deepest nesting accepted must parse (and drop) on a 2 MiB stack, the size of
+        // a spawned Rust thread, even in a debug build.
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(|| {
+                for (open, close) in NESTING_SHAPES {
+                    let deepest = (1..=MAX_DEPTH)
+                        .take_while(|&n| parse_expr(&format!("{}x{}", open.repeat(n), close.repeat(n))).is_ok())
+                        .last();
+                    assert!(deepest.is_some_and(|n| n >= MAX_DEPTH / 4), "{open}: {deepest:?}");
+                }
+                let blocks: String = (1..MAX_DEPTH).map(|i| format!("{}if (((x))):\n", " ".repeat(i))).collect();
+                parse_module(&format!("def f(x):\n{blocks}{}return (((x)))\n", " ".repeat(MAX_DEPTH))).unwrap_err();
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    /// A tiny deterministic PRNG (xorshift64*), so the fuzz test needs no dependency and never flakes.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn arbitrary_input_never_panics() {
+        let seeds = [
+            "def unicode_split_any(word):\n    ret = []\n    for i in range(len(word)):\n        res = word[i]\n        ret.append(res)\n    return ret\n",
+            "def f(a, b):\n    if a < b <= 3 and not a in b:\n        return [x * 2 for x, y in a if y]\n    elif a:\n        d = {'k': r'\\d', \"v\": 0x1f}\n    else:\n        a[1:2:3] += -2 ** 3\n    while a: break\n",
+            "bert(text)",
+            "text.lower(x)",
+        ];
+        let pieces = [
+            "(",
+            ")",
+            "[",
+            "]",
+            "{",
+            "}",
+            ":",
+            ",",
+            ".",
+            "=",
+            "+",
+            "-",
+            "*",
+            "**",
+            "/",
+            "//",
+            "\\",
+            "\n",
+            "\r\n",
+            " ",
+            "    ",
+            "\t",
+            "#",
+            "'",
+            "\"",
+            "'''",
+            "\"\"\"",
+            "\\x",
+            "\\u",
+            "\\N",
+            "0x",
+            "1e",
+            "9999999999999999999999",
+            "if",
+            "else",
+            "elif",
+            "for",
+            "in",
+            "not",
+            "is",
+            "def",
+            "return",
+            "lambda",
+            "x",
+            "é",
+            "\u{0}",
+            "\u{ffff}",
+            ";",
+            ":=",
+            "@",
+            "...",
+            "r'",
+            "b'",
+            "f'",
+            "_",
+            "0",
+            "1.",
+            ".5",
+        ];
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for round in 0..4000 {
+            let src = if round % 2 == 0 {
+                let mut s = seeds[rng.below(seeds.len())].to_string();
+                for _ in 0..1 + rng.below(4) {
+                    let cut = s.char_indices().nth(rng.below(s.chars().count() + 1)).map_or(s.len(), |(i, _)| i);
+                    match rng.below(3) {
+                        0 => s.insert_str(cut, pieces[rng.below(pieces.len())]),
+                        1 => s.truncate(cut),
+                        _ => s = format!("{}{}", &s[cut..], &s[..cut]),
+                    }
+                }
+                s
+            } else {
+                (0..rng.below(40)).map(|_| pieces[rng.below(pieces.len())]).collect()
+            };
+            for result in [parse_module(&src).map(|_| ()), parse_expr(&src).map(|_| ())] {
+                if let Err(e) = result {
+                    assert_eq!(e.kind(), crate::ErrorKind::Parse, "{src:?}");
+                    assert!(e.message().starts_with("line "), "{src:?}: {e}");
+                }
+            }
+        }
+        let bytes: Vec<u8> = (0..20_000).map(|_| rng.next() as u8).collect();
+        for chunk in bytes.chunks(37) {
+            let src = String::from_utf8_lossy(chunk);
+            let _ = (parse_module(&src), parse_expr(&src));
+        }
+    }
 }

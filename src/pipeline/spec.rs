@@ -378,7 +378,7 @@ mod tests {
     fn steps_know_their_lines() {
         let text = "inputs = [\"t\"]\n\n[[steps]]\nout = \"a\"\ncall = \"t\"\n\n[[steps]]\nout = \"b\"\ncall = \"a\"\n";
         let (spec, _) = parse_spec(text, Format::Toml).unwrap();
-        assert_eq!(spec.steps.iter().map(|s| s.line).collect::<Vec<_>>(), vec![4, 8]);
+        assert_eq!(spec.steps.iter().map(|s| s.line).collect::<Vec<_>>(), vec![3, 7]);
     }
 
     #[test]

@@ -65,3 +65,29 @@ pub fn err_text<T: std::fmt::Debug>(r: anyproc::Result<T>) -> String {
         Err(e) => e.to_string(),
     }
 }
+
+/// tiktoken-rs built from a shipped rank file parsed here (independently of anyproc),
+/// with `specials` and tiktoken's literal `pattern`.
+pub fn tiktoken(name: &str, specials: &[(&str, u32)], pattern: &str) -> tiktoken_rs::CoreBPE {
+    use base64::Engine as _;
+    let text = std::fs::read_to_string(asset(&format!("gpt2/{name}"))).expect("rank file");
+    let encoder = text
+        .lines()
+        .map(|line| {
+            let (tok, rank) = line.split_once(' ').expect("two fields");
+            (base64::engine::general_purpose::STANDARD.decode(tok).expect("base64"), rank.parse().expect("rank"))
+        })
+        .collect();
+    let specials = specials.iter().map(|(s, id)| (s.to_string(), *id)).collect();
+    tiktoken_rs::CoreBPE::new(encoder, specials, pattern).expect("CoreBPE")
+}
+
+/// tiktoken's r50k_base (GPT-2) with `<|endoftext|>`.
+pub fn tiktoken_r50k() -> tiktoken_rs::CoreBPE {
+    tiktoken("r50k_base.tiktoken", &[("<|endoftext|>", 50256)], anyproc::ops::bytelevel::R50K_PATTERN)
+}
+
+/// tiktoken's cl100k_base with `<|endoftext|>`.
+pub fn tiktoken_cl100k() -> tiktoken_rs::CoreBPE {
+    tiktoken("cl100k_base.tiktoken", &[("<|endoftext|>", 100257)], anyproc::ops::bytelevel::CL100K_PATTERN)
+}

@@ -1,0 +1,211 @@
+# Functions run both by anyproc's interpreter and by CPython (tests/interp_cpython.rs):
+# every function takes one line of real text and must give the same result in both.
+# Plain Python in the anyscript subset: no imports, classes, lambdas or keyword arguments.
+
+
+def unicode_split_any(word):
+    ret = []
+    for i in range(len(word)):
+        res = word[i]
+        ret.append(res)
+    return ret
+
+
+def count_vowels(text):
+    n = 0
+    for c in text.lower():
+        if c in "aeiouäöüéèà":
+            n += 1
+    return n
+
+
+def word_lengths(text):
+    lengths = {}
+    for word in text.split():
+        lengths[word] = len(word)
+    return lengths
+
+
+def capitalize_words(text):
+    out = []
+    for word in text.split(" "):
+        if word:
+            out.append(word[0].upper() + word[1:].lower())
+        else:
+            out.append(word)
+    return " ".join(out)
+
+
+def first_long_word(text):
+    for word in text.split():
+        if len(word) >= 9:
+            return word
+    return None
+
+
+def reverse_words(text):
+    words = text.split()
+    return " ".join(words[::-1]) + "|" + text[::-1][:10] + "|" + text[-5:] + "|" + text[2:20:3]
+
+
+def char_histogram(text):
+    counts = {}
+    for c in text:
+        if c.isalpha():
+            counts[c] = counts.get(c, 0) + 1
+    ranked = sorted([[-n, c] for c, n in counts.items()])
+    return [[c, -n] for n, c in ranked[:5]]
+
+
+def collatz_steps(text):
+    n = len(text) + 1
+    steps = 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+def fizz(text):
+    out = []
+    for i in range(1, len(text) % 17 + 2):
+        if i % 15 == 0:
+            out.append("FizzBuzz")
+        elif i % 3 == 0:
+            out.append("Fizz")
+        elif i % 5 == 0:
+            out.append("Buzz")
+        else:
+            out.append(str(i))
+    return out
+
+
+def dedupe(text):
+    seen = []
+    for i, word in enumerate(text.lower().split()):
+        if word not in seen and i % 2 == 0:
+            seen.append(word)
+    return seen
+
+
+def pairs_with_break(text):
+    words = text.split()
+    found = []
+    for a in words:
+        if len(found) > 3:
+            break
+        for b in words:
+            if a == b:
+                continue
+            if a[:1] == b[:1]:
+                found.append(a + "+" + b)
+                break
+    return found
+
+
+def numbers(text):
+    digits = [c for c in text if c.isdigit()]
+    total = 0
+    for d in digits:
+        total = total * 3 + int(d)
+    ratio = len(digits) / (len(text) + 1)
+    return [total % 1000003, round(ratio * 100, 2), len(digits) < 3 < len(text), -7 // 2, -7 % 3, 2 ** 10, abs(-3.5)]
+
+
+def stats(text):
+    lengths = [len(w) for w in text.split()]
+    if not lengths:
+        return [0, 0, 0, 0.0]
+    a, b = min(lengths), max(lengths)
+    mean = sum(lengths) / len(lengths)
+    return [a, b, len(lengths), round(mean, 3)]
+
+
+def tags(text):
+    counts = {"upper": 0, "lower": 0, "digit": 0, "space": 0, "other": 0}
+    for c in text:
+        if c.isupper():
+            counts["upper"] += 1
+        elif c.islower():
+            counts["lower"] += 1
+        elif c.isdigit():
+            counts["digit"] += 1
+        elif c.isspace():
+            counts["space"] += 1
+        else:
+            counts["other"] += 1
+    keys = sorted(counts.keys())
+    return [k + "=" + str(counts[k]) for k in keys if counts[k] > 0]
+
+
+def clean(text):
+    t = text.strip().replace("  ", " ").replace("\t", " ")
+    if t.startswith("(") or t.endswith(")"):
+        t = t.strip("()")
+    parts = t.split(",")
+    return [p.strip() for p in parts if len(p.strip()) > 0][:4]
+
+
+def zipped(text):
+    words = text.split()
+    out = []
+    for a, b in zip(words, words[1:]):
+        out.append([a, b, a < b])
+    return out[:3]
+
+
+def nested(text):
+    table = {"n": 0, "items": []}
+    for w in text.split()[:6]:
+        entry = {"word": w, "len": len(w)}
+        table["items"].append(entry)
+        table["n"] = table["n"] + 1
+    return table
+
+
+def find_all(text):
+    positions = []
+    start = 0
+    while True:
+        i = text.find("e", start)
+        if i < 0:
+            break
+        positions.append(i)
+        start = i + 1
+    return [positions[:8], text.count("e"), text.rfind("a") if "a" in text else -1]
+
+
+def wrap_lines(text):
+    lines = []
+    current = ""
+    for word in text.split():
+        if len(current) + len(word) + 1 > 24 and current != "":
+            lines.append(current)
+            current = word
+        elif current == "":
+            current = word
+        else:
+            current = current + " " + word
+    if current:
+        lines.append(current)
+    return lines
+
+
+CASES = [
+    "unicode_split_any", "count_vowels", "word_lengths", "capitalize_words", "first_long_word",
+    "reverse_words", "char_histogram", "collatz_steps", "fizz", "dedupe", "pairs_with_break",
+    "numbers", "stats", "tags", "clean", "zipped", "nested", "find_all", "wrap_lines",
+]
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    lines = sys.stdin.read().split("\n")
+    for name in CASES:
+        f = globals()[name]
+        for line in lines:
+            print(json.dumps(f(line), ensure_ascii=False))

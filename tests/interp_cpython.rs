@@ -1,0 +1,103 @@
+//! The interpreter against CPython: the functions of `tests/data/anyscript_cases.py`
+//! (plain Python in the anyscript subset) run on real corpus lines in both, results equal.
+//!
+//! CPython is the one named by `ANYPROC_PYTHON` (CI sets it); without it the comparison
+//! is skipped, but a few hand-computed cases below still run.
+
+mod common;
+
+use anyproc::pipeline::json::any_to_json;
+use anyproc::pipeline::script;
+use anyproc::{AnyView, List};
+use common::{corpus, root};
+use std::io::Write;
+
+fn source() -> String {
+    std::fs::read_to_string(root().join("tests/data/anyscript_cases.py")).unwrap()
+}
+
+/// The script's functions up to the `CASES` list (the `__main__` driver is not anyscript).
+fn functions() -> String {
+    let src = source();
+    src[..src.find("CASES = [").unwrap()].to_string()
+}
+
+fn case_names() -> Vec<String> {
+    let src = source();
+    let list = &src[src.find("CASES = [").unwrap() + 9..];
+    let list = &list[..list.find(']').unwrap()];
+    list.split(',').map(|s| s.trim().trim_matches('"').to_string()).filter(|s| !s.is_empty()).collect()
+}
+
+fn call(name: &str, arg: &str) -> serde_json::Value {
+    let f = script(&functions(), name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    any_to_json(&f.call(&[AnyView::from(arg)]).unwrap_or_else(|e| panic!("{name}({arg:?}): {e}"))).unwrap()
+}
+
+#[test]
+fn hand_computed_cases() {
+    let json = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap();
+    assert_eq!(call("unicode_split_any", "añ😀b"), json(r#"["a","ñ","😀","b"]"#));
+    assert_eq!(call("count_vowels", "Éa xyz"), json("2"));
+    assert_eq!(call("collatz_steps", "abcdef"), json("16")); // n = 7: 7 22 11 34 17 52 26 13 40 20 10 5 16 8 4 2 1
+    assert_eq!(
+        call("fizz", "abcdefghijklmno"),
+        json(r#"["1","2","Fizz","4","Buzz","Fizz","7","8","Fizz","Buzz","11","Fizz","13","14","FizzBuzz","16"]"#)
+    );
+    assert_eq!(call("reverse_words", "one two three"), json(r#""three two one|eerht owt |three|ewte""#));
+    assert_eq!(call("first_long_word", "short words only"), json("null"));
+    assert_eq!(call("numbers", "a1b2"), json("[5, 40.0, true, -4, 2, 1024, 3.5]"));
+}
+
+#[test]
+fn every_case_equals_cpython_on_corpus_lines() {
+    let Some(python) = std::env::var_os("ANYPROC_PYTHON") else {
+        eprintln!("ANYPROC_PYTHON not set; skipping the CPython comparison");
+        return;
+    };
+    let (_, lines) = corpus();
+    let mut lines: Vec<String> = lines.into_iter().take(400).collect();
+    // Edge cases beside the corpus: empty, spaces only, non-BMP, combining marks.
+    lines.extend(["".into(), "   ".into(), "😀 emoji 😀 e".into(), "e\u{301}te\u{301} (a, b, , c)".into()]);
+    let mut child = std::process::Command::new(python)
+        .arg(root().join("tests/data/anyscript_cases.py"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python runs");
+    child.stdin.take().unwrap().write_all(lines.join("\n").as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "CPython failed");
+    let theirs: Vec<serde_json::Value> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let names = case_names();
+    assert!(names.len() >= 10);
+    assert_eq!(theirs.len(), names.len() * lines.len());
+    let src = functions();
+    let mut failures = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        let f = script(&src, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for (i, line) in lines.iter().enumerate() {
+            let ours = f.call(&[AnyView::from(line.as_str())]).map(|v| any_to_json(&v).unwrap());
+            let want = &theirs[k * lines.len() + i];
+            match ours {
+                Ok(v) if &v == want => {}
+                other => failures.push(format!("{name}({line:?}): anyproc {other:?}, CPython {want}")),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches; first 5:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+}
+
+#[test]
+fn the_seed_function_keeps_characters_inline() {
+    let f = script(&functions(), "unicode_split_any").unwrap();
+    let out: List = f.call(&[AnyView::from("añ😀日")]).unwrap().get().unwrap();
+    assert_eq!(out.len(), 4);
+    out.with_items(|items| assert!(items.iter().all(|v| !v.is_object()), "one-character strings stay inline"));
+}
