@@ -485,6 +485,31 @@ fn bench(c: &mut Criterion, bert: &Bert, corpus: &Corpus, split: &PackedFunc, wo
 }
 
 fn main() {
+    if std::env::var_os("TMP_SPLIT_ONLY").is_some() {
+        let words = Words::load();
+        let variants = [
+            ("ident", "def f(word):\n    return word\n"),
+            ("newlist", "def f(word):\n    ret = []\n    return ret\n"),
+            ("len", "def f(word):\n    return len(word)\n"),
+            ("loop_only", "def f(word):\n    for i in range(len(word)):\n        pass\n    return 0\n"),
+            ("loop_index", "def f(word):\n    for i in range(len(word)):\n        res = word[i]\n    return 0\n"),
+            ("loop_chars", "def f(word):\n    ret = []\n    for c in word:\n        ret.append(c)\n    return ret\n"),
+        ];
+        for (name, src) in variants {
+            let f = script(src, "f").expect("compiles");
+            pass_split(&f, &words);
+            let (t, _) = best_of(3, || pass_split(&f, &words));
+            println!("{name}: {:.1} ns/word, {:.2} ns/char", t.as_nanos() as f64 / words.words.len() as f64, t.as_nanos() as f64 / words.chars as f64);
+        }
+        let split = split_func();
+        pass_split(&split, &words);
+        for _ in 0..5 {
+            let t = Instant::now();
+            pass_split(&split, &words);
+            println!("split {:.2} ns/char", t.elapsed().as_nanos() as f64 / words.chars as f64);
+        }
+        return;
+    }
     let pools = Pools { one: thread_pool(1).expect("1-thread pool"), two: thread_pool(2).expect("2-thread pool") };
     let bert = Bert::load();
     let mut corpus = Corpus::load();

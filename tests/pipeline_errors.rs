@@ -32,10 +32,10 @@ fn malformed_toml_names_line_and_column() {
 fn json_pipelines_parse_and_report_lines_too() {
     let ok = r#"{"name": "j", "inputs": ["text"], "steps": [{"out": "n", "call": "len(text)"}],
                  "outputs": [{"name": "n", "from": "n", "layout": "list"}]}"#;
-    let p = Pipeline::from_text(ok, Format::Json, &root(), "j.json").unwrap();
+    let p = Pipeline::from_text(ok, Format::Json, root(), "j.json").unwrap();
     let out = p.run_batch(&[AnyValue::from("héllo")], ErrorPolicy::Fail).unwrap();
     assert_eq!(out.get("n").unwrap().get::<List>().unwrap().to_vec_of::<i64>().unwrap(), vec![5]);
-    let msg = err_text(Pipeline::from_text("{\"name\": \"j\",\n \"steps\": [}", Format::Json, &root(), "j.json"));
+    let msg = err_text(Pipeline::from_text("{\"name\": \"j\",\n \"steps\": [}", Format::Json, root(), "j.json"));
     assert_contains(&msg, &["j.json: line 2, column"]);
 }
 
@@ -108,7 +108,10 @@ fn endless_while_is_stopped_by_the_cap() {
                 [[steps]]\nname = \"spin\"\nout = \"n\"\ncall = \"spin(text)\"\n[[outputs]]\nname = \"n\"\nfrom = \"n\"\nlayout = \"list\"\n";
     let p = load(text).unwrap();
     let msg = err_text(p.run_batch(&[AnyValue::from("a")], ErrorPolicy::Fail).map(|o| o.records));
-    assert_contains(&msg, &["record 0", "step 'spin' (line 10): function 'spin', line 4:", "while loop stopped after 1000 iterations"]);
+    assert_contains(
+        &msg,
+        &["record 0", "step 'spin' (line 10): function 'spin', line 4:", "while loop stopped after 1000 iterations"],
+    );
 }
 
 #[test]

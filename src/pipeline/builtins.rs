@@ -8,8 +8,8 @@ use super::Slot;
 use super::ast::BinOp;
 use super::methods::{arity_error, decimal_value, is_space};
 use super::value_ops::{
-    Text, binary, dict_update_from, index_arg, iter_items, len, overflow, py_lt, repr_value,
-    sort_values, to_str, truthy, type_error, value_error, vname,
+    Text, binary, dict_update_from, index_arg, iter_items, len, overflow, py_lt, repr_value, sort_values, to_str,
+    truthy, type_error, value_error, vname,
 };
 use crate::{AnyValue, AnyView, Dict, List, Result, Value};
 use std::borrow::Cow;
@@ -85,7 +85,9 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
     let arity = b.arity();
     if args.len() < arity.0 || args.len() > arity.1 {
         return Err(match arity {
-            (0, max) => type_error(format!("{}() takes at most {max} argument{} ({} given)", b.name(), plural(max), args.len())),
+            (0, max) => {
+                type_error(format!("{}() takes at most {max} argument{} ({} given)", b.name(), plural(max), args.len()))
+            }
             _ => arity_error(b.name(), b.name(), arity, args.len()),
         });
     }
@@ -118,7 +120,8 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
             if matches!(x, Value::None | Value::Int(_) | Value::Bool(_) | Value::Float(_)) {
                 return Err(type_error(format!("'{}' object is not reversible", vname(x))));
             }
-            let mut items = iter_items(x).map_err(|_| type_error(format!("'{}' object is not reversible", vname(x))))?;
+            let mut items =
+                iter_items(x).map_err(|_| type_error(format!("'{}' object is not reversible", vname(x))))?;
             items.reverse();
             list(items)
         }
@@ -671,7 +674,10 @@ mod tests {
         for x in ["x", "1__0", "_1", "1_e5", "", "infinit", "0x10", "\x1c5", "1e", "."] {
             assert_eq!(err_of("float", &[s(x)]), bad(&repr_value(Value::Str(x))), "{x:?}");
         }
-        assert_eq!(err_of("float", &[list(vec![])]), te("float() argument must be a string or a real number, not 'list'"));
+        assert_eq!(
+            err_of("float", &[list(vec![])]),
+            te("float() argument must be a string or a real number, not 'list'")
+        );
     }
 
     #[test]
@@ -693,13 +699,19 @@ mod tests {
         assert_eq!(ok("sorted", &[s("bca")]), "['a', 'b', 'c']");
         assert_eq!(ok("sorted", &[list(vec![f(2.5), i(-1), b(true)])]), "[-1, True, 2.5]");
         assert_eq!(ok("sorted", &[dict(vec![(s("b"), i(1)), (s("a"), i(2))])]), "['a', 'b']");
-        assert_eq!(err_of("sorted", &[list(vec![i(1), s("a")])]), te("'<' not supported between instances of 'str' and 'int'"));
+        assert_eq!(
+            err_of("sorted", &[list(vec![i(1), s("a")])]),
+            te("'<' not supported between instances of 'str' and 'int'")
+        );
         assert_eq!(ok("reversed", &[s("abc")]), "['c', 'b', 'a']");
         assert_eq!(ok("reversed", &[list(vec![i(1), i(2)])]), "[2, 1]");
         assert_eq!(err_of("reversed", &[i(1)]), te("'int' object is not reversible"));
         assert_eq!(ok("enumerate", &[s("ab"), i(1)]), "[[1, 'a'], [2, 'b']]");
         assert_eq!(ok("enumerate", &[list(vec![])]), "[]");
-        assert_eq!(err_of("enumerate", &[list(vec![]), f(1.5)]), te("'float' object cannot be interpreted as an integer"));
+        assert_eq!(
+            err_of("enumerate", &[list(vec![]), f(1.5)]),
+            te("'float' object cannot be interpreted as an integer")
+        );
         assert_eq!(ok("zip", &[list(vec![i(1), i(2), i(3)]), s("ab")]), "[[1, 'a'], [2, 'b']]");
         assert_eq!(ok("zip", &[list(vec![i(1)])]), "[[1]]");
         assert_eq!(ok("zip", &[]), "[]");
@@ -729,7 +741,10 @@ mod tests {
         assert_eq!(ok("sum", &[list(vec![list(vec![i(1)]), list(vec![i(2)])]), list(vec![])]), "[1, 2]");
         assert_eq!(ok("sum", &[list(vec![]), i(5)]), "5");
         assert_eq!(ok("sum", &[list(vec![b(true), b(true)])]), "2");
-        assert_eq!(err_of("sum", &[list(vec![s("a")]), s("")]), te("sum() can't sum strings [use ''.join(seq) instead]"));
+        assert_eq!(
+            err_of("sum", &[list(vec![s("a")]), s("")]),
+            te("sum() can't sum strings [use ''.join(seq) instead]")
+        );
         assert_eq!(err_of("sum", &[list(vec![s("a")])]), te("unsupported operand type(s) for +: 'int' and 'str'"));
         assert_eq!(err_of("sum", &[list(vec![i(i64::MAX), i(1)])]), ve("integer overflow in +"));
         assert_eq!(ok("abs", &[i(-3)]), "3");

@@ -358,7 +358,8 @@ fn next_item(state: &mut LoopState) -> Option<Slot> {
             }
         }
         LoopState::List { list, index } => {
-            let item = list.get(*index as i64).ok()?;
+            // Checked by length, not through `get`'s error: the end of every loop would build one.
+            let item = list.with_items(|xs| xs.get(*index).cloned())?;
             *index += 1;
             Some(item.resize())
         }

@@ -65,12 +65,35 @@ pub fn tokenize(src: &str) -> crate::Result<Vec<Token>> {
 /// The largest integer literal: `2^63`, only valid right after a unary minus.
 pub const INT_LITERAL_MAX: u64 = 1 << 63;
 
-const OPS3: &[&str] = &["**=", "//=", ">>=", "<<=", "..."];
-const OPS2: &[&str] =
-    &["**", "//", "<<", ">>", "<=", ">=", "==", "!=", "->", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ":=", "@="];
-const OPS1: &[&str] = &[
-    "+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "=",
-];
+/// The operator or delimiter starting with `c`, `n1`, `n2`, longest match first.
+fn operator_at(c: char, n1: Option<char>, n2: Option<char>) -> Option<&'static str> {
+    let three = match (c, n1, n2) {
+        ('*', Some('*'), Some('=')) => Some("**="),
+        ('/', Some('/'), Some('=')) => Some("//="),
+        ('>', Some('>'), Some('=')) => Some(">>="),
+        ('<', Some('<'), Some('=')) => Some("<<="),
+        ('.', Some('.'), Some('.')) => Some("..."),
+        _ => None,
+    };
+    let two = || match (c, n1?) {
+        ('*', '*') => Some("**"),
+        ('/', '/') => Some("//"),
+        ('<', '<') => Some("<<"),
+        ('>', '>') => Some(">>"),
+        ('-', '>') => Some("->"),
+        (':', '=') => Some(":="),
+        (_, '=') => ["<=", ">=", "==", "!=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@="]
+            .into_iter()
+            .find(|op| op.starts_with(c)),
+        _ => None,
+    };
+    let one = || {
+        let i = "+-*/%@&|^~<>()[]{},:.;=".find(c)?;
+        // Every character in the list is ASCII, so `i..i + 1` is one whole character.
+        Some(&"+-*/%@&|^~<>()[]{},:.;="[i..i + 1])
+    };
+    three.or_else(two).or_else(one)
+}
 
 fn is_id_start(c: char) -> bool {
     c == '_' || c.is_alphabetic()
@@ -267,8 +290,7 @@ impl Lexer {
     }
 
     fn operator(&mut self, c: char, at: (u32, u32)) -> crate::Result<()> {
-        let op = [OPS3, OPS2, OPS1].into_iter().flatten().find(|op| self.looking_at(op));
-        let Some(&op) = op else {
+        let Some(op) = operator_at(c, self.peek_at(1), self.peek_at(2)) else {
             let msg = if c.is_control() || c.is_whitespace() {
                 format!("invalid non-printable character U+{:04X}", c as u32)
             } else {
@@ -280,10 +302,6 @@ impl Lexer {
         self.track_bracket(c, at)?;
         self.push(Tok::Op(op), at);
         Ok(())
-    }
-
-    fn looking_at(&self, op: &str) -> bool {
-        op.chars().enumerate().all(|(i, c)| self.peek_at(i) == Some(c))
     }
 
     fn track_bracket(&mut self, c: char, at: (u32, u32)) -> crate::Result<()> {

@@ -7,8 +7,8 @@
 
 use super::Slot;
 use super::value_ops::{
-    Text, byte_of, check_hashable, dict_of, dict_update_from, index_arg, index_error, iter_items, key_error, list_of,
-    list_obj, norm_index, repr_value, sort_values, text_item, text_slot, type_error, value_error, vname,
+    Text, byte_of, check_hashable, dict_of, dict_update_from, index_arg, index_error, iter_items, key_error, list_obj,
+    list_of, norm_index, repr_value, sort_values, text_item, text_slot, type_error, value_error, vname,
 };
 use crate::any::type_index as ti;
 use crate::any::values_equal;
@@ -137,11 +137,9 @@ pub(crate) fn arity_error(qualified: &str, name: &str, (min, max): (usize, usize
 /// Calls `obj.method(*args)`; an unknown method for the receiver's type is a TypeError.
 pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
     let v = obj.value();
-    let recv = Recv::of(v);
-    let Some(arity) = recv.and_then(|r| spec(method, r)) else {
+    let Some((recv, arity)) = Recv::of(v).and_then(|r| spec(method, r).map(|a| (r, a))) else {
         return Err(type_error(format!("'{}' object has no attribute '{}'", vname(v), method.name())));
     };
-    let recv = recv.expect("spec found");
     if args.len() < arity.0 || args.len() > arity.1 {
         let qualified = format!("{}.{}", recv.name(), method.name());
         return Err(arity_error(&qualified, method.name(), arity, args.len()));
@@ -190,7 +188,11 @@ fn case_map(t: Text<'_>, upper: bool) -> Slot {
             let mut buf = [0u8; Slot::INLINE_BYTES];
             let buf = &mut buf[..s.len()];
             buf.copy_from_slice(s.as_bytes());
-            if upper { buf.make_ascii_uppercase() } else { buf.make_ascii_lowercase() }
+            if upper {
+                buf.make_ascii_uppercase()
+            } else {
+                buf.make_ascii_lowercase()
+            }
             return Slot::from_text(std::str::from_utf8(buf).unwrap_or_default());
         }
     }
@@ -358,7 +360,11 @@ fn title(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut prev_cased = false;
     for (c, low) in s.chars().zip(lowered_per_char(s)) {
-        if prev_cased { out.extend(low) } else { push_title(c, &mut out) }
+        if prev_cased {
+            out.extend(low)
+        } else {
+            push_title(c, &mut out)
+        }
         prev_cased = is_cased(c);
     }
     out
@@ -470,7 +476,9 @@ fn rsplit_whitespace(s: &str, maxsplit: i64) -> Vec<&str> {
 fn split(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
     let sep = match args.first().map(|a| a.value()) {
         None | Some(Value::None) => None,
-        Some(x) => Some(Text::of(x).ok_or_else(|| type_error(format!("must be str or None, not {}", vname(x))))?.as_str()),
+        Some(x) => {
+            Some(Text::of(x).ok_or_else(|| type_error(format!("must be str or None, not {}", vname(x))))?.as_str())
+        }
     };
     let maxsplit = args.get(1).map(index_arg).transpose()?.unwrap_or(-1);
     let s = t.as_str();
@@ -974,10 +982,7 @@ mod tests {
         assert_eq!(call(&l, "index", &[s("q")]), Err((ErrorKind::Value, "'q' is not in list".into())));
         assert_eq!(ok(&l, "count", &[Slot::from_bool(true)]), "1");
         assert_eq!(ok(&l, "remove", &[s("a")]), "None");
-        assert_eq!(
-            call(&l, "remove", &[s("a")]),
-            Err((ErrorKind::Value, "list.remove(x): x not in list".into()))
-        );
+        assert_eq!(call(&l, "remove", &[s("a")]), Err((ErrorKind::Value, "list.remove(x): x not in list".into())));
         assert_eq!(ok(&l, "reverse", &[]), "None");
         assert_eq!(rep(&l), "[5, 9, 1, 0]");
         let c = call_method(Method::Copy, l.view(), &[]).unwrap();

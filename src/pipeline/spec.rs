@@ -369,7 +369,7 @@ mod tests {
     #[test]
     fn toml_errors_name_line_and_column() {
         let e = parse_spec("name = \"x\"\ninputs = [\"a\"\n[[steps]]\n", Format::Toml).unwrap_err();
-        assert!(e.to_string().starts_with("line 2, column"), "{e}");
+        assert!(e.to_string().starts_with("line 3, column 1: missing comma"), "{e}");
         let e = parse_spec("name = \"x\"\nbogus = 1\n", Format::Toml).unwrap_err();
         assert!(e.to_string().starts_with("line 2, column 1: unknown field `bogus`"), "{e}");
     }

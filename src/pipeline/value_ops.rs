@@ -9,9 +9,9 @@
 use super::Slot;
 use super::ast::{BinOp, CmpOp, UnaryOp};
 use crate::any::type_index as ti;
+use crate::any::values_equal;
 use crate::container::{DictObj, ListObj};
 use crate::object::MAX_DEPTH;
-use crate::any::values_equal;
 use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, FromAny, List, Result, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -311,6 +311,7 @@ impl Num {
     }
 }
 
+/// Python's ZeroDivisionError, reported as a `ValueError`.
 fn zero_div(msg: &str) -> Error {
     value_error(msg)
 }
@@ -507,9 +508,7 @@ fn seq_binary(op: BinOp, x: Value<'_>, y: Value<'_>) -> Result<Slot> {
                     q.with_items(|ys| items.extend_from_slice(ys));
                     Ok(List::from_vec(items).into())
                 }
-                (Some(_), None) => {
-                    Err(type_error(format!("can only concatenate list (not \"{}\") to list", vname(y))))
-                }
+                (Some(_), None) => Err(type_error(format!("can only concatenate list (not \"{}\") to list", vname(y)))),
                 _ => Err(unsupported(op, x, y)),
             },
         },
@@ -645,11 +644,11 @@ fn apply_order(op: CmpOp, ord: Ordering) -> bool {
 }
 
 fn rich_order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Result<bool> {
+    if let (Some(p), Some(q)) = (num(x), num(y)) {
+        // Every order comparison with NaN is false.
+        return Ok(num_cmp(p, q).is_some_and(|o| apply_order(op, o)));
+    }
     let ord = match (x, y) {
-        _ if num(x).is_some() && num(y).is_some() => match num_cmp(num(x).unwrap(), num(y).unwrap()) {
-            Some(o) => o,
-            None => return Ok(false),
-        },
         (Value::Str(p), Value::Str(q)) => p.cmp(q), // UTF-8 byte order is code point order
         (Value::Str(_) | Value::UStr(_), Value::Str(_) | Value::UStr(_)) => {
             Text::of(x).unwrap().chars().cmp(Text::of(y).unwrap().chars())
@@ -768,7 +767,8 @@ fn utf8_char_at(s: &str, i: i64) -> Option<char> {
 /// A str item is a one-character str in the receiver's encoding, always inline (no allocation).
 pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
     let (o, k) = (obj.value(), key.value());
-    let str_index = || k.as_int().ok_or_else(|| type_error(format!("string indices must be integers, not '{}'", vname(k))));
+    let str_index =
+        || k.as_int().ok_or_else(|| type_error(format!("string indices must be integers, not '{}'", vname(k))));
     match o {
         Value::Str(s) => {
             utf8_char_at(s, str_index()?).map(Slot::from_char).ok_or_else(|| index_error("string index out of range"))
@@ -777,16 +777,16 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
             .map(|i| Slot::from_char_ucs4(u[i]))
             .ok_or_else(|| index_error("string index out of range")),
         Value::Bytes(b) => {
-            let i = k.as_int().ok_or_else(|| {
-                type_error(format!("byte indices must be integers or slices, not {}", vname(k)))
-            })?;
+            let i = k
+                .as_int()
+                .ok_or_else(|| type_error(format!("byte indices must be integers or slices, not {}", vname(k))))?;
             norm_index(i, b.len()).map(|i| Slot::from_int(b[i] as i64)).ok_or_else(|| index_error("index out of range"))
         }
         _ => {
             if let Some(l) = list_obj(o) {
-                let i = k.as_int().ok_or_else(|| {
-                    type_error(format!("list indices must be integers or slices, not {}", vname(k)))
-                })?;
+                let i = k
+                    .as_int()
+                    .ok_or_else(|| type_error(format!("list indices must be integers or slices, not {}", vname(k))))?;
                 let item = l.with_items(|xs| norm_index(i, xs.len()).map(|i| xs[i].clone()));
                 return item.map(Slot::from).ok_or_else(|| index_error("list index out of range"));
             }
@@ -954,7 +954,8 @@ pub(crate) fn repr_value(v: Value<'_>) -> String {
     out
 }
 
-/// Python's `repr(float)`: the shortest round-tripping digits, exponent as `e+16` / `e-05`.
+/// Python's `repr(float)`: the shortest round-tripping digits, fixed notation for exponents
+/// -4..16 and `1e+16` / `1e-05` style beyond.
 pub(crate) fn float_repr(f: f64) -> String {
     if f.is_nan() {
         return "nan".into();
@@ -962,15 +963,87 @@ pub(crate) fn float_repr(f: f64) -> String {
     if f.is_infinite() {
         return if f > 0.0 { "inf" } else { "-inf" }.into();
     }
-    // Rust's `{:?}` picks the same digits and the same switch to exponent form (< 1e-4, >= 1e16).
-    let s = format!("{f:?}");
-    match s.split_once('e') {
-        Some((m, e)) => {
-            let (sign, digits) = e.strip_prefix('-').map_or(('+', e), |d| ('-', d));
-            format!("{m}e{sign}{digits:0>2}")
-        }
-        None => s,
+    let (digits, exp) = shortest_digits(f.abs());
+    let mut out = String::with_capacity(24);
+    if f.is_sign_negative() {
+        out.push('-');
     }
+    // `decpt` is where the decimal point goes: the value is 0.DIGITS x 10^decpt.
+    let decpt = exp + 1;
+    let n = digits.len() as i32;
+    if (-3..=16).contains(&decpt) {
+        if decpt <= 0 {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', (-decpt) as usize));
+            out.push_str(&digits);
+        } else if decpt >= n {
+            out.push_str(&digits);
+            out.extend(std::iter::repeat_n('0', (decpt - n) as usize));
+            out.push_str(".0");
+        } else {
+            out.push_str(&digits[..decpt as usize]);
+            out.push('.');
+            out.push_str(&digits[decpt as usize..]);
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if n > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs());
+    }
+    out
+}
+
+/// The shortest round-tripping significant digits of `x >= 0` and the decimal exponent of the
+/// first one, choosing as CPython does between two equally near candidates (half to even).
+fn shortest_digits(x: f64) -> (String, i32) {
+    let sci = format!("{x:e}");
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mant.chars().filter(|&c| c != '.').collect();
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let d = digits.len();
+    // Rust rounds an exact tie at the last shortest digit up, CPython to even. A tie needs the
+    // exact value to end in a 5 just after the shortest digits, which one more digit shows cheaply.
+    let longer = format!("{x:.d$e}");
+    if !longer.split_once('e').is_some_and(|(m, _)| m.ends_with('5')) {
+        return (digits, exp);
+    }
+    // 1100 digits hold any f64 exactly (the longest expansion has 767 significant digits).
+    let exact = format!("{x:.1100e}");
+    let (m, e) = exact.split_once('e').unwrap_or((&exact, "0"));
+    let all: Vec<u8> = m.bytes().filter(|&b| b != b'.').collect();
+    if e.parse::<i32>() != Ok(exp) || all[d] != b'5' || all[d + 1..].iter().any(|&b| b != b'0') {
+        return (digits, exp);
+    }
+    let mut even = all[..d].to_vec();
+    let mut even_exp = exp;
+    if (even[d - 1] - b'0') % 2 == 1 {
+        // Round the truncation up; a carry out of the first digit moves the exponent.
+        let mut i = d;
+        loop {
+            if i == 0 {
+                even.insert(0, b'1');
+                even.pop();
+                even_exp += 1;
+                break;
+            }
+            i -= 1;
+            if even[i] == b'9' {
+                even[i] = b'0';
+            } else {
+                even[i] += 1;
+                break;
+            }
+        }
+    }
+    while even.len() > 1 && even.last() == Some(&b'0') {
+        even.pop();
+    }
+    let even = String::from_utf8(even).unwrap_or_default();
+    let text = format!("{}.{}e{even_exp}", &even[..1], &even[1..]);
+    if text.parse::<f64>() == Ok(x) { (even, even_exp) } else { (digits, exp) }
 }
 
 /// Writes a repr; `seen` holds the containers being printed, so cycles print as `[...]`.
@@ -1301,7 +1374,10 @@ mod tests {
         assert_eq!(br(Add, s("日本"), u("語")), "'日本語'");
         assert!(matches!(bin(Add, &s("a"), &u("b")).unwrap().value(), Value::UStr(_)));
         assert!(!bin(Add, &s("abcdefgh"), &s("ijklmnop")).unwrap().is_object());
-        assert_eq!(br(Add, s("a".repeat(10).as_str()), s("b".repeat(10).as_str())), format!("'{}{}'", "a".repeat(10), "b".repeat(10)));
+        assert_eq!(
+            br(Add, s("a".repeat(10).as_str()), s("b".repeat(10).as_str())),
+            format!("'{}{}'", "a".repeat(10), "b".repeat(10))
+        );
         assert_eq!(br(Mul, s("ab"), i(3)), "'ababab'");
         assert_eq!(br(Mul, i(2), s("é")), "'éé'");
         assert_eq!(br(Mul, s("a"), i(0)), "''");
@@ -1350,7 +1426,9 @@ mod tests {
         assert!(c(GtE, list(vec![i(2)]), list(vec![i(1), s("x")])));
         assert!(c(LtE, list(vec![]), list(vec![])));
         assert!(c(Lt, Slot::from_bytes(b"a"), Slot::from_bytes(b"b")));
-        assert!(c(In, s("bc"), s("abcd")) && c(In, s(""), s("")) && c(In, u("本"), s("日本")) && c(In, s("b"), u("abc")));
+        assert!(
+            c(In, s("bc"), s("abcd")) && c(In, s(""), s("")) && c(In, u("本"), s("日本")) && c(In, s("b"), u("abc"))
+        );
         assert!(c(NotIn, s("x"), u("abc")));
         assert!(c(In, f(2.0), list(vec![i(1), i(2)])));
         assert!(c(In, s("k"), dict(vec![(u("k"), i(1))])) && c(NotIn, s("v"), dict(vec![(s("k"), s("v"))])));
@@ -1368,7 +1446,10 @@ mod tests {
         assert_eq!(e(Lt, s("a"), i(1)), t("'<' not supported between instances of 'str' and 'int'"));
         assert_eq!(e(GtE, i(1), s("a")), t("'>=' not supported between instances of 'int' and 'str'"));
         assert_eq!(e(Lt, none(), none()), t("'<' not supported between instances of 'NoneType' and 'NoneType'"));
-        assert_eq!(e(Lt, list(vec![i(1)]), list(vec![s("a")])), t("'<' not supported between instances of 'int' and 'str'"));
+        assert_eq!(
+            e(Lt, list(vec![i(1)]), list(vec![s("a")])),
+            t("'<' not supported between instances of 'int' and 'str'")
+        );
         assert_eq!(e(Lt, dict(vec![]), dict(vec![])), t("'<' not supported between instances of 'dict' and 'dict'"));
         assert_eq!(e(In, i(1), i(1)), t("argument of type 'int' is not iterable"));
         assert_eq!(e(In, i(1), s("a")), t("'in <string>' requires string as left operand, not int"));
@@ -1401,8 +1482,8 @@ mod tests {
         );
         assert_eq!(err(get_item(u("abc").view(), f(1.0).view())).0, ErrorKind::Type);
         // The UCS4 receiver keeps its encoding; the UTF-8 one gives UTF-8.
-        assert!(matches!(g(&u("ab"), 0).map(|_| ()), Ok(())));
         assert!(matches!(get_item(u("ab").view(), i(0).view()).unwrap().value(), Value::UStr(_)));
+        assert!(matches!(get_item(s("ab").view(), i(0).view()).unwrap().value(), Value::Str(_)));
     }
 
     #[test]
@@ -1434,7 +1515,10 @@ mod tests {
         assert_eq!(err(get_item(d.view(), s("zz").view())), (ErrorKind::Key, "'zz'".into()));
         assert_eq!(err(get_item(d.view(), i(3).view())), (ErrorKind::Key, "3".into()));
         assert_eq!(err(get_item(d.view(), dict(vec![]).view())), (ErrorKind::Type, "unhashable type: 'dict'".into()));
-        assert_eq!(err(get_item(i(1).view(), i(0).view())), (ErrorKind::Type, "'int' object is not subscriptable".into()));
+        assert_eq!(
+            err(get_item(i(1).view(), i(0).view())),
+            (ErrorKind::Type, "'int' object is not subscriptable".into())
+        );
         assert_eq!(get_item(Slot::from_bytes(b"ab").view(), i(-1).view()).unwrap(), 98);
     }
 
