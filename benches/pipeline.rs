@@ -495,12 +495,15 @@ fn main() {
             ("loop_index", "def f(word):\n    for i in range(len(word)):\n        res = word[i]\n    return 0\n"),
             ("loop_chars", "def f(word):\n    ret = []\n    for c in word:\n        ret.append(c)\n    return ret\n"),
         ];
+        let only = std::env::var("TMP_VARIANT").ok();
         for (name, src) in variants {
+            if only.as_deref().is_some_and(|o| o != name) { continue; }
             let f = script(src, "f").expect("compiles");
             pass_split(&f, &words);
             let (t, _) = best_of(3, || pass_split(&f, &words));
             println!("{name}: {:.1} ns/word, {:.2} ns/char", t.as_nanos() as f64 / words.words.len() as f64, t.as_nanos() as f64 / words.chars as f64);
         }
+        if only.is_some() { return; }
         let split = split_func();
         pass_split(&split, &words);
         for _ in 0..5 {
