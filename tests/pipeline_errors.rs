@@ -93,7 +93,10 @@ fn a_failing_record_fails_the_batch_or_is_skipped() {
     let p = load(TO_INT).unwrap();
     let records: Vec<AnyValue> = ["1", "x", "3"].iter().map(|s| AnyValue::from(*s)).collect();
     let msg = err_text(p.run_batch(&records, ErrorPolicy::Fail).map(|o| o.records));
-    assert_contains(&msg, &["record 1: step 'parse' (line 1)", "invalid literal for int() with base 10: 'x'"]);
+    assert_contains(
+        &msg,
+        &["test.toml: record 1: step 'parse' (line 1)", "invalid literal for int() with base 10: 'x'"],
+    );
     let out = p.run_batch(&records, ErrorPolicy::Skip).unwrap();
     assert_eq!(out.records, 2);
     assert_eq!(out.skipped.len(), 1);
@@ -118,7 +121,10 @@ fn endless_while_is_stopped_by_the_cap() {
 fn runtime_type_errors_name_step_op_and_argument() {
     let p = load("[[steps]]\nname = \"lower\"\nout = \"a\"\ncall = \"ops.text.lower(len(text))\"\n").unwrap();
     let msg = err_text(p.run_batch(&[AnyValue::from("abc")], ErrorPolicy::Fail).map(|o| o.records));
-    assert_contains(&msg, &["record 0: step 'lower' (line 1): text.lower: argument 0: expected str, got int"]);
+    assert_contains(
+        &msg,
+        &["test.toml: record 0: step 'lower' (line 1): text.lower: argument 0: expected str, got int"],
+    );
 }
 
 fn anyproc(args: &[&str], stdin: Option<&[u8]>) -> (bool, String, String) {
@@ -190,4 +196,23 @@ fn cli_check_prints_the_program() {
     let (ok, out, err) = anyproc(&["check", "pipelines/keywords.toml"], None);
     assert!(ok, "{err}");
     assert_contains(&out, &["ok: inputs [\"text\"]", "function 'unicode_split_any'", "range(", ".append("]);
+}
+
+#[test]
+fn cli_failing_record_names_its_input_line() {
+    let p = temp_path("to_int.toml");
+    std::fs::write(&p, TO_INT).unwrap();
+    let (ok, _, err) = anyproc(&["run", p.to_str().unwrap(), "--input", "-"], Some(b"1\nx\n3\n"));
+    assert!(!ok);
+    assert_contains(&err, &["to_int.toml: input line 2: step 'parse' (line 1):", "invalid literal for int()"]);
+    let out = temp_path("to_int.npz");
+    let (ok, _, err) = anyproc(
+        &["run", p.to_str().unwrap(), "--input", "-", "--skip-errors", "--output", out.to_str().unwrap()],
+        Some(b"1\nx\n3\n"),
+    );
+    assert!(ok, "{err}");
+    assert_contains(&err, &["skipped input line 2:", "2 records (1 skipped)"]);
+    let arrays = anyproc::ndarray::npy::read_npz(&out).unwrap();
+    let n = &arrays.iter().find(|(k, _)| k == "n").unwrap().1;
+    assert_eq!(n.as_slice::<i64>().unwrap(), &[1, 3]);
 }

@@ -61,9 +61,7 @@ pub fn run(args: &RunArgs) -> Result<String> {
         if chunk.is_empty() {
             break;
         }
-        let batch = pool
-            .install(|| run_chunk(&pipeline, chunk, policy, first_line))
-            .map_err(|e| e.context(args.pipeline.display().to_string()))?;
+        let batch = pool.install(|| run_chunk(&pipeline, chunk, policy, first_line))?;
         totals.records += batch.records;
         totals.tokens += batch.tokens;
         for (line, e) in &batch.skipped {
@@ -119,13 +117,14 @@ fn run_chunk(pipeline: &Pipeline, chunk: Vec<Record>, policy: ErrorPolicy, first
     Ok(batch)
 }
 
-/// Turns the executor's `record N` (index in the batch) into the input's `line L`.
+/// Turns the executor's `record N` (index in the batch) into the input's `input line L`.
 fn relabel_record(e: Error, lines: &[usize]) -> Error {
     let text = e.to_string();
-    let Some(rest) = text.strip_prefix("record ") else { return e };
+    let Some(at) = text.find(": record ") else { return e };
+    let rest = &text[at + ": record ".len()..];
     let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
     match rest[..digits].parse::<usize>().ok().and_then(|i| lines.get(i)) {
-        Some(line) => Error::new(e.kind(), format!("input line {line}{}", &rest[digits..])),
+        Some(line) => Error::new(e.kind(), format!("{}: input line {line}{}", &text[..at], &rest[digits..])),
         None => e,
     }
 }

@@ -65,7 +65,7 @@ impl Pipeline {
             match r {
                 Ok(cols) => kept.push(cols),
                 Err(e) if policy == ErrorPolicy::Skip => skipped.push((i, e)),
-                Err(e) => return Err(e.context(format!("record {i}"))),
+                Err(e) => return Err(e.context(format!("record {i}")).context(self.label.clone())),
             }
         }
         let mut out = BatchOutput { records: kept.len(), skipped, ..Default::default() };
