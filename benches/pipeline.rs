@@ -500,15 +500,6 @@ fn main() {
     if t.elapsed() > CAP_AFTER {
         corpus.cap();
     }
-    if let Ok(v) = std::env::var("TMP_BERT_ONLY") {
-        let pass: BertPass = if v == "interp" { pass_interpreter } else { pass_chained };
-        for _ in 0..6 {
-            let t = Instant::now();
-            pools.one.install(|| pass(&bert, &corpus));
-            println!("{v}: {:?}", t.elapsed());
-        }
-        return;
-    }
     let words = Words::load();
     let split = split_func();
     // `cargo bench` passes `--bench`; without it (`cargo test --benches`) criterion runs each

@@ -1,1 +1,38 @@
+//! `anyproc._native`: the Rust side of the Python package `anyproc`.
+//!
+//! Values cross the boundary through `convert`; anyproc errors become Python exceptions in
+//! `errors` (and Python exceptions raised in callbacks come back as themselves); arrays cross
+//! through DLPack without a copy (`ndarray`, `dlpack`).
 
+mod callback;
+mod convert;
+mod dlpack;
+mod errors;
+mod function;
+mod ndarray;
+mod object;
+mod pipeline;
+mod pools;
+mod records;
+mod run_file;
+mod sink;
+
+use pyo3::prelude::*;
+
+/// The native module; `anyproc/__init__.py` re-exports it.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<function::Function>()?;
+    m.add_class::<ndarray::PyNDArray>()?;
+    m.add_class::<pipeline::PyPipeline>()?;
+    m.add_class::<object::Opaque>()?;
+    m.add_function(wrap_pyfunction!(function::get_global_func, m)?)?;
+    m.add_function(wrap_pyfunction!(function::list_global_funcs, m)?)?;
+    m.add_function(wrap_pyfunction!(function::func_info, m)?)?;
+    m.add_function(wrap_pyfunction!(function::register_func, m)?)?;
+    m.add_function(wrap_pyfunction!(function::script_json, m)?)?;
+    m.add_function(wrap_pyfunction!(function::script_source, m)?)?;
+    m.add_function(wrap_pyfunction!(pipeline::_pipeline_from_pickle, m)?)?;
+    Ok(())
+}

@@ -1633,6 +1633,8 @@ mod tests {
         assert_eq!(to_str(l.view()), "[1e+16, 'x', None, []]");
         list_of(l.value()).unwrap().push(l.clone().resize::<0>());
         assert_eq!(to_str(l.view()), "[1e+16, 'x', None, [], [...]]");
+        // Break the cycle: reference counting cannot free a list that contains itself.
+        list_of(l.value()).unwrap().pop().unwrap();
         assert_eq!(to_str(dict(vec![(s("a"), f(0.5)), (i(1), list(vec![]))]).view()), "{'a': 0.5, 1: []}");
         assert_eq!(type_name(u("x").view()), "str");
         assert_eq!(type_name(none().view()), "NoneType");

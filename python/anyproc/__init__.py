@@ -1,0 +1,57 @@
+"""anyproc: an NLP preprocessing engine in Rust, from Python.
+
+* ``anyproc.ops.text.lower("ABC")`` calls a registered op by its dotted name;
+  ``get_global_func``/``list_global_funcs``/``func_info`` reach the registry
+  directly, ``register_func`` adds Python functions to it (also as a decorator).
+* ``Pipeline.load("pipelines/bert-base-uncased.toml")(texts)`` runs a pipeline
+  file over a batch and returns tensors (``NDArray``, DLPack, zero copy).
+* ``anyproc.script(fn)`` compiles a plain Python function with anyproc's
+  interpreter; ``anyproc.trace(fn)`` records op calls into a pipeline file.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from . import _native
+from ._native import (
+    Function,
+    NDArray,
+    Pipeline,
+    __version__,
+    func_info,
+    get_global_func,
+    list_global_funcs,
+    script_json,
+    script_source,
+)
+from ._ops import OpNamespace, ops
+from .script import ScriptFunction, script
+from .trace import Collate, Symbol, TracedPipeline, trace
+
+__all__ = [
+    "Collate", "Function", "NDArray", "OpNamespace", "Pipeline", "ScriptFunction", "Symbol", "TracedPipeline",
+    "__version__", "func_info", "get_global_func", "list_global_funcs", "ops", "register_func", "script",
+    "script_json", "script_source", "trace",
+]
+
+
+def register_func(name: str, fn: Optional[Callable[..., Any]] = None, override: bool = False) -> Any:
+    """Registers ``fn`` as the global function ``name`` (callable from pipelines and ``ops``).
+
+    Without ``fn`` it is a decorator: ``@anyproc.register_func("my.op")`` or
+    ``@anyproc.register_func("my.op", override=True)``; the decorated function
+    is returned unchanged (so is ``fn`` when given). A scripted function is registered as its native
+    function, so calls to it never enter Python.
+    """
+    if fn is None:
+        def decorator(f: Callable[..., Any]) -> Callable[..., Any]:
+            register_func(name, f, override=override)
+            return f
+
+        return decorator
+    target = fn.func if isinstance(fn, ScriptFunction) else fn
+    _native.register_func(name, target, override=override)
+    # An override replaces the function: drop what ops.<name> cached.
+    ops._invalidate(name)
+    return fn

@@ -1,0 +1,100 @@
+"""Type stubs of the ``anyproc`` package."""
+
+import os
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union, overload
+
+from ._native import (
+    Function as Function,
+    NDArray as NDArray,
+    Pipeline as Pipeline,
+    __version__ as __version__,
+    func_info as func_info,
+    get_global_func as get_global_func,
+    list_global_funcs as list_global_funcs,
+    script_json as script_json,
+    script_source as script_source,
+)
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+class OpNamespace:
+    """``anyproc.ops.text.lower``: attribute chains name registered functions."""
+
+    def __getattr__(self, attr: str) -> OpNamespace: ...
+    def __call__(self, *args: Any) -> Any: ...
+
+ops: OpNamespace
+
+@overload
+def register_func(name: str, fn: None = None, override: bool = False) -> Callable[[_F], _F]: ...
+@overload
+def register_func(name: str, fn: _F, override: bool = False) -> _F: ...
+
+class ScriptFunction:
+    """A Python function compiled by anyproc (``anyproc.script``)."""
+
+    func: Function
+    ast_json: str
+    sources: List[Tuple[str, str]]
+    __name__: str
+    __qualname__: str
+    __wrapped__: Callable[..., Any]
+    def __call__(self, *args: Any) -> Any: ...
+    @property
+    def source(self) -> str: ...
+
+def script(fn: Callable[..., Any]) -> ScriptFunction: ...
+
+class Symbol:
+    """A traced value (an input, a step's output or an init result)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def value(self) -> Any: ...
+    @property
+    def name(self) -> Optional[str]: ...
+    def __call__(self, *args: Any) -> Symbol: ...
+    def __getattr__(self, attr: str) -> Callable[..., Symbol]: ...
+    def __getitem__(self, key: Any) -> Symbol: ...
+
+class Collate:
+    """An output collated into tensors, with the ``[[outputs]]`` options of a pipeline file."""
+
+    value: Symbol
+    options: Dict[str, Any]
+    def __init__(
+        self,
+        value: Symbol,
+        *,
+        layout: str = ...,
+        dtype: str = ...,
+        padding: str = ...,
+        max_length: Optional[int] = ...,
+        truncation: Optional[str] = ...,
+        truncation_side: str = ...,
+        padding_side: str = ...,
+        pad_id: int = ...,
+        pad_to_multiple_of: Optional[int] = ...,
+        special_tokens: Optional[Mapping[str, Any]] = ...,
+        attention_mask: Union[str, bool, None] = ...,
+        token_type_ids: Union[str, bool, None] = ...,
+        pair_from: Optional[Symbol] = ...,
+    ) -> None: ...
+
+class TracedPipeline:
+    """A recorded pipeline (``anyproc.trace``)."""
+
+    name: str
+    description: str
+    inputs: List[str]
+    def to_toml(self, base_dir: Union[str, os.PathLike, None] = None) -> str: ...
+    def save(self, path: Union[str, os.PathLike]) -> str: ...
+    def pipeline(self, base_dir: Union[str, os.PathLike, None] = None) -> Pipeline: ...
+    def __call__(self, records: Sequence[Any], **kwargs: Any) -> Dict[str, Any]: ...
+
+def trace(
+    fn: Callable[..., Mapping[str, Union[Symbol, Collate]]],
+    inputs: Union[str, Sequence[str]] = ("text",),
+    name: Optional[str] = None,
+) -> TracedPipeline: ...

@@ -1,0 +1,165 @@
+"""anyscript source text from the JSON syntax tree that :mod:`anyproc.script` builds.
+
+A traced pipeline embeds scripted functions in its ``functions`` key, which
+holds source text, so the lowered tree (where ``anyproc.ops.x`` already became
+``ops.x``, constants are inlined and helpers renamed) is printed back as
+Python-syntax text. Operands that are themselves operator expressions are
+parenthesised; that is always correct and keeps the printer small.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List, Optional
+
+_BIN = {
+    "add": "+", "sub": "-", "mul": "*", "div": "/", "floor_div": "//", "mod": "%", "pow": "**",
+    "bit_and": "&", "bit_or": "|", "bit_xor": "^", "l_shift": "<<", "r_shift": ">>",
+}
+_UNARY = {"not": "not ", "neg": "-", "pos": "+", "invert": "~"}
+_CMP = {
+    "eq": "==", "not_eq": "!=", "lt": "<", "lt_e": "<=", "gt": ">", "gt_e": ">=",
+    "in": "in", "not_in": "not in", "is": "is", "is_not": "is not",
+}
+# Expressions that never need parentheses as an operand.
+_ATOMS = {"name", "attribute", "call", "list", "tuple", "dict", "subscript", "slice", "list_comp"}
+
+Expr = Dict[str, Any]
+
+
+def literal(lit: Dict[str, Any]) -> str:
+    """A literal in source form (``repr`` escapes strings the way anyscript's lexer reads them)."""
+    kind = lit["type"]
+    if kind == "none":
+        return "None"
+    value = lit["value"]
+    if kind == "float" and not math.isfinite(value):
+        return f"float({repr(str(value))})"
+    return repr(value)
+
+
+def expr(e: Expr) -> str:
+    """``e`` as source text."""
+    kind = e["expr"]
+    if kind == "const":
+        return literal(e["value"])
+    if kind == "name":
+        return e["id"]
+    if kind == "attribute":
+        return f"{operand(e['value'], attr=True)}.{e['attr']}"
+    if kind == "call":
+        return f"{operand(e['func'], attr=True)}({', '.join(expr(a) for a in e['args'])})"
+    if kind == "bin_op":
+        return f"{operand(e['left'])} {_BIN[e['op']]} {operand(e['right'])}"
+    if kind == "unary_op":
+        return f"{_UNARY[e['op']]}{operand(e['operand'])}"
+    if kind == "bool_op":
+        return f" {e['op']} ".join(operand(v) for v in e["values"])
+    if kind == "compare":
+        parts = [operand(e["left"])]
+        for op, c in zip(e["ops"], e["comparators"]):
+            parts.append(f"{_CMP[op]} {operand(c)}")
+        return " ".join(parts)
+    if kind == "if_exp":
+        return f"{operand(e['body'])} if {operand(e['test'])} else {operand(e['orelse'])}"
+    if kind == "list":
+        return f"[{', '.join(expr(i) for i in e['items'])}]"
+    if kind == "tuple":
+        items = [expr(i) for i in e["items"]]
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+    if kind == "dict":
+        pairs = (f"{expr(k)}: {expr(v)}" for k, v in zip(e["keys"], e["values"]))
+        return "{" + ", ".join(pairs) + "}"
+    if kind == "subscript":
+        return f"{operand(e['value'], attr=True)}[{expr(e['index'])}]"
+    if kind == "slice":
+        parts = [_opt(e["lower"]), _opt(e["upper"])]
+        if e.get("step") is not None:
+            parts.append(expr(e["step"]))
+        return f"{operand(e['value'], attr=True)}[{':'.join(parts)}]"
+    if kind == "list_comp":
+        ifs = "".join(f" if {operand(c)}" for c in e["ifs"])
+        return f"[{expr(e['elt'])} for {target(e['target'])} in {operand(e['iter'])}{ifs}]"
+    raise ValueError(f"unknown expression kind {kind!r}")
+
+
+def _opt(e: Optional[Expr]) -> str:
+    return "" if e is None else expr(e)
+
+
+def operand(e: Expr, attr: bool = False) -> str:
+    """``e`` as an operand: parenthesised unless it is an atom.
+
+    Before ``.attr``, ``(...)`` or ``[...]`` a number literal needs parentheses
+    too (``(1).bit_length``), and so does any non-atom.
+    """
+    text = expr(e)
+    kind = e["expr"]
+    if kind in _ATOMS:
+        return text
+    if kind == "const" and not (attr and e["value"]["type"] in ("int", "float")) and not text.startswith("-"):
+        return text
+    return f"({text})"
+
+
+def target(t: Dict[str, Any], top: bool = True) -> str:
+    """An assignment target; a tuple is bare at the top (``a, b = ...``), parenthesised inside."""
+    kind = t["target"]
+    if kind == "name":
+        return t["id"]
+    if kind == "subscript":
+        return f"{operand(t['value'], attr=True)}[{expr(t['index'])}]"
+    items = [target(i, top=False) for i in t["items"]]
+    text = f"{items[0]}," if len(items) == 1 else ", ".join(items)
+    return text if top else f"({text})"
+
+
+def stmts(body: List[Dict[str, Any]], indent: str, out: List[str]) -> None:
+    if not body:
+        out.append(f"{indent}pass")
+    for s in body:
+        stmt(s, indent, out)
+
+
+def stmt(s: Dict[str, Any], indent: str, out: List[str]) -> None:
+    kind = s["stmt"]
+    inner = indent + "    "
+    if kind == "expr":
+        out.append(f"{indent}{expr(s['value'])}")
+    elif kind == "assign":
+        targets = " = ".join(target(t) for t in s["targets"])
+        out.append(f"{indent}{targets} = {expr(s['value'])}")
+    elif kind == "aug_assign":
+        out.append(f"{indent}{target(s['target'])} {_BIN[s['op']]}= {expr(s['value'])}")
+    elif kind == "if":
+        out.append(f"{indent}if {expr(s['test'])}:")
+        stmts(s["body"], inner, out)
+        orelse = s["orelse"]
+        # `elif` keeps chains flat instead of nesting an `if` per branch.
+        while len(orelse) == 1 and orelse[0]["stmt"] == "if":
+            out.append(f"{indent}elif {expr(orelse[0]['test'])}:")
+            stmts(orelse[0]["body"], inner, out)
+            orelse = orelse[0]["orelse"]
+        if orelse:
+            out.append(f"{indent}else:")
+            stmts(orelse, inner, out)
+    elif kind == "for":
+        out.append(f"{indent}for {target(s['target'])} in {expr(s['iter'])}:")
+        stmts(s["body"], inner, out)
+    elif kind == "while":
+        out.append(f"{indent}while {expr(s['test'])}:")
+        stmts(s["body"], inner, out)
+    elif kind == "return":
+        value = s.get("value")
+        out.append(f"{indent}return" if value is None else f"{indent}return {expr(value)}")
+    elif kind in ("break", "continue", "pass"):
+        out.append(f"{indent}{kind}")
+    else:
+        raise ValueError(f"unknown statement kind {kind!r}")
+
+
+def unparse_function(f: Dict[str, Any]) -> str:
+    """One ``FunctionDef`` (as a dict) as anyscript source, ending with a newline."""
+    out = [f"def {f['name']}({', '.join(f['params'])}):"]
+    stmts(f["body"], "    ", out)
+    return "\n".join(out) + "\n"

@@ -1,0 +1,537 @@
+"""``anyproc.script``: run a plain Python function in anyproc's interpreter.
+
+The function's source is read with :func:`inspect.getsource`, parsed with
+:mod:`ast` and lowered to the JSON form of ``anyproc::pipeline::ast::Module``
+(see ``src/pipeline/ast.rs``), which the native compiler turns into register
+code. Python's own parser is the front end, so what parses here parses exactly
+as CPython parses it; the lowering only decides what anyscript supports.
+
+Names that are not local to a function are resolved now, against the
+function's globals and closure, because the compiled program cannot see
+Python's namespaces:
+
+* plain Python functions it calls are lowered too (each once) and compiled
+  into the same module;
+* ``anyproc.ops.text.lower`` / ``ops.text.lower`` (or a name bound to an
+  ``ops`` node) becomes the op chain ``ops.text.lower``;
+* constants (None, bool, int, float, str, and lists/tuples/dicts of them) are
+  inlined as literals, as they are at the time ``script`` runs;
+* anything else is left to the compiler (builtins like ``len``, op names).
+
+Unsupported syntax raises :class:`SyntaxError` naming the construct, with the
+``lineno`` of the original file.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import math
+import textwrap
+import types
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+
+from . import _native
+from .trace import _ACTIVE, _record_script
+from ._ops import OpNamespace
+from ._unparse import unparse_function
+
+I64_MIN = -(2**63)
+I64_MAX = 2**63 - 1
+
+_BINOPS = {
+    ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floor_div",
+    ast.Mod: "mod", ast.Pow: "pow", ast.BitAnd: "bit_and", ast.BitOr: "bit_or", ast.BitXor: "bit_xor",
+    ast.LShift: "l_shift", ast.RShift: "r_shift",
+}
+_UNARYOPS = {ast.Not: "not", ast.USub: "neg", ast.UAdd: "pos", ast.Invert: "invert"}
+_BOOLOPS = {ast.And: "and", ast.Or: "or"}
+_CMPOPS = {
+    ast.Eq: "eq", ast.NotEq: "not_eq", ast.Lt: "lt", ast.LtE: "lt_e", ast.Gt: "gt", ast.GtE: "gt_e",
+    ast.In: "in", ast.NotIn: "not_in", ast.Is: "is", ast.IsNot: "is_not",
+}
+
+# What each unsupported node is called in error messages.
+_UNSUPPORTED = {
+    "ClassDef": "class definitions", "FunctionDef": "nested def (nested functions)",
+    "AsyncFunctionDef": "async def", "Try": "try statements", "TryStar": "try statements",
+    "With": "with statements", "AsyncWith": "async with", "AsyncFor": "async for",
+    "Import": "import statements", "ImportFrom": "import statements",
+    "Global": "global statements", "Nonlocal": "nonlocal statements", "Delete": "del statements",
+    "Raise": "raise statements", "Assert": "assert statements", "Match": "match statements",
+    "Lambda": "lambda", "JoinedStr": "f-strings", "FormattedValue": "f-strings",
+    "GeneratorExp": "generator expressions", "SetComp": "set comprehensions",
+    "DictComp": "dict comprehensions", "Set": "set literals", "NamedExpr": "walrus (:=)",
+    "Yield": "generators (yield)", "YieldFrom": "generators (yield from)", "Await": "await",
+    "Starred": "*args (starred expressions)", "MatMult": "the @ operator",
+}
+
+
+class ScriptFunction:
+    """A scripted function: calls run the compiled program.
+
+    The native :class:`anyproc.Function` cannot carry attributes, so this thin
+    wrapper holds ``__name__``, ``__doc__`` and ``__wrapped__``. Use
+    :attr:`func` for the bare native function (one Python call less per call;
+    also what ``register_func`` registers).
+    """
+
+    def __init__(self, func: Any, wrapped: Callable, ast_json: str, sources: List[Tuple[str, str]]) -> None:
+        #: The compiled native function.
+        self.func = func
+        self.__name__ = wrapped.__name__
+        self.__qualname__ = getattr(wrapped, "__qualname__", wrapped.__name__)
+        self.__doc__ = wrapped.__doc__
+        self.__wrapped__ = wrapped
+        self.__module__ = str(getattr(wrapped, "__module__", None) or "")
+        #: The lowered module as JSON (the shape of ``anyproc::pipeline::ast::Module``).
+        self.ast_json = ast_json
+        #: ``(name, anyscript source)`` of the entry function and every function it calls.
+        self.sources = sources
+
+    def __call__(self, *args: Any) -> Any:
+        if _ACTIVE[0]:
+            return _record_script(self, args)
+        return self.func(*args)
+
+    @property
+    def source(self) -> str:
+        """The lowered functions as anyscript source (what a traced pipeline embeds)."""
+        return "\n".join(src for _, src in self.sources)
+
+    def __repr__(self) -> str:
+        return f"<anyproc.script {self.__qualname__}>"
+
+
+def script(fn: Callable) -> ScriptFunction:
+    """Compiles the plain Python function ``fn`` (and the functions it calls) with anyproc.
+
+    Usable as a decorator. Raises :class:`SyntaxError` for constructs anyscript
+    does not support, with the line in ``fn``'s file.
+    """
+    if isinstance(fn, ScriptFunction):
+        return fn
+    if not isinstance(fn, types.FunctionType):
+        raise TypeError(f"anyproc.script takes a Python function, not {type(fn).__name__}")
+    if fn.__name__ == "<lambda>":
+        code = fn.__code__
+        raise SyntaxError("anyproc.script does not support lambda; use def",
+                          (code.co_filename, code.co_firstlineno, 1, None))
+    lowerer = _Lowerer()
+    lowerer.name_of(fn)
+    lowerer.run()
+    module = {"functions": [d for d, _ in lowerer.defs]}
+    text = json.dumps(module, ensure_ascii=False, allow_nan=False)
+    func = _native.script_json(text, lowerer.names[fn])
+    return ScriptFunction(func, fn, text, [(d["name"], src) for d, src in lowerer.defs])
+
+
+# ---- lowering ------------------------------------------------------------------------------
+
+_MISSING = object()
+
+
+def _is_constant(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` can be inlined as a literal (plain data, not too deep)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return not isinstance(value, int) or isinstance(value, bool) or I64_MIN <= value <= I64_MAX
+    if depth > 32:
+        return False
+    if isinstance(value, (list, tuple)):
+        return all(_is_constant(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(_is_constant(k, depth + 1) and _is_constant(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def _const(value: Any) -> Dict[str, Any]:
+    """A literal value as an expression (lists, tuples and dicts as displays)."""
+    if value is None:
+        return {"expr": "const", "value": {"type": "none"}}
+    if isinstance(value, bool):
+        return {"expr": "const", "value": {"type": "bool", "value": value}}
+    if isinstance(value, int):
+        return {"expr": "const", "value": {"type": "int", "value": value}}
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return {"expr": "const", "value": {"type": "float", "value": value}}
+        # JSON has no inf/nan: float('inf') computes it at run time instead.
+        text = "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+        return _call(_name("float"), [_const(text)])
+    if isinstance(value, str):
+        return {"expr": "const", "value": {"type": "str", "value": value}}
+    if isinstance(value, list):
+        return {"expr": "list", "items": [_const(v) for v in value]}
+    if isinstance(value, tuple):
+        return {"expr": "tuple", "items": [_const(v) for v in value]}
+    if isinstance(value, dict):
+        return {"expr": "dict", "keys": [_const(k) for k in value], "values": [_const(v) for v in value.values()]}
+    raise TypeError(f"cannot inline {type(value).__name__}")
+
+
+def _name(id_: str) -> Dict[str, Any]:
+    return {"expr": "name", "id": id_}
+
+
+def _call(func: Dict[str, Any], args: List[Dict[str, Any]]) -> Dict[str, Any]:
+    return {"expr": "call", "func": func, "args": args}
+
+
+def _op_chain(path: str) -> Dict[str, Any]:
+    """``ops.a.b`` as nested attributes (the compiler strips the ``ops.`` prefix)."""
+    expr = _name("ops")
+    for part in path.split("."):
+        expr = {"expr": "attribute", "value": expr, "attr": part}
+    return expr
+
+
+def _dotted(node: ast.AST) -> Optional[List[str]]:
+    """``['a', 'b', 'c']`` for ``a.b.c`` made of names only."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return None if head is None else head + [node.attr]
+    return None
+
+
+class _Source:
+    """A function's parsed source and where it sits in its file."""
+
+    def __init__(self, fn: types.FunctionType) -> None:
+        try:
+            lines, start = inspect.getsourcelines(fn)
+        except (OSError, TypeError) as e:
+            raise OSError(f"anyproc.script: cannot read the source of {fn.__qualname__}: {e}") from None
+        # getsourcelines follows __wrapped__ to the decorated function; so must the file name.
+        self.filename = inspect.getsourcefile(inspect.unwrap(fn)) or "<unknown>"
+        self.lines = lines
+        text = "".join(lines)
+        try:
+            tree = ast.parse(textwrap.dedent(text))
+            self.offset = max(start, 1) - 1
+        except SyntaxError:
+            # dedent fails when a multi-line string is indented less than the def:
+            # parse the indented source as the body of an `if` instead.
+            tree = ast.parse("if 1:\n" + text)
+            tree = ast.Module(body=tree.body[0].body, type_ignores=[])  # type: ignore[attr-defined]
+            self.offset = max(start, 1) - 2
+        node = tree.body[0] if tree.body else None
+        if isinstance(node, ast.AsyncFunctionDef):
+            raise self.error(node, "async def")
+        if not isinstance(node, ast.FunctionDef):
+            raise self.error(node or tree, "lambda" if fn.__name__ == "<lambda>" else "this kind of callable")
+        self.node = node
+
+    def line(self, node: ast.AST) -> int:
+        return getattr(node, "lineno", 1) + self.offset
+
+    def error(self, node: ast.AST, construct: str) -> SyntaxError:
+        lineno = self.line(node)
+        index = lineno - self.offset - 1
+        text = self.lines[index] if 0 <= index < len(self.lines) else None
+        col = getattr(node, "col_offset", 0) + 1
+        return SyntaxError(f"anyproc.script does not support {construct}", (self.filename, lineno, col, text))
+
+
+class _Lowerer:
+    """Lowers a function and everything it calls to anyscript's syntax tree (as dicts)."""
+
+    def __init__(self) -> None:
+        #: function object -> its name in the module
+        self.names: Dict[Any, str] = {}
+        self.taken: Set[str] = set()
+        self.queue: List[types.FunctionType] = []
+        #: (FunctionDef dict, anyscript source), entry first
+        self.defs: List[Tuple[Dict[str, Any], str]] = []
+        # Per-function state.
+        self.fn: Any = None
+        self.src: Any = None
+        self.locals: Set[str] = set()
+
+    # ---- functions ------------------------------------------------------------------------
+
+    def name_of(self, fn: Any) -> str:
+        """The module name of ``fn``, queueing it to be lowered the first time it is seen."""
+        if isinstance(fn, ScriptFunction):
+            fn = fn.__wrapped__
+        name = self.names.get(fn)
+        if name is None:
+            base = fn.__name__ if fn.__name__.isidentifier() else "f"
+            name, n = base, 1
+            while name in self.taken or name in self.locals:
+                n += 1
+                name = f"{base}_{n}"
+            self.names[fn] = name
+            self.taken.add(name)
+            self.queue.append(fn)
+        return name
+
+    def run(self) -> None:
+        while self.queue:
+            fn = self.queue.pop(0)
+            self.defs.append(self.function(fn))
+
+    def function(self, fn: types.FunctionType) -> Tuple[Dict[str, Any], str]:
+        self.fn, self.src = fn, _Source(fn)
+        node = self.src.node
+        for deco in node.decorator_list:
+            if self.resolve_value(deco) is not script:
+                raise self.src.error(deco, "decorators")
+        args = node.args
+        if args.vararg:
+            raise self.src.error(args.vararg, "*args")
+        if args.kwarg:
+            raise self.src.error(args.kwarg, "**kwargs")
+        if args.kwonlyargs:
+            raise self.src.error(args.kwonlyargs[0], "keyword-only arguments")
+        if args.defaults or args.kw_defaults:
+            raise self.src.error(args.defaults[0] if args.defaults else node, "default arguments")
+        params = [a.arg for a in args.posonlyargs + args.args]
+        self.locals = set(params) | _assigned_names(node)
+        body = node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str) and len(body) > 1:
+            body = body[1:]  # the docstring: nothing to run
+        lowered = {
+            "name": self.names[fn],
+            "params": params,
+            "body": self.block(body),
+            "line": self.src.line(node),
+        }
+        return lowered, unparse_function(lowered)
+
+    # ---- name resolution ------------------------------------------------------------------
+
+    def lookup(self, name: str) -> Any:
+        """The value ``name`` has in the current function's closure or globals, else ``_MISSING``."""
+        code = self.fn.__code__
+        if name in code.co_freevars and self.fn.__closure__:
+            cell = self.fn.__closure__[code.co_freevars.index(name)]
+            try:
+                return cell.cell_contents
+            except ValueError:
+                return _MISSING
+        return self.fn.__globals__.get(name, _MISSING)
+
+    def resolve_value(self, node: ast.AST) -> Any:
+        """The Python object a dotted name refers to (for decorators), else ``_MISSING``."""
+        chain = _dotted(node)
+        if chain is None:
+            return _MISSING
+        value = self.lookup(chain[0])
+        for attr in chain[1:]:
+            if value is _MISSING:
+                break
+            value = getattr(value, attr, _MISSING)
+        return value
+
+    def value_expr(self, value: Any, node: ast.AST, shown: str) -> Dict[str, Any]:
+        """The expression standing for a Python object found by name."""
+        if isinstance(value, OpNamespace):
+            if not value._name:
+                return _name("ops")
+            return _op_chain(value._name)
+        if isinstance(value, (types.FunctionType, ScriptFunction)):
+            return _name(self.name_of(value))
+        if _is_constant(value):
+            return _const(value)
+        if isinstance(value, types.ModuleType):
+            raise self.src.error(node, f"the module '{shown}' as a value (only anyproc.ops.* calls)")
+        raise self.src.error(node, f"the Python object '{shown}' ({type(value).__name__}); "
+                             "only plain functions, constants and anyproc.ops.* are visible to a script")
+
+    def dotted_expr(self, node: ast.AST) -> Optional[Dict[str, Any]]:
+        """Resolves ``a.b.c`` whose root is not local; None to lower it as written."""
+        chain = _dotted(node)
+        if chain is None or chain[0] in self.locals:
+            return None
+        value = self.lookup(chain[0])
+        if value is _MISSING:
+            return None  # a builtin, or an op root like `text` in `text.lower(x)`
+        i = 1
+        # Follow modules (anyproc, or a helper module) down to what the chain names.
+        while i < len(chain) and isinstance(value, types.ModuleType):
+            nxt = getattr(value, chain[i], _MISSING)
+            if nxt is _MISSING:
+                raise self.src.error(node, f"'{'.'.join(chain[:i + 1])}' (module has no such attribute)")
+            value, i = nxt, i + 1
+        if isinstance(value, OpNamespace):
+            path = ".".join(filter(None, [value._name] + chain[i:]))
+            return _op_chain(path) if path else _name("ops")
+        expr = self.value_expr(value, node, ".".join(chain[:i]))
+        for attr in chain[i:]:
+            expr = {"expr": "attribute", "value": expr, "attr": attr}
+        return expr
+
+    # ---- statements -----------------------------------------------------------------------
+
+    def block(self, body: List[ast.stmt]) -> List[Dict[str, Any]]:
+        out = []
+        for stmt in body:
+            lowered = self.stmt(stmt)
+            if lowered is not None:
+                out.append(lowered)
+        return out
+
+    def stmt(self, node: ast.stmt) -> Optional[Dict[str, Any]]:
+        line = self.src.line(node)
+        kind = type(node).__name__
+        if isinstance(node, ast.Expr):
+            return {"line": line, "stmt": "expr", "value": self.expr(node.value)}
+        if isinstance(node, ast.Assign):
+            targets = [self.target(t) for t in node.targets]
+            return {"line": line, "stmt": "assign", "targets": targets, "value": self.expr(node.value)}
+        if isinstance(node, ast.AnnAssign):
+            if node.value is None:
+                return None  # a bare annotation does nothing at run time
+            return {"line": line, "stmt": "assign", "targets": [self.target(node.target)],
+                    "value": self.expr(node.value)}
+        if isinstance(node, ast.AugAssign):
+            return {"line": line, "stmt": "aug_assign", "target": self.target(node.target),
+                    "op": self.binop(node.op, node), "value": self.expr(node.value)}
+        if isinstance(node, ast.If):
+            return {"line": line, "stmt": "if", "test": self.expr(node.test),
+                    "body": self.block(node.body), "orelse": self.block(node.orelse)}
+        if isinstance(node, ast.For):
+            if node.orelse:
+                raise self.src.error(node.orelse[0], "for ... else")
+            return {"line": line, "stmt": "for", "target": self.target(node.target),
+                    "iter": self.expr(node.iter), "body": self.block(node.body)}
+        if isinstance(node, ast.While):
+            if node.orelse:
+                raise self.src.error(node.orelse[0], "while ... else")
+            return {"line": line, "stmt": "while", "test": self.expr(node.test), "body": self.block(node.body)}
+        if isinstance(node, ast.Return):
+            value = None if node.value is None else self.expr(node.value)
+            return {"line": line, "stmt": "return", "value": value}
+        if isinstance(node, ast.Break):
+            return {"line": line, "stmt": "break"}
+        if isinstance(node, ast.Continue):
+            return {"line": line, "stmt": "continue"}
+        if isinstance(node, ast.Pass):
+            return {"line": line, "stmt": "pass"}
+        raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} statements"))
+
+    def target(self, node: ast.expr) -> Dict[str, Any]:
+        if isinstance(node, ast.Name):
+            return {"target": "name", "id": node.id}
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return {"target": "tuple", "items": [self.target(t) for t in node.elts]}
+        if isinstance(node, ast.Subscript):
+            if isinstance(node.slice, ast.Slice):
+                raise self.src.error(node, "slice assignment")
+            return {"target": "subscript", "value": self.expr(node.value), "index": self.expr(node.slice)}
+        if isinstance(node, ast.Starred):
+            raise self.src.error(node, "starred assignment (a, *b = ...)")
+        if isinstance(node, ast.Attribute):
+            raise self.src.error(node, "attribute assignment")
+        raise self.src.error(node, f"assignment to {type(node).__name__}")
+
+    # ---- expressions ----------------------------------------------------------------------
+
+    def binop(self, op: ast.operator, node: ast.AST) -> str:
+        name = _BINOPS.get(type(op))
+        if name is None:
+            raise self.src.error(node, _UNSUPPORTED.get(type(op).__name__, type(op).__name__))
+        return name
+
+    def expr(self, node: ast.expr) -> Dict[str, Any]:
+        if isinstance(node, ast.Constant):
+            return self.constant(node)
+        if isinstance(node, ast.Name):
+            if node.id not in self.locals:
+                value = self.lookup(node.id)
+                if value is not _MISSING:
+                    return self.value_expr(value, node, node.id)
+            return _name(node.id)
+        if isinstance(node, ast.Attribute):
+            resolved = self.dotted_expr(node)
+            if resolved is not None:
+                return resolved
+            return {"expr": "attribute", "value": self.expr(node.value), "attr": node.attr}
+        if isinstance(node, ast.Call):
+            if node.keywords:
+                kw = node.keywords[0]
+                raise self.src.error(kw, "keyword arguments" if kw.arg else "**kwargs")
+            for a in node.args:
+                if isinstance(a, ast.Starred):
+                    raise self.src.error(a, "*args")
+            return _call(self.expr(node.func), [self.expr(a) for a in node.args])
+        if isinstance(node, ast.BinOp):
+            return {"expr": "bin_op", "op": self.binop(node.op, node),
+                    "left": self.expr(node.left), "right": self.expr(node.right)}
+        if isinstance(node, ast.UnaryOp):
+            operand = node.operand
+            # -9223372036854775808 is one literal in anyscript, as in the text parser.
+            if isinstance(node.op, ast.USub) and isinstance(operand, ast.Constant) \
+                    and type(operand.value) is int and operand.value == 2**63:
+                return _const(I64_MIN)
+            return {"expr": "unary_op", "op": _UNARYOPS[type(node.op)], "operand": self.expr(operand)}
+        if isinstance(node, ast.BoolOp):
+            return {"expr": "bool_op", "op": _BOOLOPS[type(node.op)], "values": [self.expr(v) for v in node.values]}
+        if isinstance(node, ast.Compare):
+            return {"expr": "compare", "left": self.expr(node.left), "ops": [_CMPOPS[type(o)] for o in node.ops],
+                    "comparators": [self.expr(c) for c in node.comparators]}
+        if isinstance(node, ast.IfExp):
+            return {"expr": "if_exp", "test": self.expr(node.test), "body": self.expr(node.body),
+                    "orelse": self.expr(node.orelse)}
+        if isinstance(node, ast.List):
+            return {"expr": "list", "items": [self.item(e) for e in node.elts]}
+        if isinstance(node, ast.Tuple):
+            return {"expr": "tuple", "items": [self.item(e) for e in node.elts]}
+        if isinstance(node, ast.Dict):
+            for k in node.keys:
+                if k is None:
+                    raise self.src.error(node, "dict unpacking (**)")
+            return {"expr": "dict", "keys": [self.expr(k) for k in node.keys],  # type: ignore[arg-type]
+                    "values": [self.expr(v) for v in node.values]}
+        if isinstance(node, ast.Subscript):
+            s = node.slice
+            if isinstance(s, ast.Slice):
+                def part(p: Optional[ast.expr]) -> Optional[Dict[str, Any]]:
+                    return None if p is None else self.expr(p)
+                return {"expr": "slice", "value": self.expr(node.value),
+                        "lower": part(s.lower), "upper": part(s.upper), "step": part(s.step)}
+            return {"expr": "subscript", "value": self.expr(node.value), "index": self.expr(s)}
+        if isinstance(node, ast.ListComp):
+            if len(node.generators) != 1:
+                raise self.src.error(node, "comprehensions with several for clauses")
+            gen = node.generators[0]
+            if gen.is_async:
+                raise self.src.error(node, "async comprehensions")
+            return {"expr": "list_comp", "elt": self.expr(node.elt), "target": self.target(gen.target),
+                    "iter": self.expr(gen.iter), "ifs": [self.expr(c) for c in gen.ifs]}
+        kind = type(node).__name__
+        raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} expressions"))
+
+    def item(self, node: ast.expr) -> Dict[str, Any]:
+        if isinstance(node, ast.Starred):
+            raise self.src.error(node, "*unpacking in displays")
+        return self.expr(node)
+
+    def constant(self, node: ast.Constant) -> Dict[str, Any]:
+        value = node.value
+        if isinstance(value, bool) or value is None or isinstance(value, (float, str)):
+            return _const(value)
+        if isinstance(value, int):
+            if not I64_MIN <= value <= I64_MAX:
+                raise self.src.error(node, f"integer literals outside 64 bits ({value})")
+            return _const(value)
+        if isinstance(value, bytes):
+            raise self.src.error(node, "bytes literals")
+        if value is Ellipsis:
+            raise self.src.error(node, "Ellipsis (...)")
+        raise self.src.error(node, f"{type(value).__name__} literals")
+
+
+def _assigned_names(fn: ast.FunctionDef) -> Set[str]:
+    """Every name stored to in ``fn``'s body: Python makes them local to the whole function."""
+    names: Set[str] = set()
+    for node in ast.walk(fn):
+        if node is fn:
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names

@@ -1,0 +1,215 @@
+"""Benchmarks of the Python package; every figure is a ratio of two things timed in this process.
+
+    python python/benches/bench.py [--quick] [--lines N] [--words N]
+
+(a) call overhead: ``get_global_func("testing.nop")`` with one int, three ints
+    and a short str, beside apache-tvm-ffi's ``testing.nop`` (if the
+    ``apache-tvm-ffi`` package is installed) and a plain Python function;
+(b) BERT end to end: a list of str to a padded int64 NumPy array, the shipped
+    pipeline vs HF ``tokenizers`` ``encode_batch`` + ``np.array``, 1 and 2 threads;
+(c) the seed's ``unicode_split_any`` through ``anyproc.script`` vs CPython on
+    real words.
+
+Prints a markdown table. Absolute numbers move with machine load; compare ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import time
+import timeit
+from pathlib import Path
+
+# HF tokenizers sizes its rayon pool from RAYON_NUM_THREADS once, at first use:
+# give it two threads and switch between 1 and 2 with TOKENIZERS_PARALLELISM.
+os.environ.setdefault("RAYON_NUM_THREADS", "2")
+
+import numpy as np  # noqa: E402
+
+import anyproc  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def shared_data() -> Path:
+    env = os.environ.get("ANYPROC_SHARED_DATA")
+    return Path(env) if env else REPO.parent / "shared" / "data"
+
+
+def data_file(shared: str, fallback: str) -> Path:
+    full = shared_data() / shared
+    return full if full.is_file() else REPO / "tests" / "data" / fallback
+
+
+ROWS = []
+
+
+def row(group: str, what: str, ours: str, ref: str, ratio: str) -> None:
+    ROWS.append((group, what, ours, ref, ratio))
+    print(f"  {group}: {what}: {ours} | {ref} | {ratio}", file=sys.stderr)
+
+
+# ---- (a) call overhead -----------------------------------------------------------------------
+
+
+def per_call_ns(f, args, number: int) -> float:
+    """Best of 5 runs of ``f(*args)`` in a loop, ns per call (loop overhead included, as for every side)."""
+    stmt = {0: "f()", 1: "f(a)", 3: "f(a, b, c)"}[len(args)]
+    names = dict(zip("abc", args), f=f)
+    t = timeit.Timer(stmt, globals=names)
+    return min(t.repeat(5, number)) / number * 1e9
+
+
+def bench_calls(quick: bool) -> None:
+    number = 200_000 if quick else 1_000_000
+    ours = anyproc.get_global_func("testing.nop")
+
+    def py_nop(*args):
+        return None
+
+    try:
+        import tvm_ffi
+
+        theirs = tvm_ffi.get_global_func("testing.nop")
+    except Exception as e:  # not installed, or no such function
+        theirs = None
+        print(f"  apache-tvm-ffi not available ({e.__class__.__name__}: {e}); its column is skipped", file=sys.stderr)
+    for label, args in [("nop(1)", (1,)), ("nop(1, 2, 3)", (1, 2, 3)), ('nop("héllo")', ("héllo",))]:
+        a = per_call_ns(ours, args, number)
+        p = per_call_ns(py_nop, args, number)
+        if theirs is not None:
+            t = per_call_ns(theirs, args, number)
+            row("call", label, f"{a:.0f} ns", f"tvm-ffi {t:.0f} ns; Python fn {p:.0f} ns",
+                f"**{t / a:.2f}x** vs tvm-ffi; {p / a:.2f}x vs Python fn")
+        else:
+            row("call", label, f"{a:.0f} ns", f"Python fn {p:.0f} ns (tvm-ffi not installed)",
+                f"{p / a:.2f}x vs Python fn")
+
+
+# ---- (b) BERT end to end ---------------------------------------------------------------------
+
+
+def best_of(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def bench_bert(n_lines: int, quick: bool) -> None:
+    with open(data_file("corpus/dev_sample.txt", "dev_sample_head.txt"), encoding="utf-8") as f:
+        texts = f.read().split("\n")[:n_lines]
+    mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
+    pipe = anyproc.Pipeline.load(str(REPO / "pipelines" / "bert-base-uncased.toml"))
+    try:
+        import tokenizers
+    except ImportError:
+        row("bert", f"{len(texts)} lines", "", "HF tokenizers not installed", "skipped")
+        return
+    hf = tokenizers.Tokenizer.from_file(str(REPO / "pipelines" / "assets" / "bert-base-uncased" / "tokenizer.json"))
+
+    def ours(threads):
+        return pipe(texts, threads=threads)["input_ids"].numpy()
+
+    def theirs():
+        return np.array([e.ids for e in hf.encode_batch(texts)], dtype=np.int64)
+
+    # Same output on both sides before anything is timed.
+    np.testing.assert_array_equal(ours(1), theirs())
+    repeat = 2 if quick else 3
+    for threads in (1, 2):
+        os.environ["TOKENIZERS_PARALLELISM"] = "true" if threads > 1 else "false"
+        a = best_of(lambda t=threads: ours(t), repeat)
+        h = best_of(theirs, repeat)
+        row("bert", f"{len(texts):,} lines ({mb:.1f} MB) to int64 [n, 128], {threads} thread{'s' * (threads > 1)}",
+            f"{mb / a:.1f} MB/s", f"HF {mb / h:.2f} MB/s", f"**{h / a:.1f}x**")
+    os.environ.pop("TOKENIZERS_PARALLELISM", None)
+
+
+# ---- (c) unicode_split_any -------------------------------------------------------------------
+
+
+def unicode_split_any(word):
+    ret = []
+    for i in range(len(word)):
+        res = word[i]
+        ret.append(res)
+    return ret
+
+
+def split_all(words):
+    n = 0
+    for w in words:
+        n += len(unicode_split_any(w))
+    return n
+
+
+def bench_split(n_words: int, quick: bool) -> None:
+    with open(data_file("corpus/words_1m.txt", "words_sample.txt"), encoding="utf-8") as f:
+        words = f.read().split()[:n_words]
+    chars = sum(len(w) for w in words)
+    split = anyproc.script(unicode_split_any)
+    native = split.func
+    batch = anyproc.script(split_all)
+    assert batch(words) == split_all(words) == chars
+    assert all(split(w) == unicode_split_any(w) for w in words[:10000])
+    repeat = 2 if quick else 3
+
+    def loop(f):
+        def run():
+            for w in words:
+                f(w)
+        return run
+
+    py = best_of(loop(unicode_split_any), repeat) / chars * 1e9
+    py_batch = best_of(lambda: split_all(words), repeat) / chars * 1e9
+    gc.disable()
+    try:
+        py_nogc = best_of(lambda: split_all(words), repeat) / chars * 1e9
+    finally:
+        gc.enable()
+    per_word = best_of(loop(split), repeat) / chars * 1e9
+    per_word_native = best_of(loop(native), repeat) / chars * 1e9
+    whole = best_of(lambda: batch(words), repeat) / chars * 1e9
+    label = f"{len(words):,} words, {chars:,} chars"
+    row("split", f"{label}: one call per word from Python", f"{per_word:.1f} ns/char",
+        f"CPython {py:.1f} ns/char", f"**{py / per_word:.2f}x**")
+    row("split", f"{label}: one call per word, bare native function (`.func`)", f"{per_word_native:.1f} ns/char",
+        f"CPython {py:.1f} ns/char", f"**{py / per_word_native:.2f}x**")
+    row("split", f"{label}: the loop over words inside anyscript", f"{whole:.1f} ns/char",
+        f"CPython {py_batch:.1f} ns/char ({py_nogc:.1f} with GC off)",
+        f"**{py_batch / whole:.2f}x** ({py_nogc / whole:.2f}x vs GC off)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="smaller inputs, fewer repeats")
+    ap.add_argument("--lines", type=int, default=None, help="corpus lines for (b) (default 20,000; quick 3,000)")
+    ap.add_argument("--words", type=int, default=None, help="words for (c) (default 1,000,000; quick 100,000)")
+    ap.add_argument("--only", choices=["calls", "bert", "split"], action="append", help="run only these parts")
+    args = ap.parse_args()
+    only = set(args.only or ["calls", "bert", "split"])
+    lines = args.lines or (3_000 if args.quick else 20_000)
+    words = args.words or (100_000 if args.quick else 1_000_000)
+    print(f"anyproc {anyproc.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs", file=sys.stderr)
+    if "calls" in only:
+        bench_calls(args.quick)
+    if "bert" in only:
+        bench_bert(lines, args.quick)
+    if "split" in only:
+        bench_split(words, args.quick)
+    print("Ratios are reference time / anyproc time: above 1 means anyproc is faster.\n")
+    print("| what | anyproc | reference | ratio |")
+    print("|---|---|---|---|")
+    for group, what, ours, ref, ratio in ROWS:
+        print(f"| {group}: {what} | {ours} | {ref} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()

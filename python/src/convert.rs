@@ -1,0 +1,192 @@
+//! Python objects to anyproc values and back.
+//!
+//! Python to anyproc dispatches on the exact type first: a failed `extract` builds a Python
+//! exception, which costs more than the whole conversion (DESIGN.md, "Python boundary").
+
+use crate::callback::callable_to_func;
+use crate::function::Function;
+use crate::ndarray::{PyNDArray, import_dlpack};
+use crate::object::Opaque;
+use anyproc::{AnyValue, AnyView, Dict, FromAny, List, NDArray, PackedFunc, Value};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+/// Containers nested deeper than this are refused (a list that contains itself would never end).
+const MAX_NESTING: usize = 512;
+
+fn too_deep() -> PyErr {
+    PyValueError::new_err(format!("containers nested deeper than {MAX_NESTING} levels (a list that contains itself?)"))
+}
+
+/// Converts a Python object to an anyproc value.
+pub fn py_to_any(obj: &Bound<'_, PyAny>) -> PyResult<AnyValue> {
+    to_any(obj, 0)
+}
+
+fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
+    if obj.is_none() {
+        return Ok(AnyValue::none());
+    }
+    if let Ok(s) = obj.cast_exact::<PyString>() {
+        return Ok(AnyValue::from_text(&s.to_cow()?));
+    }
+    if obj.is_exact_instance_of::<PyInt>() {
+        return int_to_any(obj);
+    }
+    if let Ok(b) = obj.cast_exact::<PyBool>() {
+        return Ok(AnyValue::from_bool(b.is_true()));
+    }
+    if let Ok(f) = obj.cast_exact::<PyFloat>() {
+        return Ok(AnyValue::from_float(f.value()));
+    }
+    if let Ok(l) = obj.cast_exact::<PyList>() {
+        return seq_to_any(l.iter(), l.len(), depth);
+    }
+    if let Ok(t) = obj.cast_exact::<PyTuple>() {
+        return seq_to_any(t.iter(), t.len(), depth);
+    }
+    if let Ok(d) = obj.cast_exact::<PyDict>() {
+        return dict_to_any(d, depth);
+    }
+    if let Ok(b) = obj.cast_exact::<PyBytes>() {
+        return Ok(AnyValue::from_bytes(b.as_bytes()));
+    }
+    if let Ok(f) = obj.cast_exact::<Function>() {
+        return Ok(f.get().func.clone().into_any());
+    }
+    if let Ok(a) = obj.cast_exact::<PyNDArray>() {
+        return Ok(a.get().array.clone().into_any());
+    }
+    if let Ok(o) = obj.cast_exact::<Opaque>() {
+        return Ok(o.get().value.clone());
+    }
+    fallback(obj, depth)
+}
+
+/// Subclasses of the built-in types and objects that behave like one (NumPy scalars, tensors, callables).
+fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(AnyValue::from_text(&s.to_cow()?));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return int_to_any(obj);
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        return Ok(AnyValue::from_float(f.value()));
+    }
+    if let Ok(l) = obj.cast::<PyList>() {
+        return seq_to_any(l.iter(), l.len(), depth);
+    }
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        return seq_to_any(t.iter(), t.len(), depth);
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        return dict_to_any(d, depth);
+    }
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(AnyValue::from_bytes(b.as_bytes()));
+    }
+    if obj.hasattr("__dlpack__")? {
+        return Ok(import_dlpack(obj)?.into_any());
+    }
+    if obj.is_callable() {
+        return Ok(callable_to_func(obj.clone().unbind()).into_any());
+    }
+    let type_name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    // NumPy's bool scalar is neither an int nor has a usable `__index__`.
+    if type_name == "bool" || type_name == "bool_" {
+        return Ok(AnyValue::from_bool(obj.is_truthy()?));
+    }
+    if obj.hasattr("__index__")? {
+        return int_to_any(&obj.call_method0("__index__")?);
+    }
+    if obj.hasattr("__float__")? {
+        return Ok(AnyValue::from_float(obj.call_method0("__float__")?.extract::<f64>()?));
+    }
+    Err(PyTypeError::new_err(format!("cannot convert a Python {type_name} to an anyproc value")))
+}
+
+fn int_to_any(obj: &Bound<'_, PyAny>) -> PyResult<AnyValue> {
+    match obj.extract::<i64>() {
+        Ok(i) => Ok(AnyValue::from_int(i)),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+            Err(PyOverflowError::new_err(format!("int {obj} does not fit in anyproc's 64-bit int")))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn seq_to_any<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>, len: usize, depth: usize) -> PyResult<AnyValue> {
+    if depth >= MAX_NESTING {
+        return Err(too_deep());
+    }
+    let mut list = List::with_capacity(len);
+    for item in items {
+        list.push(to_any(&item, depth + 1)?);
+    }
+    Ok(list.into_any())
+}
+
+fn dict_to_any(d: &Bound<'_, PyDict>, depth: usize) -> PyResult<AnyValue> {
+    if depth >= MAX_NESTING {
+        return Err(too_deep());
+    }
+    let mut dict = Dict::new();
+    for (k, v) in d.iter() {
+        dict.set(to_any(&k, depth + 1)?, to_any(&v, depth + 1)?);
+    }
+    Ok(dict.into_any())
+}
+
+/// Converts an anyproc value to a Python object.
+pub fn any_to_py<'py>(py: Python<'py>, v: &AnyView<'_>) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, v, 0)
+}
+
+fn to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v.value() {
+        Value::None => py.None().into_bound(py),
+        Value::Int(i) => i.into_pyobject(py)?.into_any(),
+        Value::Bool(b) => PyBool::new(py, b).to_owned().into_any(),
+        Value::Float(f) => PyFloat::new(py, f).into_any(),
+        Value::Str(s) => PyString::new(py, s).into_any(),
+        Value::UStr(chars) => PyString::new(py, &chars.iter().collect::<String>()).into_any(),
+        Value::Bytes(b) => PyBytes::new(py, b).into_any(),
+        Value::Pod(..) => Bound::new(py, Opaque { value: v.to_owned() })?.into_any(),
+        Value::Object(_) => object_to_py(py, v, depth)?,
+    })
+}
+
+fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(list) = List::from_view(v) {
+        if depth >= MAX_NESTING {
+            return Err(too_deep());
+        }
+        // A snapshot, so that no anyproc lock is held while Python objects are made
+        // (an allocation may run a garbage collection, and so arbitrary `__del__` code).
+        let items = list.to_vec();
+        let out = PyList::empty(py);
+        for item in &items {
+            out.append(to_py(py, &item.view(), depth + 1)?)?;
+        }
+        return Ok(out.into_any());
+    }
+    if let Some(dict) = Dict::from_view(v) {
+        if depth >= MAX_NESTING {
+            return Err(too_deep());
+        }
+        let out = PyDict::new(py);
+        for (k, val) in dict.items() {
+            out.set_item(to_py(py, &k.view(), depth + 1)?, to_py(py, &val.view(), depth + 1)?)?;
+        }
+        return Ok(out.into_any());
+    }
+    if let Some(array) = NDArray::from_view(v) {
+        return Ok(Bound::new(py, PyNDArray { array })?.into_any());
+    }
+    if let Some(func) = PackedFunc::from_view(v) {
+        return Ok(Bound::new(py, Function { func, name: None })?.into_any());
+    }
+    Ok(Bound::new(py, Opaque { value: v.to_owned() })?.into_any())
+}

@@ -1,0 +1,126 @@
+//! `Function`: a `PackedFunc` as a Python callable, and the global registry seen from Python.
+
+use crate::callback::callable_to_func;
+use crate::convert::{any_to_py, py_to_any};
+use crate::errors::IntoPyResult;
+use anyproc::func::registry;
+use anyproc::{AnyValue, AnyView, PackedFunc};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+/// An anyproc function; calls release the GIL while Rust runs.
+#[pyclass(frozen, name = "Function", module = "anyproc._native")]
+pub struct Function {
+    /// The function.
+    pub func: PackedFunc,
+    /// The registry name or script entry it came from, for `repr`.
+    pub name: Option<String>,
+}
+
+#[pymethods]
+impl Function {
+    #[pyo3(signature = (*args))]
+    fn __call__<'py>(&self, py: Python<'py>, args: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
+        let values = args.iter().map(|a| py_to_any(&a)).collect::<PyResult<Vec<AnyValue>>>()?;
+        let func = &self.func;
+        let out = py.detach(|| {
+            let views: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
+            func.call(&views)
+        });
+        let out = out.py_err(py)?;
+        any_to_py(py, &out.view())
+    }
+
+    /// The name it was looked up or compiled under, if any.
+    #[getter]
+    fn name(&self) -> Option<String> {
+        self.name.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.name {
+            Some(n) => format!("<anyproc.Function {n}>"),
+            None => format!("<anyproc.Function {:?}>", self.func),
+        }
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Function>().is_ok_and(|o| o.get().func.ptr_eq(&self.func))
+    }
+
+    fn __hash__(&self) -> u64 {
+        let any = self.func.clone().into_any();
+        any.as_obj().map_or(0, |o| o.as_raw().as_ptr() as usize as u64)
+    }
+}
+
+/// The global function `name`; KeyError (with a did-you-mean) if none is registered.
+#[pyfunction]
+pub fn get_global_func(py: Python<'_>, name: &str) -> PyResult<Function> {
+    let func = registry().get(name).py_err(py)?;
+    Ok(Function { func, name: Some(name.to_string()) })
+}
+
+/// Every registered function name, sorted.
+#[pyfunction]
+pub fn list_global_funcs() -> Vec<String> {
+    registry().list().into_iter().map(|i| i.name).collect()
+}
+
+/// `(signature, doc)` of the global function `name`.
+#[pyfunction]
+pub fn func_info(py: Python<'_>, name: &str) -> PyResult<(String, String)> {
+    match registry().info(name) {
+        Some(info) => Ok((info.signature, info.doc)),
+        None => Err(registry().get(name).py_err(py).err().unwrap_or_else(|| PyTypeError::new_err(name.to_string()))),
+    }
+}
+
+/// Registers a Python callable (or a `Function`) globally under `name`.
+#[pyfunction]
+#[pyo3(signature = (name, func, r#override = false))]
+pub fn register_func(py: Python<'_>, name: &str, func: &Bound<'_, PyAny>, r#override: bool) -> PyResult<()> {
+    let (packed, signature, doc) = if let Ok(f) = func.cast::<Function>() {
+        let info = f.get().name.as_deref().and_then(|n| registry().info(n));
+        let (sig, doc) = info.map_or_else(|| ("(...) -> any".into(), String::new()), |i| (i.signature, i.doc));
+        (f.get().func.clone(), sig, doc)
+    } else if func.is_callable() {
+        (callable_to_func(func.clone().unbind()), python_signature(py, func), python_doc(func))
+    } else {
+        let ty = func.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        return Err(PyTypeError::new_err(format!("register_func: expected a callable, got {ty}")));
+    };
+    registry().register(name, &signature, &doc, packed, r#override).py_err(py)
+}
+
+/// `inspect.signature(f)` as text, or `(...)` when Python cannot tell.
+fn python_signature(py: Python<'_>, f: &Bound<'_, PyAny>) -> String {
+    let sig = py.import("inspect").and_then(|m| m.call_method1("signature", (f,))).and_then(|s| s.str());
+    let sig = sig.map(|s| s.to_string()).unwrap_or_else(|_| "(...)".into());
+    format!("{sig} -> any")
+}
+
+/// The first line of the callable's docstring, or what it is.
+fn python_doc(f: &Bound<'_, PyAny>) -> String {
+    let doc: Option<String> = f.getattr("__doc__").ok().and_then(|d| d.extract().ok());
+    if let Some(line) = doc.as_deref().and_then(|d| d.lines().map(str::trim).find(|l| !l.is_empty())) {
+        return line.to_string();
+    }
+    let qualname = f.getattr("__qualname__").and_then(|q| q.str()).map(|q| q.to_string());
+    format!("Python function {}", qualname.unwrap_or_else(|_| "<callable>".into()))
+}
+
+/// Compiles a module given as JSON (the shape of `anyproc::pipeline::ast::Module`) and returns `entry`.
+#[pyfunction]
+pub fn script_json(py: Python<'_>, ast_json: &str, entry: &str) -> PyResult<Function> {
+    let func = py.detach(|| anyproc::pipeline::script_json(ast_json, entry)).py_err(py)?;
+    Ok(Function { func, name: Some(entry.to_string()) })
+}
+
+/// Compiles anyscript source text and returns its function `entry`.
+#[pyfunction]
+pub fn script_source(py: Python<'_>, source: &str, entry: &str) -> PyResult<Function> {
+    let func = py.detach(|| anyproc::pipeline::script(source, entry)).py_err(py)?;
+    Ok(Function { func, name: Some(entry.to_string()) })
+}

@@ -1,0 +1,63 @@
+//! Reading input records in chunks: a line of text each, or a JSON object per line for `.jsonl`.
+//!
+//! The same format as `anyproc run` (src/cli/records.rs, which lives in the binary crate).
+
+use anyproc::pipeline::json::json_to_any;
+use anyproc::{AnyValue, Error, ErrorKind, Result};
+use std::io::BufRead;
+
+/// A record as read: its value, or why its line could not be read.
+pub type Record = Result<AnyValue>;
+
+/// Reads records from a buffered reader, `chunk` at a time.
+pub struct RecordReader<R> {
+    reader: R,
+    jsonl: bool,
+    /// Lines read so far (the 1-based number of the last line read).
+    pub line: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> RecordReader<R> {
+    /// Records of `reader`; `jsonl` parses each line as a JSON object.
+    pub fn new(reader: R, jsonl: bool) -> Self {
+        RecordReader { reader, jsonl, line: 0, buf: Vec::new() }
+    }
+
+    /// Up to `n` more records; empty at the end of the input. An I/O error ends the run.
+    pub fn next_chunk(&mut self, n: usize) -> Result<Vec<Record>> {
+        let mut out = Vec::with_capacity(n.min(1 << 16));
+        while out.len() < n {
+            self.buf.clear();
+            let read = self
+                .reader
+                .read_until(b'\n', &mut self.buf)
+                .map_err(|e| Error::from(e).context(format!("line {}", self.line + 1)))?;
+            if read == 0 {
+                break;
+            }
+            self.line += 1;
+            let mut raw: &[u8] = &self.buf;
+            raw = raw.strip_suffix(b"\n").unwrap_or(raw);
+            raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            out.push(self.record(raw));
+        }
+        Ok(out)
+    }
+
+    fn record(&self, raw: &[u8]) -> Record {
+        let line = self.line;
+        let text = std::str::from_utf8(raw).map_err(|e| {
+            Error::new(ErrorKind::Value, format!("line {line}: not valid UTF-8 (at byte {})", e.valid_up_to()))
+        })?;
+        if !self.jsonl {
+            return Ok(AnyValue::from(text));
+        }
+        let json: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| Error::new(ErrorKind::Parse, format!("line {line}, column {}: {e}", e.column())))?;
+        if !json.is_object() {
+            return Err(Error::value(format!("line {line}: a .jsonl record must be a JSON object")));
+        }
+        json_to_any(&json)
+    }
+}

@@ -1,0 +1,86 @@
+"""Rust errors arrive as the matching Python exceptions, with messages that say what went wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+import anyproc
+
+
+def test_wrong_argument_type_names_op_and_argument():
+    lower = anyproc.get_global_func("text.lower")
+    with pytest.raises(TypeError) as e:
+        lower(5)
+    msg = str(e.value)
+    assert "text.lower" in msg
+    assert "argument" in msg or "arg" in msg
+    assert "str" in msg and "int" in msg
+
+
+def test_wrong_type_through_ops():
+    with pytest.raises(TypeError, match="text.upper"):
+        anyproc.ops.text.upper([1, 2])
+
+
+def test_unknown_function_did_you_mean():
+    with pytest.raises(KeyError) as e:
+        anyproc.get_global_func("text.lowr")
+    assert "text.lower" in str(e.value)
+    with pytest.raises(KeyError, match="text.lower"):
+        anyproc.ops.text.lowr("x")
+
+
+def test_func_info_unknown():
+    with pytest.raises(KeyError):
+        anyproc.func_info("no.such.func")
+    sig, doc = anyproc.func_info("text.lower")
+    assert sig.startswith("(") and doc
+
+
+def test_overflow():
+    with pytest.raises(OverflowError):
+        anyproc.get_global_func("testing.echo")(2**63)
+
+
+def test_arity_error():
+    with pytest.raises(TypeError, match="text.lower"):
+        anyproc.get_global_func("text.lower")("a", "b")
+
+
+def test_missing_file_is_oserror(tmp_path):
+    with pytest.raises(OSError) as e:
+        anyproc.ops.tok.bert.new(str(tmp_path / "missing-vocab.txt"))
+    assert "missing-vocab.txt" in str(e.value)
+    with pytest.raises(OSError):
+        anyproc.Pipeline.load(str(tmp_path / "nope.toml"))
+
+
+def test_pipeline_syntax_error_has_line():
+    text = 'inputs = ["text"]\n\n[[steps]]\nout = "x"\ncall = "text.lower(text"\n'
+    with pytest.raises(SyntaxError) as e:
+        anyproc.Pipeline.from_str(text)
+    # The step is named, with the line of its [[steps]] table and the column in its expression.
+    assert "step 'x'" in str(e.value) and "line 3" in str(e.value)
+
+
+def test_script_runtime_errors():
+    def index(text):
+        return text[100]
+
+    def divide(text):
+        return len(text) // 0
+
+    with pytest.raises(IndexError):
+        anyproc.script(index)("short")
+    with pytest.raises((ZeroDivisionError, ValueError, RuntimeError)) as e:
+        anyproc.script(divide)("x")
+    assert "zero" in str(e.value).lower()
+
+
+def test_script_name_error_names_the_line():
+    def uses_undefined(text):
+        return undefined_thing(text)  # noqa: F821
+
+    with pytest.raises((KeyError, NameError, SyntaxError)) as e:
+        anyproc.script(uses_undefined)
+    assert "undefined_thing" in str(e.value)

@@ -1,0 +1,135 @@
+"""Functions anyproc.script must refuse: each uses one unsupported construct.
+
+The offending line carries a ``# unsupported: WORD`` marker; the test checks
+that the SyntaxError names WORD and points at that line of this file.
+"""
+# ruff: noqa
+import contextlib
+
+
+def uses_lambda(text):
+    f = lambda x: x  # unsupported: lambda
+    return f(text)
+
+
+def uses_class(text):
+    class A:  # unsupported: class
+        pass
+    return text
+
+
+def uses_try(text):
+    try:  # unsupported: try
+        return text
+    except Exception:
+        return ""
+
+
+def uses_with(text):
+    with contextlib.suppress(Exception):  # unsupported: with
+        return text
+
+
+def uses_import(text):
+    import os  # unsupported: import
+    return text
+
+
+def uses_fstring(text):
+    return f"<{text}>"  # unsupported: f-string
+
+
+def uses_keyword_argument(text):
+    return text.split(sep=" ")  # unsupported: keyword argument
+
+
+def uses_star_args(text):
+    args = [text]
+    return len(*args)  # unsupported: *args
+
+
+def uses_var_args(*texts):  # unsupported: *args
+    return texts
+
+
+def uses_nested_def(text):
+    def inner(x):  # unsupported: nested def
+        return x
+    return inner(text)
+
+
+def uses_generator(text):
+    yield text  # unsupported: generator
+
+
+def uses_generator_expression(text):
+    return sum(len(w) for w in text.split())  # unsupported: generator expression
+
+
+def uses_set_comprehension(text):
+    return len({c for c in text})  # unsupported: set comprehension
+
+
+def uses_dict_comprehension(text):
+    return {c: 1 for c in text}  # unsupported: dict comprehension
+
+
+def uses_walrus(text):
+    if (n := len(text)) > 3:  # unsupported: walrus
+        return n
+    return 0
+
+
+def uses_global(text):
+    global COUNTER  # unsupported: global
+    return text
+
+
+def uses_default_argument(text, sep=" "):  # unsupported: default argument
+    return text.split(sep)
+
+
+def uses_raise(text):
+    if not text:
+        raise ValueError("empty")  # unsupported: raise
+    return text
+
+
+def uses_for_else(text):
+    for c in text:
+        pass
+    else:
+        return 1  # unsupported: for ... else
+    return 0
+
+
+def uses_big_int(text):
+    return 2**70 + 1180591620717411303424  # unsupported: integer literals outside 64 bits
+
+
+def uses_set_literal(text):
+    return text in {"a", "b"}  # unsupported: set literals
+
+
+def uses_del(text):
+    x = [text]
+    del x[0]  # unsupported: del
+    return x
+
+
+def uses_assert(text):
+    assert text  # unsupported: assert
+    return text
+
+
+def uses_two_for_clauses(text):
+    return [a + b for a in text for b in text]  # unsupported: several for clauses
+
+
+def uses_module_function(text):
+    return contextlib.suppress(text)  # unsupported: contextlib
+
+
+@contextlib.contextmanager  # unsupported: decorator
+def uses_decorator(text):
+    return text
