@@ -5,7 +5,9 @@ Each attribute step makes (and caches) a child namespace whose dotted name is
 the path so far; calling a namespace looks the function up once and keeps it.
 
 Calls go through :mod:`anyproc.trace` while a trace is being recorded, so the
-same user code runs eagerly outside a trace and records steps inside one.
+same user code runs eagerly outside a trace and records steps inside one. That
+costs one Python-level call per op call; in a hot loop, hold the function from
+``anyproc.get_global_func(name)`` instead.
 """
 
 from __future__ import annotations

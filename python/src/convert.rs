@@ -10,6 +10,7 @@ use crate::object::Opaque;
 use anyproc::{AnyValue, AnyView, Dict, FromAny, List, NDArray, PackedFunc, Value};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::type_object::PyTypeInfo;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 /// Containers nested deeper than this are refused (a list that contains itself would never end).
@@ -24,41 +25,72 @@ pub fn py_to_any(obj: &Bound<'_, PyAny>) -> PyResult<AnyValue> {
     to_any(obj, 0)
 }
 
+/// The UTF-8 text of a Python str, borrowed from the str itself where the platform allows.
+#[cfg(unix)]
+fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<std::borrow::Cow<'a, str>> {
+    // Not in the limited API before 3.10, but exported by every CPython 3 on Unix, where
+    // extension modules resolve symbols in the running interpreter. It avoids the
+    // temporary bytes object that `to_cow` makes under abi3-py39.
+    unsafe extern "C" {
+        fn PyUnicode_AsUTF8AndSize(unicode: *mut pyo3::ffi::PyObject, size: *mut pyo3::ffi::Py_ssize_t) -> *const u8;
+    }
+    let mut len: pyo3::ffi::Py_ssize_t = 0;
+    // SAFETY: `s` is a live str; the call returns null with an exception set, or a pointer to
+    // `len` bytes of UTF-8 cached in the str object, valid as long as the str (borrowed for 'a).
+    unsafe {
+        let p = PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut len);
+        if p.is_null() {
+            return Err(PyErr::fetch(s.py()));
+        }
+        Ok(std::borrow::Cow::Borrowed(std::str::from_utf8_unchecked(std::slice::from_raw_parts(p, len as usize))))
+    }
+}
+
+#[cfg(not(unix))]
+fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<std::borrow::Cow<'a, str>> {
+    s.to_cow()
+}
+
+/// `obj` as exactly `T`, checked without building a cast error (which costs an allocation).
+fn exact<'a, 'py, T: PyTypeInfo>(obj: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, T>> {
+    if obj.is_exact_instance_of::<T>() { obj.cast_exact::<T>().ok() } else { None }
+}
+
 fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     if obj.is_none() {
         return Ok(AnyValue::none());
     }
-    if let Ok(s) = obj.cast_exact::<PyString>() {
-        return Ok(AnyValue::from_text(&s.to_cow()?));
+    if let Some(s) = exact::<PyString>(obj) {
+        return Ok(AnyValue::from_text(&text_of(s)?));
     }
     if obj.is_exact_instance_of::<PyInt>() {
         return int_to_any(obj);
     }
-    if let Ok(b) = obj.cast_exact::<PyBool>() {
+    if let Some(b) = exact::<PyBool>(obj) {
         return Ok(AnyValue::from_bool(b.is_true()));
     }
-    if let Ok(f) = obj.cast_exact::<PyFloat>() {
+    if let Some(f) = exact::<PyFloat>(obj) {
         return Ok(AnyValue::from_float(f.value()));
     }
-    if let Ok(l) = obj.cast_exact::<PyList>() {
+    if let Some(l) = exact::<PyList>(obj) {
         return seq_to_any(l.iter(), l.len(), depth);
     }
-    if let Ok(t) = obj.cast_exact::<PyTuple>() {
+    if let Some(t) = exact::<PyTuple>(obj) {
         return seq_to_any(t.iter(), t.len(), depth);
     }
-    if let Ok(d) = obj.cast_exact::<PyDict>() {
+    if let Some(d) = exact::<PyDict>(obj) {
         return dict_to_any(d, depth);
     }
-    if let Ok(b) = obj.cast_exact::<PyBytes>() {
+    if let Some(b) = exact::<PyBytes>(obj) {
         return Ok(AnyValue::from_bytes(b.as_bytes()));
     }
-    if let Ok(f) = obj.cast_exact::<Function>() {
+    if let Some(f) = exact::<Function>(obj) {
         return Ok(f.get().func.clone().into_any());
     }
-    if let Ok(a) = obj.cast_exact::<PyNDArray>() {
+    if let Some(a) = exact::<PyNDArray>(obj) {
         return Ok(a.get().array.clone().into_any());
     }
-    if let Ok(o) = obj.cast_exact::<Opaque>() {
+    if let Some(o) = exact::<Opaque>(obj) {
         return Ok(o.get().value.clone());
     }
     fallback(obj, depth)
@@ -67,7 +99,7 @@ fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
 /// Subclasses of the built-in types and objects that behave like one (NumPy scalars, tensors, callables).
 fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(AnyValue::from_text(&s.to_cow()?));
+        return Ok(AnyValue::from_text(&text_of(s)?));
     }
     if obj.is_instance_of::<PyInt>() {
         return int_to_any(obj);

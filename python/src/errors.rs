@@ -25,11 +25,16 @@ pub fn stash(py: Python<'_>, err: PyErr) -> Error {
     let kind = kind_of(py, &err);
     let text = describe(py, &err);
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    let mut map = STASH.lock().unwrap_or_else(|p| p.into_inner());
-    while map.len() >= STASH_LIMIT {
-        map.pop_first();
+    let mut evicted = Vec::new();
+    {
+        let mut map = STASH.lock().unwrap_or_else(|p| p.into_inner());
+        while map.len() >= STASH_LIMIT {
+            evicted.extend(map.pop_first().map(|(_, e)| e));
+        }
+        map.insert(id, err);
     }
-    map.insert(id, err);
+    // Dropped after the lock is released: dropping an exception may run Python code (`__del__`).
+    drop(evicted);
     Error::new(kind, format!("{MARKER}{id}] {text}"))
 }
 
@@ -52,11 +57,18 @@ pub fn error_text(e: &Error) -> String {
     let text = e.to_string();
     match marker_id(&text) {
         Some(id) => {
-            drop(STASH.lock().unwrap_or_else(|p| p.into_inner()).remove(&id));
+            let stashed = STASH.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
+            drop(stashed);
             text.replace(&format!("{MARKER}{id}] "), "")
         }
         None => text,
     }
+}
+
+/// How many Python exceptions wait in the stash (for leak tests).
+#[pyfunction]
+pub fn _pending_exceptions() -> usize {
+    STASH.lock().unwrap_or_else(|p| p.into_inner()).len()
 }
 
 /// `TypeName: message` of a Python exception, for anyproc error messages.
@@ -90,16 +102,16 @@ fn kind_of(py: Python<'_>, err: &PyErr) -> ErrorKind {
 /// The Python exception for an anyproc error: the original exception if the error stands for
 /// one raised in a callback (with the anyproc context added as a note), else one mapped from its kind.
 pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
+    let msg = e.to_string();
     if let Some(original) = take_stashed(&e) {
-        let frames: Vec<&str> = e.frames().collect();
-        if !frames.is_empty() {
-            // `add_note` exists from Python 3.11; on older versions the context is left out.
-            let note = format!("raised inside anyproc: {}", frames.join(": "));
-            let _ = original.value(py).call_method1("add_note", (note,));
+        // What anyproc added around the exception (pipeline, record, step), as a note;
+        // `add_note` exists from Python 3.11, older versions go without.
+        let context = msg[..msg.find(MARKER).unwrap_or(0)].trim_end_matches([':', ' ']);
+        if !context.is_empty() {
+            let _ = original.value(py).call_method1("add_note", (format!("raised inside anyproc: {context}"),));
         }
         return original;
     }
-    let msg = e.to_string();
     match e.kind() {
         ErrorKind::Type | ErrorKind::Arity => PyTypeError::new_err(msg),
         ErrorKind::Value | ErrorKind::Duplicate => PyValueError::new_err(msg),

@@ -8,6 +8,9 @@ use anyproc::{AnyValue, AnyView, PackedFunc};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use smallvec::SmallVec;
+
+const INLINE_ARGS: usize = 6;
 
 /// An anyproc function; calls release the GIL while Rust runs.
 #[pyclass(frozen, name = "Function", module = "anyproc._native")]
@@ -22,10 +25,11 @@ pub struct Function {
 impl Function {
     #[pyo3(signature = (*args))]
     fn __call__<'py>(&self, py: Python<'py>, args: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
-        let values = args.iter().map(|a| py_to_any(&a)).collect::<PyResult<Vec<AnyValue>>>()?;
+        // Up to `INLINE_ARGS` arguments live on the stack: a call allocates nothing of its own.
+        let values = args.iter().map(|a| py_to_any(&a)).collect::<PyResult<SmallVec<[AnyValue; INLINE_ARGS]>>>()?;
         let func = &self.func;
         let out = py.detach(|| {
-            let views: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
+            let views: SmallVec<[AnyView<'_>; INLINE_ARGS]> = values.iter().map(AnyValue::view).collect();
             func.call(&views)
         });
         let out = out.py_err(py)?;
@@ -73,7 +77,8 @@ pub fn list_global_funcs() -> Vec<String> {
 pub fn func_info(py: Python<'_>, name: &str) -> PyResult<(String, String)> {
     match registry().info(name) {
         Some(info) => Ok((info.signature, info.doc)),
-        None => Err(registry().get(name).py_err(py).err().unwrap_or_else(|| PyTypeError::new_err(name.to_string()))),
+        // The registry's own KeyError, with its did-you-mean.
+        None => registry().get(name).py_err(py).map(|_| (String::new(), String::new())),
     }
 }
 

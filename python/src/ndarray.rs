@@ -55,6 +55,13 @@ impl PyNDArray {
                 )));
             }
         }
+        let versioned = max_version.is_some_and(|(major, _)| major >= 1);
+        if !versioned && self.array.is_read_only() && copy != Some(true) {
+            // A legacy capsule cannot say "read-only"; NumPy refuses the same way.
+            return Err(PyBufferError::new_err(
+                "a read-only array needs max_version=(1, 0) or copy=True (legacy DLPack has no read-only flag)",
+            ));
+        }
         let copied;
         let array = if copy == Some(true) {
             copied = copy_array(&self.array).map_err(|e| PyBufferError::new_err(format!("cannot copy: {e}")))?;
@@ -62,7 +69,6 @@ impl PyNDArray {
         } else {
             &self.array
         };
-        let versioned = max_version.is_some_and(|(major, _)| major >= 1);
         dlpack::export(py, array, versioned)
     }
 

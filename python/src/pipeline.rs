@@ -91,10 +91,7 @@ impl PyPipeline {
         let values = records.try_iter()?.map(|r| py_to_any(&r?)).collect::<PyResult<Vec<AnyValue>>>()?;
         let policy = if skip_errors { ErrorPolicy::Skip } else { ErrorPolicy::Fail };
         let pipeline = &self.pipeline;
-        let batch = py
-            .detach(|| pool(threads)?.install(|| pipeline.run_batch(&values, policy)))
-            .map_err(|e| e.context(pipeline.label.clone()))
-            .py_err(py)?;
+        let batch = py.detach(|| pool(threads)?.install(|| pipeline.run_batch(&values, policy))).py_err(py)?;
         let out = PyDict::new(py);
         for (name, value) in &batch.outputs {
             out.set_item(name, any_to_py(py, &value.view())?)?;

@@ -49,14 +49,14 @@ pub fn run_file(
     loop {
         let step = py.detach(|| -> Result<Option<BatchOutput>> {
             let first_line = records.line + 1;
-            let chunk = records.next_chunk(batch_size)?;
+            let chunk = records.next_chunk(batch_size).map_err(|e| e.context(pipeline.label.clone()))?;
             if chunk.is_empty() {
                 return Ok(None);
             }
             let batch = pool.install(|| run_chunk(pipeline, chunk, policy, first_line))?;
             Ok(Some(batch))
         });
-        let Some(batch) = step.map_err(|e| e.context(pipeline.label.clone())).py_err(py)? else { break };
+        let Some(batch) = step.py_err(py)? else { break };
         summary.records += batch.records;
         summary.tokens += batch.tokens;
         summary.skipped += batch.skipped.len();
@@ -81,7 +81,7 @@ fn run_chunk(pipeline: &Pipeline, chunk: Vec<Record>, policy: ErrorPolicy, first
                 lines.push(first_line + i);
             }
             Err(e) if policy == ErrorPolicy::Skip => unreadable.push((first_line + i, e)),
-            Err(e) => return Err(e.context(format!("input line {}", first_line + i))),
+            Err(e) => return Err(e.context(pipeline.label.clone())),
         }
     }
     let mut batch = pipeline.run_batch(&good, policy).map_err(|e| relabel_record(e, &lines))?;
@@ -95,10 +95,11 @@ fn run_chunk(pipeline: &Pipeline, chunk: Vec<Record>, policy: ErrorPolicy, first
 /// Turns the executor's `record N` (index in the chunk) into the input's `input line L`.
 fn relabel_record(e: Error, lines: &[usize]) -> Error {
     let text = e.to_string();
-    let Some(rest) = text.strip_prefix("record ") else { return e };
+    let Some(at) = text.find(": record ") else { return e };
+    let rest = &text[at + ": record ".len()..];
     let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
     match rest[..digits].parse::<usize>().ok().and_then(|i| lines.get(i)) {
-        Some(line) => Error::new(e.kind(), format!("input line {line}{}", &rest[digits..])),
+        Some(line) => Error::new(e.kind(), format!("{}: input line {line}{}", &text[..at], &rest[digits..])),
         None => e,
     }
 }
