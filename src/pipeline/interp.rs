@@ -171,7 +171,13 @@ impl Vm<'_> {
                     return Ok(Flow::Jump(to));
                 }
             }
-            Inst::GetItem { dst, obj, key } => regs[r(dst)] = get_item(regs[r(obj)].view(), regs[r(key)].view())?,
+            Inst::GetItem { dst, obj, key } => {
+                let v = match ascii_char_at(&regs[r(obj)], &regs[r(key)]) {
+                    Some(c) => c,
+                    None => get_item(regs[r(obj)].view(), regs[r(key)].view())?,
+                };
+                regs[r(dst)] = v;
+            }
             Inst::SetItem { obj, key, value } => {
                 set_item(regs[r(obj)].view(), regs[r(key)].view(), regs[r(value)].view())?;
             }
@@ -281,6 +287,18 @@ impl Vm<'_> {
         }
         Ok(Flow::Next)
     }
+}
+
+/// `text[i]` for an ASCII UTF-8 string and an in-range index, the seed's inner loop;
+/// `None` sends everything else (negative indices, non-ASCII, errors) the general way.
+#[inline(always)]
+fn ascii_char_at(obj: &Slot, key: &Slot) -> Option<Slot> {
+    let Value::Int(i) = key.value() else { return None };
+    let Value::Str(s) = obj.value() else { return None };
+    let b = *s.as_bytes().get(usize::try_from(i).ok()?)?;
+    // Short strings are checked whole (cheap); a long one only up to the index, since the
+    // index is a code point index only if everything before it is ASCII.
+    (b.is_ascii() && s.as_bytes()[..i as usize].is_ascii()).then(|| Slot::from_char(b as char))
 }
 
 enum Flow {
