@@ -837,7 +837,7 @@ fn bert_call(tok: &BertTokenizer, args: &[AnyView<'_>]) -> Result<AnyValue> {
         Some(v) => v.get::<bool>().with_context(|| "argument 1")?,
         None => true,
     };
-    if let Ok(list) = args[0].get::<List>() {
+    if let Some(list) = <List as crate::FromAny>::from_view(&args[0]) {
         return list.with_items(|xs| {
             let mut rows = List::with_capacity(xs.len());
             for (i, x) in xs.iter().enumerate() {

@@ -159,7 +159,7 @@ pub(crate) fn check_arity(args: &[AnyView<'_>], min: usize, max: usize) -> Resul
 /// Maps a str (or each str of a list) to an id; `unk` stands in for unknown tokens, else None.
 fn lookup(vocab: &Vocab, unk: Option<u32>, v: &AnyView<'_>) -> Result<AnyValue> {
     let one = |s: &str| vocab.get(s).or(unk).map_or_else(AnyValue::none, AnyValue::from);
-    if let Ok(list) = v.get::<List>() {
+    if let Some(list) = <List as crate::FromAny>::from_view(v) {
         return list.with_items(|xs| {
             let mut out = List::with_capacity(xs.len());
             for (i, x) in xs.iter().enumerate() {
@@ -180,7 +180,7 @@ fn id_to_token(vocab: &Vocab, v: &AnyView<'_>) -> Result<AnyValue> {
             .map(AnyValue::from)
             .ok_or_else(|| Error::index_out_of_range(id, vocab.len()).context("id"))
     };
-    if let Ok(list) = v.get::<List>() {
+    if let Some(list) = <List as crate::FromAny>::from_view(v) {
         return list.with_items(|xs| {
             let mut out = List::with_capacity(xs.len());
             for (i, x) in xs.iter().enumerate() {

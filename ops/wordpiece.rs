@@ -400,7 +400,7 @@ pub(crate) fn ids_to_list(ids: &[u32]) -> List {
 
 fn wordpiece_call(wp: &WordPiece, v: &AnyView<'_>) -> Result<AnyValue> {
     let mut ids = Vec::new();
-    if let Ok(list) = v.get::<List>() {
+    if let Some(list) = <List as crate::FromAny>::from_view(v) {
         list.with_items(|xs| {
             for (i, x) in xs.iter().enumerate() {
                 with_text(&x.view(), |w| wp.tokenize_into(w, &mut ids)).with_context(|| format!("list item {i}"))?;

@@ -171,15 +171,15 @@ impl Pipeline {
 fn id_row(v: &AnyValue) -> Result<Vec<i64>> {
     if let Some(list) = List::from_view(&v.view()) {
         return list.with_items(|items| {
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, x)| {
-                    x.value().as_int().ok_or_else(|| {
-                        Error::type_mismatch("int", &x.type_name()).context(format!("item {i} of the id list"))
-                    })
-                })
-                .collect()
+            // Presized: collecting a `Result<Vec<_>>` cannot know the length and regrows.
+            let mut ids = Vec::with_capacity(items.len());
+            for (i, x) in items.iter().enumerate() {
+                let id = x.value().as_int().ok_or_else(|| {
+                    Error::type_mismatch("int", &x.type_name()).context(format!("item {i} of the id list"))
+                })?;
+                ids.push(id);
+            }
+            Ok(ids)
         });
     }
     if let Some(arr) = NDArray::from_view(&v.view()) {
