@@ -256,7 +256,26 @@ impl<const N: usize> AnyPad<N> {
         super::view::AnyView::of_pad(self)
     }
 
+    /// The int, if this is an inline int: the interpreter's fast path, without a full decode.
+    #[inline(always)]
+    pub fn inline_int(&self) -> Option<i64> {
+        // SAFETY: an `INT` value keeps its number in `v_int64`.
+        (self.raw.type_index == INT).then(|| unsafe { self.raw.payload.v_int64 })
+    }
+
+    /// The text, if this is an inline UTF-8 string: the interpreter's fast path.
+    #[inline(always)]
+    pub fn inline_text(&self) -> Option<&str> {
+        if self.raw.type_index != SMALL_STR {
+            return None;
+        }
+        let bytes = std::ptr::slice_from_raw_parts(self.inline_ptr(), self.raw.small_len as usize);
+        // SAFETY: a `SMALL_STR` holds `small_len` (<= INLINE_BYTES) valid UTF-8 bytes inline.
+        Some(unsafe { std::str::from_utf8_unchecked(&*bytes) })
+    }
+
     /// Moves this value into an `AnyPad<M>`; an inline string that does not fit moves to the heap then.
+    #[inline]
     pub fn resize<const M: usize>(self) -> AnyPad<M> {
         let len = self.raw.small_len as usize;
         let fits = match self.raw.type_index {
@@ -264,29 +283,29 @@ impl<const N: usize> AnyPad<N> {
             SMALL_USTR => len <= AnyPad::<M>::INLINE_CHARS,
             _ => true,
         };
-        let out = if fits {
-            let mut out = AnyPad::<M>::from_raw(self.raw);
-            let bytes = match self.raw.type_index {
-                SMALL_USTR => len * 4,
-                SMALL_STR | SMALL_BYTES => len,
-                _ => 0,
-            };
-            // SAFETY: `bytes` fits both inline areas (checked above); they do not overlap.
-            unsafe { std::ptr::copy_nonoverlapping(self.inline_ptr(), out.inline_ptr_mut(), bytes) };
-            out
-        } else {
-            match self.value() {
-                Value::Str(s) => AnyPad::<M>::from_text(s),
-                Value::UStr(c) => AnyPad::<M>::from_chars(c),
-                Value::Bytes(b) => AnyPad::<M>::from_bytes(b),
-                _ => unreachable!("only inline strings can fail to fit"),
-            }
-        };
-        if fits {
-            // The reference (if any) moved into `out`.
-            std::mem::forget(self);
+        if !fits {
+            return self.resize_to_heap();
         }
+        // The inline area is the payload word plus the padding words. Padding is always
+        // initialised (zero past the text), so copying a fixed number of whole words is
+        // exact and compiles to a few moves instead of a variable-length copy.
+        let mut out = AnyPad::<M>::from_raw(self.raw);
+        let words = N.min(M);
+        out.pad[..words].copy_from_slice(&self.pad[..words]);
+        // The reference (if any) moved into `out`.
+        std::mem::forget(self);
         out
+    }
+
+    /// The slow half of `resize`: an inline string too long for `AnyPad<M>` becomes a heap string.
+    #[cold]
+    fn resize_to_heap<const M: usize>(self) -> AnyPad<M> {
+        match self.value() {
+            Value::Str(s) => AnyPad::<M>::from_text(s),
+            Value::UStr(c) => AnyPad::<M>::from_chars(c),
+            Value::Bytes(b) => AnyPad::<M>::from_bytes(b),
+            _ => unreachable!("only inline strings can fail to fit"),
+        }
     }
 
     /// This value as an object: scalars are boxed, inline strings move to the heap (seed 000, R0).

@@ -109,15 +109,20 @@ fn list_repr(o: ObjPtr<'_>, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Re
 #[inline]
 pub fn append_in_slot<const N: usize>(slot: &mut AnyPad<N>, value: AnyValue) -> Result<(), AnyValue> {
     let Some(obj) = slot.as_obj() else { return Err(value) };
-    let Some(list) = obj.downcast_ref::<ListObj>() else { return Err(value) };
+    // The exact type first: a range check through the type registry costs more than the push.
+    if obj.type_index() != LIST && !obj.is::<ListObj>() {
+        return Err(value);
+    }
+    let ptr = obj.as_raw().cast::<ListObj>();
     // Acquire pairs with the Release of other handles' drops, as in `ObjRef::get_mut`.
     if obj.header().ref_count.load(std::sync::atomic::Ordering::Acquire) == 1 {
-        let ptr = obj.as_raw().cast::<ListObj>();
-        // SAFETY: the slot holds the only reference and we borrow the slot mutably, so no
-        // other handle or borrow of the list exists (the same argument as `ObjRef::get_mut`).
+        // SAFETY: the object is a `ListObj` (checked above); the slot holds the only reference and
+        // we borrow the slot mutably, so no other handle or borrow of the list exists (the same
+        // argument as `ObjRef::get_mut`), and no shared reference of ours is alive here.
         unsafe { (*ptr.as_ptr()).items.get_mut().push(value) };
     } else {
-        list.items.write().push(value);
+        // SAFETY: the object is a `ListObj` (checked above), kept alive by the slot.
+        unsafe { ptr.as_ref() }.items.write().push(value);
     }
     Ok(())
 }

@@ -293,8 +293,8 @@ impl Vm<'_> {
 /// `None` sends everything else (negative indices, non-ASCII, errors) the general way.
 #[inline(always)]
 fn ascii_char_at(obj: &Slot, key: &Slot) -> Option<Slot> {
-    let Value::Int(i) = key.value() else { return None };
-    let Value::Str(s) = obj.value() else { return None };
+    let i = key.inline_int()?;
+    let s = obj.inline_text()?;
     let b = *s.as_bytes().get(usize::try_from(i).ok()?)?;
     // Short strings are checked whole (cheap); a long one only up to the index, since the
     // index is a code point index only if everything before it is ASCII.
