@@ -259,8 +259,11 @@ impl<const N: usize> AnyPad<N> {
     /// The int, if this is an inline int: the interpreter's fast path, without a full decode.
     #[inline(always)]
     pub fn inline_int(&self) -> Option<i64> {
+        if self.raw.type_index != INT {
+            return None;
+        }
         // SAFETY: an `INT` value keeps its number in `v_int64`.
-        (self.raw.type_index == INT).then(|| unsafe { self.raw.payload.v_int64 })
+        Some(unsafe { self.raw.payload.v_int64 })
     }
 
     /// The text, if this is an inline UTF-8 string: the interpreter's fast path.
