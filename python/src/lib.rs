@@ -13,9 +13,7 @@ mod ndarray;
 mod object;
 mod pipeline;
 mod pools;
-mod records;
 mod run_file;
-mod sink;
 
 use pyo3::prelude::*;
 

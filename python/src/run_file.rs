@@ -2,11 +2,9 @@
 
 use crate::errors::{IntoPyResult, error_text};
 use crate::pools::pool;
-use crate::records::{Record, RecordReader};
-use crate::sink::Sink;
-use anyproc::pipeline::spec::Layout;
+use anyproc::pipeline::stream::{RecordReader, Sink, padding_values, run_chunk};
 use anyproc::pipeline::{BatchOutput, ErrorPolicy, Pipeline};
-use anyproc::{AnyValue, Error, Result};
+use anyproc::{Error, Result};
 use pyo3::prelude::*;
 use std::io::BufReader;
 use std::path::Path;
@@ -67,50 +65,4 @@ pub fn run_file(
     }
     py.detach(|| sink.finish()).py_err(py)?;
     Ok(summary)
-}
-
-/// Runs one chunk; unreadable lines count as failed records, and errors name the input line.
-fn run_chunk(pipeline: &Pipeline, chunk: Vec<Record>, policy: ErrorPolicy, first_line: usize) -> Result<BatchOutput> {
-    let mut unreadable = Vec::new();
-    let mut good: Vec<AnyValue> = Vec::with_capacity(chunk.len());
-    let mut lines = Vec::with_capacity(chunk.len());
-    for (i, r) in chunk.into_iter().enumerate() {
-        match r {
-            Ok(v) => {
-                good.push(v);
-                lines.push(first_line + i);
-            }
-            Err(e) if policy == ErrorPolicy::Skip => unreadable.push((first_line + i, e)),
-            Err(e) => return Err(e.context(pipeline.label.clone())),
-        }
-    }
-    let mut batch = pipeline.run_batch(&good, policy).map_err(|e| relabel_record(e, &lines))?;
-    let mut skipped: Vec<(usize, Error)> = batch.skipped.drain(..).map(|(i, e)| (lines[i], e)).collect();
-    skipped.extend(unreadable);
-    skipped.sort_by_key(|(line, _)| *line);
-    batch.skipped = skipped;
-    Ok(batch)
-}
-
-/// Turns the executor's `record N` (index in the chunk) into the input's `input line L`.
-fn relabel_record(e: Error, lines: &[usize]) -> Error {
-    let text = e.to_string();
-    let Some(at) = text.find(": record ") else { return e };
-    let rest = &text[at + ": record ".len()..];
-    let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
-    match rest[..digits].parse::<usize>().ok().and_then(|i| lines.get(i)) {
-        Some(line) => Error::new(e.kind(), format!("{}: input line {line}{}", &text[..at], &rest[digits..])),
-        None => e,
-    }
-}
-
-/// The padding value of each padded tensor, for joining batches in a `.npz`.
-fn padding_values(p: &Pipeline) -> Vec<(String, i64)> {
-    let mut pads = Vec::new();
-    for o in p.outputs.iter().filter(|o| o.spec.layout == Layout::Padded) {
-        pads.push((o.spec.name.clone(), o.spec.pad_id));
-        pads.extend(o.spec.attention_mask.iter().map(|n| (n.clone(), 0)));
-        pads.extend(o.spec.token_type_ids.iter().map(|n| (n.clone(), 0)));
-    }
-    pads
 }

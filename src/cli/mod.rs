@@ -1,5 +1,3 @@
 //! The subcommands of the `anyproc` command line.
 
-pub mod records;
 pub mod run;
-pub mod sink;

@@ -16,6 +16,7 @@ pub mod methods;
 pub mod parser;
 pub mod script;
 pub mod spec;
+pub mod stream;
 pub mod value_ops;
 
 pub use batch::{BatchOutput, ErrorPolicy};

@@ -1,14 +1,13 @@
-//! Where `Pipeline.run_file` writes batches: streamed to `.jsonl`, or gathered into one `.npz`.
-//!
-//! The same formats as `anyproc run --output` (src/cli/sink.rs, which lives in the binary crate).
+//! Where batches go: streamed to `.jsonl`, or gathered and written as one `.npz`.
 
-use anyproc::ndarray::DLDataType;
-use anyproc::ndarray::npy::write_npz;
-use anyproc::pipeline::BatchOutput;
-use anyproc::pipeline::json::any_to_json;
-use anyproc::{AnyValue, Error, ErrorKind, FromAny, List, NDArray, Result};
+use crate::ndarray::DLDataType;
+use crate::ndarray::npy::write_npz;
+use crate::pipeline::BatchOutput;
+use crate::pipeline::json::any_to_json;
+use crate::{AnyValue, Error, ErrorKind, FromAny, List, NDArray, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
 /// The output file of a run.
 pub enum Sink {
     /// Nothing written; only the summary.

@@ -1,7 +1,7 @@
 //! Reading input records in chunks: a line of text each, or a JSON object per line for `.jsonl`.
 
-use anyproc::pipeline::json::json_to_any;
-use anyproc::{AnyValue, Error, ErrorKind, Result};
+use crate::pipeline::json::json_to_any;
+use crate::{AnyValue, Error, ErrorKind, Result};
 use std::io::BufRead;
 
 /// A record as read: its value, or why its line could not be read.
@@ -26,7 +26,8 @@ impl<R: BufRead> RecordReader<R> {
 
     /// Up to `n` more records; empty at the end of the input. An I/O error ends the run.
     pub fn next_chunk(&mut self, n: usize) -> Result<Vec<Record>> {
-        let mut out = Vec::with_capacity(n);
+        // Capped: a huge batch size must not reserve memory the input may never fill.
+        let mut out = Vec::with_capacity(n.min(1 << 16));
         while out.len() < n {
             self.buf.clear();
             let read = self
