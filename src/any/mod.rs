@@ -7,16 +7,15 @@ mod convert;
 mod eq_hash;
 pub mod heap_kinds;
 mod pad;
-mod raw;
 mod repr;
-pub mod type_index;
 mod value_ref;
 mod view;
 
+pub use anyproc_abi::type_index;
+pub use anyproc_abi::{Payload, RawAny};
 pub use convert::{FromAny, unbox};
 pub use eq_hash::{hash_value, values_equal};
 pub use pad::{AnyPad, AnyValue};
-pub use raw::{Payload, RawAny};
 pub use repr::{write_repr, write_str};
 pub use value_ref::Value;
 pub use view::AnyView;

@@ -4,10 +4,10 @@
 //! (the shape of compact_str's `repr` module).
 
 use super::heap_kinds::{BytesObj, StrObj, UStrObj};
-use super::raw::{Payload, RawAny};
 use super::type_index::*;
 use super::value_ref::{Value, decode};
 use crate::object::{ObjPtr, ObjRef, ObjectType, dec_ref, inc_ref};
+use anyproc_abi::{Payload, RawAny};
 use std::ffi::c_void;
 use std::ptr::NonNull;
 
@@ -356,5 +356,25 @@ impl<const N: usize> Drop for AnyPad<N> {
 impl<const N: usize> Default for AnyPad<N> {
     fn default() -> Self {
         Self::none()
+    }
+}
+
+/// Crossing the C ABI: a plain `AnyValue`'s 16-byte head is the whole value.
+impl AnyPad<0> {
+    /// Hands the value over to foreign code, which now owns the held object reference.
+    pub fn into_raw(self) -> RawAny {
+        let raw = self.raw;
+        std::mem::forget(self);
+        raw
+    }
+
+    /// Takes over a value head that foreign code owned (the inverse of `into_raw`).
+    ///
+    /// # Safety
+    /// `raw` must be a valid owned value head: inline strings within 8 bytes (2 code
+    /// points) and valid, no borrowed (`RAW_*`) type, and an object pointer that is a
+    /// live object whose reference the caller hands over.
+    pub unsafe fn from_raw_owned(raw: RawAny) -> Self {
+        Self::from_raw(raw)
     }
 }

@@ -4,9 +4,9 @@
 //! scalars decode to plain ones; that is what makes equality "by value".
 
 use super::heap_kinds::{Boxed, BytesKind, Ucs4Kind, Utf8Kind};
-use super::raw::RawAny;
 use super::type_index::*;
 use crate::object::{ObjPtr, tail_slice};
+use anyproc_abi::RawAny;
 use std::ptr::NonNull;
 
 /// A decoded, borrowed value.

@@ -1,10 +1,10 @@
 //! `AnyView<'a>`: the non-owning 16-byte value used for function arguments.
 
 use super::pad::AnyPad;
-use super::raw::RawAny;
 use super::type_index::*;
 use super::value_ref::{Value, decode};
 use crate::object::{ObjPtr, ObjRef, ObjectType};
+use anyproc_abi::RawAny;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
@@ -56,6 +56,15 @@ impl<'a> AnyView<'a> {
             Some(t) => Self::from_raw(RawAny::with_ptr(t, raw.small_len, v.inline_ptr() as *mut _)),
             None => Self::from_raw(raw),
         }
+    }
+
+    /// A view of a value head that foreign code lends.
+    ///
+    /// # Safety
+    /// `raw` must be a valid value head whose inline units, borrowed pointer or
+    /// object stay valid for `'a` (the caller validates foreign input first).
+    pub unsafe fn from_raw_borrowed(raw: RawAny) -> Self {
+        Self::from_raw(raw)
     }
 
     /// A view of a string slice; never allocates.

@@ -1,95 +1,22 @@
-//! Element types: named `DLDataType` constants, their names, sizes and `.npy` descriptors.
+//! Element types: `.npy` descriptors of `DLDataType`s and the `Element` trait of Rust element types.
 
 use super::dlpack::{DLDataType, type_code};
 use crate::error::{Error, Result};
+
+/// `.npy` descriptors of element types; the layout itself is in `anyproc_abi::dlpack`.
+pub(crate) trait NpyDescr: Sized {
+    /// The `.npy` descriptor (`<i8`, `|b1`, ...); bfloat16 has none in NumPy.
+    fn npy_descr(self) -> Result<String>;
+    /// The type of a `.npy` descriptor; big-endian data is refused.
+    fn from_npy_descr(descr: &str) -> Result<Self>;
+}
 
 const fn dt(code: u8, bits: u8) -> DLDataType {
     DLDataType { code, bits, lanes: 1 }
 }
 
-impl DLDataType {
-    /// `bool`, one byte per element.
-    pub const BOOL: Self = dt(type_code::BOOL, 8);
-    /// `int8`.
-    pub const INT8: Self = dt(type_code::INT, 8);
-    /// `int16`.
-    pub const INT16: Self = dt(type_code::INT, 16);
-    /// `int32`.
-    pub const INT32: Self = dt(type_code::INT, 32);
-    /// `int64`.
-    pub const INT64: Self = dt(type_code::INT, 64);
-    /// `uint8`.
-    pub const UINT8: Self = dt(type_code::UINT, 8);
-    /// `uint16`.
-    pub const UINT16: Self = dt(type_code::UINT, 16);
-    /// `uint32`.
-    pub const UINT32: Self = dt(type_code::UINT, 32);
-    /// `uint64`.
-    pub const UINT64: Self = dt(type_code::UINT, 64);
-    /// `float16`.
-    pub const FLOAT16: Self = dt(type_code::FLOAT, 16);
-    /// `float32`.
-    pub const FLOAT32: Self = dt(type_code::FLOAT, 32);
-    /// `float64`.
-    pub const FLOAT64: Self = dt(type_code::FLOAT, 64);
-    /// `bfloat16`.
-    pub const BFLOAT16: Self = dt(type_code::BFLOAT, 16);
-
-    /// Every element type an `NDArray` supports.
-    pub const ALL: [Self; 13] = [
-        Self::BOOL,
-        Self::INT8,
-        Self::INT16,
-        Self::INT32,
-        Self::INT64,
-        Self::UINT8,
-        Self::UINT16,
-        Self::UINT32,
-        Self::UINT64,
-        Self::FLOAT16,
-        Self::FLOAT32,
-        Self::FLOAT64,
-        Self::BFLOAT16,
-    ];
-
-    /// The type's name (`int64`, `float32`, `bool`, ...), or a description of an unsupported one.
-    pub fn name(self) -> String {
-        let base = match (self.code, self.bits) {
-            (type_code::BOOL, 8) => "bool".to_string(),
-            (type_code::INT, b) => format!("int{b}"),
-            (type_code::UINT, b) => format!("uint{b}"),
-            (type_code::FLOAT, b) => format!("float{b}"),
-            (type_code::BFLOAT, b) => format!("bfloat{b}"),
-            (type_code::COMPLEX, b) => format!("complex{b}"),
-            (code, bits) => format!("dtype(code={code}, bits={bits})"),
-        };
-        if self.lanes == 1 { base } else { format!("{base}x{}", self.lanes) }
-    }
-
-    /// Parses a name such as `int64` or `float32`.
-    pub fn parse(name: &str) -> Result<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|d| d.name() == name)
-            .ok_or_else(|| Error::value(format!("unknown dtype {name:?} (expected one of: {})", Self::all_names())))
-    }
-
-    fn all_names() -> String {
-        Self::ALL.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ")
-    }
-
-    /// Whether an `NDArray` supports this type.
-    pub fn is_supported(self) -> bool {
-        Self::ALL.contains(&self)
-    }
-
-    /// Bytes per element.
-    pub fn itemsize(self) -> usize {
-        (self.bits as usize * self.lanes as usize).div_ceil(8)
-    }
-
-    /// The `.npy` descriptor (`<i8`, `|b1`, ...); bfloat16 has none in NumPy.
-    pub fn npy_descr(self) -> Result<String> {
+impl NpyDescr for DLDataType {
+    fn npy_descr(self) -> Result<String> {
         let kind = match self.code {
             type_code::BOOL => 'b',
             type_code::INT => 'i',
@@ -104,8 +31,7 @@ impl DLDataType {
         Ok(format!("{order}{kind}{}", self.itemsize()))
     }
 
-    /// The type of a `.npy` descriptor; big-endian data is refused.
-    pub fn from_npy_descr(descr: &str) -> Result<Self> {
+    fn from_npy_descr(descr: &str) -> Result<Self> {
         let bad = || Error::value(format!("unsupported .npy dtype descriptor {descr:?}"));
         let mut chars = descr.chars();
         let order = chars.next().ok_or_else(bad)?;
@@ -126,12 +52,6 @@ impl DLDataType {
         };
         let d = dt(code, size.checked_mul(8).ok_or_else(bad)?);
         if d.is_supported() { Ok(d) } else { Err(bad()) }
-    }
-}
-
-impl std::fmt::Display for DLDataType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name())
     }
 }
 

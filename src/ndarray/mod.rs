@@ -7,10 +7,10 @@ mod array;
 mod buffer;
 pub mod collate;
 mod convert;
-pub mod dlpack;
 mod dtype;
 pub mod npy;
 
+pub use anyproc_abi::dlpack;
 pub use array::{NDArray, NDArrayObj, checked_numel, compact_strides};
 pub use buffer::ALIGNMENT;
 pub use collate::{

@@ -5,6 +5,7 @@
 
 use super::array::{NDArray, checked_numel};
 use super::dlpack::DLDataType;
+use super::dtype::NpyDescr;
 use crate::error::{Error, ErrorKind, Result, ResultExt};
 use std::io::{Read, Seek, Write};
 use std::path::Path;

@@ -58,3 +58,12 @@ impl std::fmt::Debug for Object {
         write!(f, "Object(type_index={}, ref_count={})", self.type_index, self.ref_count())
     }
 }
+
+// The C view of the header (`anyproc_abi::ObjectHeader`, `AnyProcObject` in C) must match this one.
+const _: () = {
+    use anyproc_abi::ObjectHeader;
+    assert!(std::mem::size_of::<Object>() == std::mem::size_of::<ObjectHeader>());
+    assert!(std::mem::offset_of!(Object, type_index) == std::mem::offset_of!(ObjectHeader, type_index));
+    assert!(std::mem::offset_of!(Object, ref_count) == std::mem::offset_of!(ObjectHeader, ref_count));
+    assert!(std::mem::offset_of!(Object, deleter) == std::mem::offset_of!(ObjectHeader, deleter));
+};

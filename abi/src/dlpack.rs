@@ -89,6 +89,96 @@ pub mod type_code {
     pub const BOOL: u8 = 6;
 }
 
+const fn dt(code: u8, bits: u8) -> DLDataType {
+    DLDataType { code, bits, lanes: 1 }
+}
+
+impl DLDataType {
+    /// `bool`, one byte per element.
+    pub const BOOL: Self = dt(type_code::BOOL, 8);
+    /// `int8`.
+    pub const INT8: Self = dt(type_code::INT, 8);
+    /// `int16`.
+    pub const INT16: Self = dt(type_code::INT, 16);
+    /// `int32`.
+    pub const INT32: Self = dt(type_code::INT, 32);
+    /// `int64`.
+    pub const INT64: Self = dt(type_code::INT, 64);
+    /// `uint8`.
+    pub const UINT8: Self = dt(type_code::UINT, 8);
+    /// `uint16`.
+    pub const UINT16: Self = dt(type_code::UINT, 16);
+    /// `uint32`.
+    pub const UINT32: Self = dt(type_code::UINT, 32);
+    /// `uint64`.
+    pub const UINT64: Self = dt(type_code::UINT, 64);
+    /// `float16`.
+    pub const FLOAT16: Self = dt(type_code::FLOAT, 16);
+    /// `float32`.
+    pub const FLOAT32: Self = dt(type_code::FLOAT, 32);
+    /// `float64`.
+    pub const FLOAT64: Self = dt(type_code::FLOAT, 64);
+    /// `bfloat16`.
+    pub const BFLOAT16: Self = dt(type_code::BFLOAT, 16);
+
+    /// Every element type an `NDArray` supports.
+    pub const ALL: [Self; 13] = [
+        Self::BOOL,
+        Self::INT8,
+        Self::INT16,
+        Self::INT32,
+        Self::INT64,
+        Self::UINT8,
+        Self::UINT16,
+        Self::UINT32,
+        Self::UINT64,
+        Self::FLOAT16,
+        Self::FLOAT32,
+        Self::FLOAT64,
+        Self::BFLOAT16,
+    ];
+
+    /// The type's name (`int64`, `float32`, `bool`, ...), or a description of an unsupported one.
+    pub fn name(self) -> String {
+        let base = match (self.code, self.bits) {
+            (type_code::BOOL, 8) => "bool".to_string(),
+            (type_code::INT, b) => format!("int{b}"),
+            (type_code::UINT, b) => format!("uint{b}"),
+            (type_code::FLOAT, b) => format!("float{b}"),
+            (type_code::BFLOAT, b) => format!("bfloat{b}"),
+            (type_code::COMPLEX, b) => format!("complex{b}"),
+            (code, bits) => format!("dtype(code={code}, bits={bits})"),
+        };
+        if self.lanes == 1 { base } else { format!("{base}x{}", self.lanes) }
+    }
+
+    /// The type named `name` (`int64`, `float32`, ...), if supported.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|d| d.name() == name)
+    }
+
+    /// Every supported type's name, comma-separated, for error messages.
+    pub fn all_names() -> String {
+        Self::ALL.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ")
+    }
+
+    /// Whether an `NDArray` supports this type.
+    pub fn is_supported(self) -> bool {
+        Self::ALL.contains(&self)
+    }
+
+    /// Bytes per element.
+    pub fn itemsize(self) -> usize {
+        (self.bits as usize * self.lanes as usize).div_ceil(8)
+    }
+}
+
+impl std::fmt::Display for DLDataType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
 /// A non-owning tensor description.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
