@@ -20,6 +20,7 @@ cargo fmt --all -- --check
 step "clippy"
 cargo clippy --all-targets --all-features -- -D warnings
 cargo clippy -p anyproc-python --all-targets -- -D warnings
+cargo clippy -p anyproc-abi -p anyproc-plugin-example --all-targets -- -D warnings
 
 step "tests (all features)"
 cargo test --all-features

@@ -26,6 +26,23 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    /// The kind named `name` (`ValueError`, ...), as the C ABI's `error_set` receives it.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [
+            ErrorKind::Type,
+            ErrorKind::Value,
+            ErrorKind::Index,
+            ErrorKind::Key,
+            ErrorKind::Arity,
+            ErrorKind::Duplicate,
+            ErrorKind::Io,
+            ErrorKind::Parse,
+            ErrorKind::Runtime,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
+    }
+
     /// The name used in messages and by the Python front end (`TypeError`, ...).
     pub fn name(self) -> &'static str {
         match self {

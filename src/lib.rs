@@ -5,6 +5,7 @@
 //! the global registry) and [`ndarray`] (tensors, DLPack, collation). See `docs/architecture.md`.
 
 pub mod any;
+pub mod capi;
 pub mod container;
 pub mod error;
 pub mod func;

@@ -53,11 +53,17 @@ enum Command {
         /// Leave out records whose steps fail (and report them) instead of stopping.
         #[arg(long)]
         skip_errors: bool,
+        /// Load a plugin (a shared library built against include/anyproc.h) first; may be repeated.
+        #[arg(long = "plugin", value_name = "PATH")]
+        plugins: Vec<PathBuf>,
     },
     /// Load and validate a pipeline, then print its compiled program.
     Check {
         /// The pipeline file (TOML or JSON).
         pipeline: PathBuf,
+        /// Load a plugin (a shared library built against include/anyproc.h) first; may be repeated.
+        #[arg(long = "plugin", value_name = "PATH")]
+        plugins: Vec<PathBuf>,
     },
     /// List every registered op with its signature and doc.
     #[command(alias = "funcs")]
@@ -65,6 +71,9 @@ enum Command {
         /// Print JSON lines instead of a table.
         #[arg(long)]
         json: bool,
+        /// Load a plugin (a shared library built against include/anyproc.h) first; may be repeated.
+        #[arg(long = "plugin", value_name = "PATH")]
+        plugins: Vec<PathBuf>,
     },
 }
 
@@ -72,15 +81,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo { input, ucs4 } => run_demo(input, ucs4),
-        Command::Run { pipeline, input, output, batch_size, threads, skip_errors } => {
+        Command::Run { pipeline, input, output, batch_size, threads, skip_errors, plugins } => {
             let args = cli::run::RunArgs { pipeline, input, output, batch_size, threads, skip_errors };
-            cli::run::run(&args).map(|summary| eprintln!("{summary}"))
+            load_plugins(&plugins).and_then(|()| cli::run::run(&args)).map(|summary| eprintln!("{summary}"))
         }
-        Command::Check { pipeline } => check(&pipeline),
-        Command::Ops { json } => {
-            list_funcs(json);
-            Ok(())
-        }
+        Command::Check { pipeline, plugins } => load_plugins(&plugins).and_then(|()| check(&pipeline)),
+        Command::Ops { json, plugins } => load_plugins(&plugins).map(|()| list_funcs(json)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -89,6 +95,14 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Loads each plugin; they stay loaded for the rest of the process (their ops are registered).
+fn load_plugins(paths: &[PathBuf]) -> Result<()> {
+    for path in paths {
+        anyproc::capi::load_module(path)?;
+    }
+    Ok(())
 }
 
 fn read_words(input: Option<PathBuf>) -> Result<Vec<String>> {

@@ -124,7 +124,7 @@ pub struct AnyProcApi {
     /// Exports the array as DLPack (sharing memory); the consumer calls its deleter once.
     pub ndarray_to_dlpack:
         unsafe extern "C" fn(array: *mut ObjectHeader, out: *mut *mut DLManagedTensorVersioned) -> i32,
-    /// Imports a DLPack tensor (sharing memory); on success the array owns `managed`, on failure the caller does.
+    /// Imports a DLPack tensor (sharing memory); the array owns `managed`, and on failure its deleter has already run.
     pub ndarray_from_dlpack:
         unsafe extern "C" fn(managed: *mut DLManagedTensorVersioned, out: *mut *mut ObjectHeader) -> i32,
 

@@ -5,6 +5,8 @@
   directly, ``register_func`` adds Python functions to it (also as a decorator).
 * ``Pipeline.load("pipelines/bert-base-uncased.toml")(texts)`` runs a pipeline
   file over a batch and returns tensors (``NDArray``, DLPack, zero copy).
+* ``anyproc.load_module("libmy_ops.so")`` loads a plugin built against
+  ``include/anyproc.h``; its ops join the registry.
 * ``anyproc.script(fn)`` compiles a plain Python function with anyproc's
   interpreter; ``anyproc.trace(fn)`` records op calls into a pipeline file.
 """
@@ -22,6 +24,7 @@ from ._native import (
     func_info,
     get_global_func,
     list_global_funcs,
+    Module,
     script_json,
     script_source,
 )
@@ -31,7 +34,7 @@ from .trace import Collate, Symbol, TracedPipeline, trace
 
 __all__ = [
     "Collate", "Function", "NDArray", "OpNamespace", "Pipeline", "ScriptFunction", "Symbol", "TracedPipeline",
-    "__version__", "func_info", "get_global_func", "list_global_funcs", "ops", "register_func", "script",
+    "Module", "__version__", "func_info", "get_global_func", "list_global_funcs", "load_module", "ops", "register_func", "script",
     "script_json", "script_source", "trace",
 ]
 
@@ -55,3 +58,16 @@ def register_func(name: str, fn: Optional[Callable[..., Any]] = None, override: 
     # An override replaces the function: drop what ops.<name> cached.
     ops._invalidate(name)
     return fn
+
+
+def load_module(path: Any, override: bool = False) -> Module:
+    """Loads the plugin at ``path`` (a shared library built against ``include/anyproc.h``).
+
+    Its init registers its ops globally, so they are callable through ``ops``,
+    ``get_global_func`` and pipelines. A name already registered is an error
+    unless ``override=True``. Loading the same file again returns the loaded module.
+    """
+    module = _native.load_module(path, override=override)
+    for name in module.functions:
+        ops._invalidate(name)
+    return module

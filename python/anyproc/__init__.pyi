@@ -11,6 +11,7 @@ from ._native import (
     func_info as func_info,
     get_global_func as get_global_func,
     list_global_funcs as list_global_funcs,
+    Module as Module,
     script_json as script_json,
     script_source as script_source,
 )
@@ -29,6 +30,10 @@ ops: OpNamespace
 def register_func(name: str, fn: None = None, override: bool = False) -> Callable[[_F], _F]: ...
 @overload
 def register_func(name: str, fn: _F, override: bool = False) -> _F: ...
+
+def load_module(path: Union[str, os.PathLike[str]], override: bool = False) -> Module:
+    """Loads a plugin built against ``include/anyproc.h``; its ops join the registry."""
+    ...
 
 class ScriptFunction:
     """A Python function compiled by anyproc (``anyproc.script``)."""

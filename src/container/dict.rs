@@ -179,6 +179,11 @@ impl Dict {
         self.0.with_map(|m| m.get(&key).cloned())
     }
 
+    /// The `index`-th entry in insertion order, if there is one.
+    pub fn item_at(&self, index: usize) -> Option<(AnyValue, AnyValue)> {
+        self.0.with_map(|m| m.get_index(index).map(|(k, v)| (k.clone(), v.clone())))
+    }
+
     /// The value for `key`, or a key error naming it.
     pub fn get_item<'a>(&self, key: impl Into<AnyView<'a>>) -> Result<AnyValue> {
         let key = key.into();
