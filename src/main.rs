@@ -1,8 +1,6 @@
-//! The `anyproc` command line.
-//!
-//! Until pipelines land, the main job is `anyproc demo`: the seed's
-//! `unicode_split` over a word list, run through the runtime's own pieces
-//! (a `PackedFunc` kept in a `Dict`, inline small strings, a `List` per word).
+//! The `anyproc` command line: `run` a pipeline over records into tensor batches,
+//! `check` a pipeline, list the `ops`, and the runtime `demo` (the seed's
+//! `unicode_split`). `--plugin` loads plugins built against `include/anyproc.h` first.
 
 mod cli;
 
