@@ -1,7 +1,7 @@
 //! NDArrays across the C ABI: create, read the DLTensor, DLPack export and import.
 
 use super::error_slot::guard;
-use super::marshal::{borrow_handle, out_slot};
+use super::marshal::{borrow_handle, out_slot, write_handle};
 use super::module::{LoadedLibrary, current_library};
 use crate::AnyView;
 use crate::any::type_index::NDARRAY;
@@ -18,12 +18,6 @@ fn array_arg(entry: &str, handle: *mut ObjectHeader) -> crate::Result<NDArray> {
     // SAFETY: the ABI's contract on handles; checked for NULL, alignment and type.
     let obj = unsafe { borrow_handle(&format!("{entry}: array"), handle, Some(NDARRAY)) }?;
     unbox(&AnyView::from_obj(&obj.to_owned()))
-}
-
-fn write_handle(out: NonNull<*mut ObjectHeader>, array: NDArray) {
-    let raw = array.into_any().into_raw();
-    // SAFETY: a checked out-slot; an array value keeps its object in `v_ptr`, whose reference moves to C.
-    unsafe { out.write(raw.payload.v_ptr.cast()) }
 }
 
 /// Writes a new zero-filled compact array of `shape` and `dtype` to `out`; only host memory is supported.
@@ -50,7 +44,7 @@ pub(crate) unsafe extern "C" fn ndarray_create(
         // SAFETY: `ndim` readable extents at `shape`, by the ABI's contract.
         let shape = if ndim == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(shape, ndim) } };
         let array = NDArray::zeros(shape, dtype).map_err(|e| e.context("ndarray_create"))?;
-        write_handle(out, array);
+        write_handle(out, array.into_any());
         Ok(())
     })
 }
@@ -137,7 +131,7 @@ pub(crate) unsafe extern "C" fn ndarray_from_dlpack(
         };
         // SAFETY: a valid managed tensor that the caller hands over, by the ABI's contract.
         let array = unsafe { NDArray::from_dlpack_versioned(managed) }.map_err(|e| e.context("ndarray_from_dlpack"))?;
-        write_handle(out, array);
+        write_handle(out, array.into_any());
         Ok(())
     })
 }

@@ -1,26 +1,19 @@
 //! Lists and dicts across the C ABI.
 
 use super::error_slot::guard;
-use super::marshal::{borrow_handle, borrow_value, out_slot, write_value};
+use super::marshal::{borrow_handle, borrow_value, out_slot, write_handle, write_value};
 use crate::AnyView;
 use crate::any::type_index::{DICT, LIST};
 use crate::any::{AnyValue, FromAny, RawAny, unbox};
 use crate::container::{Dict, List};
 use crate::error::{Error, Result};
 use anyproc_abi::ObjectHeader;
-use std::ptr::NonNull;
 
 /// The container behind a checked handle of type `index`.
 fn container<T: FromAny>(entry: &str, handle: *mut ObjectHeader, index: i32) -> Result<T> {
     // SAFETY: the ABI's contract on handles; checked for NULL, alignment and type.
     let obj = unsafe { borrow_handle(&format!("{entry}: handle"), handle, Some(index)) }?;
     unbox(&AnyView::from_obj(&obj.to_owned()))
-}
-
-fn write_handle(out: NonNull<*mut ObjectHeader>, value: AnyValue) {
-    let raw = value.into_raw();
-    // SAFETY: a checked out-slot; container values keep their object in `v_ptr`, whose reference moves to C.
-    unsafe { out.write(raw.payload.v_ptr.cast()) }
 }
 
 /// Writes a new empty list to `out`.

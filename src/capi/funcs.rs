@@ -1,7 +1,7 @@
 //! Functions across the C ABI: look up, call, wrap a C callback, register.
 
 use super::error_slot::{c_str_arg, clear_last_error, guard, take_last_error};
-use super::marshal::{borrow_args, borrow_handle, out_slot, take_owned, write_value};
+use super::marshal::{borrow_args, borrow_handle, out_slot, take_owned, write_handle, write_value};
 use super::module::{LoadedLibrary, current_library, record_registration};
 use crate::any::type_index::{FUNC, NONE};
 use crate::any::{AnyValue, AnyView, RawAny};
@@ -17,10 +17,7 @@ pub(crate) unsafe extern "C" fn func_get_global(name: *const c_char, out: *mut *
         let out = out_slot("func_get_global", out)?;
         // SAFETY: the ABI's contract: NULL or a NUL-terminated string.
         let name = unsafe { c_str_arg("func_get_global", "name", name) }?;
-        let func = get_global_func(name)?;
-        let raw = func.into_any().into_raw();
-        // SAFETY: checked non-NULL; a function value holds its object in `v_ptr`, whose reference moves to C.
-        unsafe { out.write(raw.payload.v_ptr.cast()) };
+        write_handle(out, get_global_func(name)?.into_any());
         Ok(())
     })
 }
@@ -115,10 +112,7 @@ pub(crate) unsafe extern "C" fn func_create(
         };
         let state =
             CallbackFunc { callback, resource: Resource { ptr: resource, deleter }, library: current_library() };
-        let func = PackedFunc::new(move |args| state.call(args));
-        let raw = func.into_any().into_raw();
-        // SAFETY: checked non-NULL; the new reference moves to C.
-        unsafe { out.write(raw.payload.v_ptr.cast()) };
+        write_handle(out, PackedFunc::new(move |args| state.call(args)).into_any());
         Ok(())
     })
 }

@@ -181,6 +181,14 @@ pub(crate) unsafe fn write_value(what: &str, out: *mut RawAny, value: AnyValue) 
     Ok(())
 }
 
+/// Writes an owned object value's handle to a checked out-slot; the reference moves to C.
+pub(crate) fn write_handle(out: NonNull<*mut ObjectHeader>, value: AnyValue) {
+    debug_assert!(value.is_object());
+    let raw = value.into_raw();
+    // SAFETY: a checked out-slot; object values keep their object in `v_ptr`.
+    unsafe { out.write(raw.payload.v_ptr.cast()) }
+}
+
 /// Checks an out-slot is non-NULL before any work is done.
 pub(crate) fn out_slot<T>(what: &str, out: *mut T) -> Result<NonNull<T>> {
     NonNull::new(out).ok_or_else(|| bad(what, "out pointer is NULL"))

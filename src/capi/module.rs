@@ -7,7 +7,7 @@
 //! tensor it created is alive: each of those holds an `Arc<LoadedLibrary>`.
 
 use super::error_slot::{c_str_arg, clear_last_error, guard, take_last_error};
-use super::marshal::out_slot;
+use super::marshal::{out_slot, write_handle};
 use super::table::api;
 use crate::any::type_index::MODULE;
 use crate::any::{AnyPad, FromAny, Value};
@@ -276,9 +276,7 @@ pub(crate) unsafe extern "C" fn module_load(
         // SAFETY: the ABI's contract: NULL or a NUL-terminated string.
         let path = unsafe { c_str_arg("module_load", "path", path) }?;
         let module = load_module_with(path, &LoadOptions { override_existing: override_existing != 0 })?;
-        let raw = module.into_any().into_raw();
-        // SAFETY: a checked out-slot; the module value's reference moves to C.
-        unsafe { out.write(raw.payload.v_ptr.cast()) };
+        write_handle(out, module.into_any());
         Ok(())
     })
 }
