@@ -1,11 +1,9 @@
 //! NDArrays across the C ABI: create, read the DLTensor, DLPack export and import.
 
 use super::error_slot::guard;
-use super::marshal::{borrow_handle, out_slot, write_handle};
+use super::marshal::{handle_as, out_slot, write_handle};
 use super::module::{LoadedLibrary, current_library};
-use crate::AnyView;
 use crate::any::type_index::NDARRAY;
-use crate::any::unbox;
 use crate::error::Error;
 use crate::ndarray::NDArray;
 use crate::ndarray::dlpack::{DLDataType, DLDevice, DLManagedTensorVersioned, DLTensor};
@@ -13,12 +11,6 @@ use anyproc_abi::ObjectHeader;
 use std::ffi::c_void;
 use std::ptr::NonNull;
 use std::sync::Arc;
-
-fn array_arg(entry: &str, handle: *mut ObjectHeader) -> crate::Result<NDArray> {
-    // SAFETY: the ABI's contract on handles; checked for NULL, alignment and type.
-    let obj = unsafe { borrow_handle(&format!("{entry}: array"), handle, Some(NDARRAY)) }?;
-    unbox(&AnyView::from_obj(&obj.to_owned()))
-}
 
 /// Writes a new zero-filled compact array of `shape` and `dtype` to `out`; only host memory is supported.
 pub(crate) unsafe extern "C" fn ndarray_create(
@@ -53,7 +45,7 @@ pub(crate) unsafe extern "C" fn ndarray_create(
 pub(crate) unsafe extern "C" fn ndarray_get_tensor(array: *mut ObjectHeader, out: *mut *const DLTensor) -> i32 {
     guard("ndarray_get_tensor", || {
         let out = out_slot("ndarray_get_tensor", out)?;
-        let array = array_arg("ndarray_get_tensor", array)?;
+        let array = handle_as::<NDArray>("ndarray_get_tensor: array", array, NDARRAY)?;
         // The tensor lives inside the array object, which the caller keeps alive.
         let tensor: *const DLTensor = array.dl_tensor();
         // SAFETY: a checked out-slot.
@@ -69,7 +61,7 @@ pub(crate) unsafe extern "C" fn ndarray_to_dlpack(
 ) -> i32 {
     guard("ndarray_to_dlpack", || {
         let out = out_slot("ndarray_to_dlpack", out)?;
-        let managed = array_arg("ndarray_to_dlpack", array)?.to_dlpack_versioned();
+        let managed = handle_as::<NDArray>("ndarray_to_dlpack: array", array, NDARRAY)?.to_dlpack_versioned();
         // SAFETY: a checked out-slot; the consumer now owns the managed tensor.
         unsafe { out.write(managed.as_ptr()) };
         Ok(())

@@ -1,20 +1,12 @@
 //! Lists and dicts across the C ABI.
 
 use super::error_slot::guard;
-use super::marshal::{borrow_handle, borrow_value, out_slot, write_handle, write_value};
-use crate::AnyView;
+use super::marshal::{borrow_value, handle_as, out_slot, write_handle, write_value};
 use crate::any::type_index::{DICT, LIST};
-use crate::any::{AnyValue, FromAny, RawAny, unbox};
+use crate::any::{AnyValue, RawAny};
 use crate::container::{Dict, List};
-use crate::error::{Error, Result};
+use crate::error::Error;
 use anyproc_abi::ObjectHeader;
-
-/// The container behind a checked handle of type `index`.
-fn container<T: FromAny>(entry: &str, handle: *mut ObjectHeader, index: i32) -> Result<T> {
-    // SAFETY: the ABI's contract on handles; checked for NULL, alignment and type.
-    let obj = unsafe { borrow_handle(&format!("{entry}: handle"), handle, Some(index)) }?;
-    unbox(&AnyView::from_obj(&obj.to_owned()))
-}
 
 /// Writes a new empty list to `out`.
 pub(crate) unsafe extern "C" fn list_create(out: *mut *mut ObjectHeader) -> i32 {
@@ -27,7 +19,7 @@ pub(crate) unsafe extern "C" fn list_create(out: *mut *mut ObjectHeader) -> i32 
 /// Appends a copy of `item` to `list`.
 pub(crate) unsafe extern "C" fn list_append(list: *mut ObjectHeader, item: *const RawAny) -> i32 {
     guard("list_append", || {
-        let mut list: List = container("list_append", list, LIST)?;
+        let mut list: List = handle_as("list_append: handle", list, LIST)?;
         // SAFETY: the ABI's contract on values; checked before use.
         let item: AnyValue = unsafe { borrow_value("list_append: item", item) }?.to_owned();
         list.push(item);
@@ -39,7 +31,7 @@ pub(crate) unsafe extern "C" fn list_append(list: *mut ObjectHeader, item: *cons
 pub(crate) unsafe extern "C" fn list_size(list: *mut ObjectHeader, out: *mut i64) -> i32 {
     guard("list_size", || {
         let out = out_slot("list_size", out)?;
-        let list: List = container("list_size", list, LIST)?;
+        let list: List = handle_as("list_size: handle", list, LIST)?;
         // SAFETY: a checked out-slot.
         unsafe { out.write(list.len() as i64) };
         Ok(())
@@ -50,7 +42,7 @@ pub(crate) unsafe extern "C" fn list_size(list: *mut ObjectHeader, out: *mut i64
 pub(crate) unsafe extern "C" fn list_get_item(list: *mut ObjectHeader, index: i64, out: *mut RawAny) -> i32 {
     guard("list_get_item", || {
         out_slot("list_get_item", out)?;
-        let list: List = container("list_get_item", list, LIST)?;
+        let list: List = handle_as("list_get_item: handle", list, LIST)?;
         let item = list.get(index).map_err(|e| e.context("list_get_item"))?;
         // SAFETY: checked non-NULL.
         unsafe { write_value("list_get_item", out, item) }
@@ -72,7 +64,7 @@ pub(crate) unsafe extern "C" fn dict_set_item(
     value: *const RawAny,
 ) -> i32 {
     guard("dict_set_item", || {
-        let mut dict: Dict = container("dict_set_item", dict, DICT)?;
+        let mut dict: Dict = handle_as("dict_set_item: handle", dict, DICT)?;
         // SAFETY: the ABI's contract on values; both checked before use.
         let (key, value): (AnyValue, AnyValue) = unsafe {
             (
@@ -89,7 +81,7 @@ pub(crate) unsafe extern "C" fn dict_set_item(
 pub(crate) unsafe extern "C" fn dict_get_item(dict: *mut ObjectHeader, key: *const RawAny, out: *mut RawAny) -> i32 {
     guard("dict_get_item", || {
         out_slot("dict_get_item", out)?;
-        let dict: Dict = container("dict_get_item", dict, DICT)?;
+        let dict: Dict = handle_as("dict_get_item: handle", dict, DICT)?;
         // SAFETY: the ABI's contract on values; checked before use.
         let key = unsafe { borrow_value("dict_get_item: key", key) }?;
         let value = dict.get_item(key).map_err(|e| e.context("dict_get_item"))?;
@@ -102,7 +94,7 @@ pub(crate) unsafe extern "C" fn dict_get_item(dict: *mut ObjectHeader, key: *con
 pub(crate) unsafe extern "C" fn dict_size(dict: *mut ObjectHeader, out: *mut i64) -> i32 {
     guard("dict_size", || {
         let out = out_slot("dict_size", out)?;
-        let dict: Dict = container("dict_size", dict, DICT)?;
+        let dict: Dict = handle_as("dict_size: handle", dict, DICT)?;
         // SAFETY: a checked out-slot.
         unsafe { out.write(dict.len() as i64) };
         Ok(())
@@ -119,7 +111,7 @@ pub(crate) unsafe extern "C" fn dict_item_at(
     guard("dict_item_at", || {
         out_slot("dict_item_at: key_out", key_out)?;
         out_slot("dict_item_at: value_out", value_out)?;
-        let dict: Dict = container("dict_item_at", dict, DICT)?;
+        let dict: Dict = handle_as("dict_item_at: handle", dict, DICT)?;
         let len = dict.len();
         let (key, value) = usize::try_from(index)
             .ok()

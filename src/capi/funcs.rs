@@ -1,7 +1,7 @@
 //! Functions across the C ABI: look up, call, wrap a C callback, register.
 
 use super::error_slot::{c_str_arg, clear_last_error, guard, take_last_error};
-use super::marshal::{borrow_args, borrow_handle, out_slot, take_owned, write_handle, write_value};
+use super::marshal::{borrow_args, borrow_handle, handle_as, out_slot, take_owned, write_handle, write_value};
 use super::module::{LoadedLibrary, current_library, record_registration};
 use crate::any::type_index::{FUNC, NONE};
 use crate::any::{AnyValue, AnyView, RawAny};
@@ -126,13 +126,9 @@ pub(crate) unsafe extern "C" fn func_register_global(
     override_existing: i32,
 ) -> i32 {
     guard("func_register_global", || {
-        // SAFETY: the ABI's contract on each pointer; each is checked before use.
-        let (name, func) = unsafe {
-            (
-                c_str_arg("func_register_global", "name", name)?,
-                borrow_handle("func_register_global: func", func, Some(FUNC))?,
-            )
-        };
+        // SAFETY: the ABI's contract: NULL or a NUL-terminated string.
+        let name = unsafe { c_str_arg("func_register_global", "name", name) }?;
+        let func: PackedFunc = handle_as("func_register_global: func", func, FUNC)?;
         let optional = |p: *const c_char, arg: &str| -> Result<String> {
             // SAFETY: NULL or a NUL-terminated string, by contract.
             if p.is_null() {
@@ -142,7 +138,6 @@ pub(crate) unsafe extern "C" fn func_register_global(
             }
         };
         let (signature, doc) = (optional(signature, "signature")?, optional(doc, "doc")?);
-        let func: PackedFunc = crate::any::unbox(&AnyView::from_obj(&func.to_owned()))?;
         let previous = registry().info(name);
         let override_existing = override_existing != 0 || super::module::loading_overrides();
         registry().register(name, &signature, &doc, func, override_existing)?;

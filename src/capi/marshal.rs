@@ -168,6 +168,13 @@ pub(crate) unsafe fn borrow_handle<'a>(
     Ok(unsafe { ObjPtr::new(NonNull::from(header)) })
 }
 
+/// Takes a new reference to a handle's object as `T`, checking it is an object of type index `index`.
+pub(crate) fn handle_as<T: crate::any::FromAny>(what: &str, handle: *mut ObjectHeader, index: i32) -> Result<T> {
+    // SAFETY: the ABI's contract on handles; checked for NULL, alignment and type.
+    let obj = unsafe { borrow_handle(what, handle, Some(index)) }?;
+    crate::any::unbox(&AnyView::from_obj(&obj.to_owned()))
+}
+
 /// Writes an owned value to a C out-slot.
 ///
 /// # Safety
