@@ -8,15 +8,17 @@
 //!
 //! Two merge loops give the same result. Short pieces (the common case) use tiktoken's
 //! flat vector with a linear scan for the best pair: quadratic, but cache-friendly and
-//! fastest for a few dozen bytes. Pieces of [`LARGE_PIECE`] bytes or more use a binary heap
-//! of candidate pairs over a linked list of parts, O(n log n): on a 100 KB word without
-//! spaces the flat loop would scan ~10^10 pair slots (and move as many bytes).
+//! fastest for a few dozen bytes. Pieces of [`LARGE_PIECE`] bytes or more use a priority
+//! queue of candidate pairs over a linked list of parts (a radix heap, see
+//! [`super::merge_queue`]): on a 100 KB word without spaces the flat loop would scan ~10^10
+//! pair slots (and move as many bytes).
 //!
 //! Sources: `.tiktoken` rank files (`base64-token rank` per line), or GPT-2's
 //! `encoder.json` + `vocab.bpe`, where the merges' order is the priority and the JSON gives
 //! the ids. Both must cover all 256 single bytes, so encoding can never fail.
 
 use super::bytelevel::{Pattern, byte_to_char, char_to_byte};
+use super::merge_queue::MergeQueue;
 use crate::any::{AnyValue, AnyView, Value};
 use crate::container::List;
 use crate::error::{Error, ErrorKind, Result};
@@ -530,16 +532,16 @@ impl Bpe {
     /// exactly the flat loop's order. Entries go stale when a neighbour merges and are
     /// skipped when their rank no longer matches their part's.
     fn merge_large(&self, piece: &[u8], out: &mut Vec<u32>) {
-        // 32-bit positions halve the working set (and so the cache misses of a long piece);
-        // only a piece of 4 GiB or more needs the wide ones.
+        // 32-bit positions halve the working set (and so the cache misses of a long piece)
+        // and fit the radix queue's keys; only a piece of 4 GiB or more needs the wide ones.
         if u32::try_from(piece.len()).is_ok() {
-            self.merge_heap::<u32>(piece, out)
+            self.merge_heap::<u32, MergeQueue>(piece, out)
         } else {
-            self.merge_heap::<usize>(piece, out)
+            self.merge_heap::<usize, BinaryHeap<Reverse<(u32, usize)>>>(piece, out)
         }
     }
 
-    fn merge_heap<I: Pos>(&self, piece: &[u8], out: &mut Vec<u32>) {
+    fn merge_heap<I: Pos, Q: PairQueue<I>>(&self, piece: &[u8], out: &mut Vec<u32>) {
         let n = piece.len();
         let mut nodes: Vec<Node<I>> = piece
             .iter()
@@ -558,12 +560,11 @@ impl Bpe {
             nodes[i].rank = rank;
             nodes[i].pair_id = pair_id;
             if rank != NO_RANK {
-                initial.push(Reverse((rank, I::from_usize(i))));
+                initial.push((rank, I::from_usize(i)));
             }
         }
-        // Heapify in O(n) rather than n pushes.
-        let mut heap = BinaryHeap::from(initial);
-        while let Some(Reverse((rank, start))) = heap.pop() {
+        let mut heap = Q::from_pairs(initial);
+        while let Some((rank, start)) = heap.pop_pair() {
             let s = start.to_usize();
             let Some(node) = nodes.get(s) else { continue };
             if node.rank != rank {
@@ -591,7 +592,7 @@ impl Bpe {
     }
 
     /// Recomputes the pair of the part starting at `s`, queueing it if it merges.
-    fn refresh_large<I: Pos>(&self, nodes: &mut [Node<I>], heap: &mut BinaryHeap<Reverse<(u32, I)>>, s: usize) {
+    fn refresh_large<I: Pos, Q: PairQueue<I>>(&self, nodes: &mut [Node<I>], heap: &mut Q, s: usize) {
         let Some(&Node { end, id, .. }) = nodes.get(s) else { return };
         let (rank, pair_id) = match nodes.get(end.to_usize()) {
             Some(right) => self.merge_of(id, right.id),
@@ -600,7 +601,7 @@ impl Bpe {
         nodes[s].rank = rank;
         nodes[s].pair_id = pair_id;
         if rank != NO_RANK {
-            heap.push(Reverse((rank, I::from_usize(s))));
+            heap.push_pair(rank, I::from_usize(s));
         }
     }
 
@@ -649,6 +650,51 @@ struct Node<I> {
     /// Rank of the pair with the next part, `NO_RANK` if none (or if this part is gone).
     rank: u32,
     pair_id: u32,
+}
+
+/// The candidate pairs of the heap merge, popped lowest rank first, then leftmost.
+trait PairQueue<I> {
+    /// A queue holding `pairs` of `(rank, start)`.
+    fn from_pairs(pairs: Vec<(u32, I)>) -> Self;
+    /// Adds a pair.
+    fn push_pair(&mut self, rank: u32, start: I);
+    /// Removes the lowest pair.
+    fn pop_pair(&mut self) -> Option<(u32, I)>;
+}
+
+/// The radix queue, for pieces under 4 GiB: `(rank, start)` packed into one `u64` key.
+impl PairQueue<u32> for MergeQueue {
+    fn from_pairs(pairs: Vec<(u32, u32)>) -> Self {
+        MergeQueue::from_keys(pairs.into_iter().map(|(rank, start)| rank_key(rank, start)).collect())
+    }
+    #[inline]
+    fn push_pair(&mut self, rank: u32, start: u32) {
+        self.push(rank_key(rank, start));
+    }
+    #[inline]
+    fn pop_pair(&mut self) -> Option<(u32, u32)> {
+        self.pop().map(|k| ((k >> 32) as u32, k as u32))
+    }
+}
+
+/// `(rank, start)` as one key that orders like the pair: rank first, then position.
+#[inline]
+fn rank_key(rank: u32, start: u32) -> u64 {
+    (u64::from(rank) << 32) | u64::from(start)
+}
+
+/// A binary heap, for the (theoretical) pieces of 4 GiB or more.
+impl<I: Ord + Copy> PairQueue<I> for BinaryHeap<Reverse<(u32, I)>> {
+    fn from_pairs(pairs: Vec<(u32, I)>) -> Self {
+        // Heapify in O(n) rather than n pushes.
+        BinaryHeap::from(pairs.into_iter().map(Reverse).collect::<Vec<_>>())
+    }
+    fn push_pair(&mut self, rank: u32, start: I) {
+        self.push(Reverse((rank, start)));
+    }
+    fn pop_pair(&mut self) -> Option<(u32, I)> {
+        self.pop().map(|Reverse(p)| p)
+    }
 }
 
 /// A byte position in the heap merge: `u32` for pieces under 4 GiB, else `usize`.

@@ -8,6 +8,7 @@ use crate::func::Registry;
 pub mod bert;
 pub mod bpe;
 pub mod bytelevel;
+pub mod merge_queue;
 pub mod normalize;
 pub mod seq;
 pub mod split;

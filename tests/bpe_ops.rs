@@ -377,6 +377,32 @@ fn heap_merge_matches_the_naive_loop() {
 }
 
 #[test]
+fn large_merge_handles_ranks_against_the_merge_order() {
+    // "abc" ranks before "bc" (256 vs 257), though only merging "bc" can make it: after each
+    // "bc" merge, the new pair "a"+"bc" ranks below the merge just done. The large-piece
+    // queue must still pop it next (its below-the-last-pop path).
+    let ranks_list = ["abc", "bc", "ab", "ca"];
+    let bpe = small_bpe(&ranks_list);
+    let ranks: HashMap<Vec<u8>, u32> = (0..=255u8)
+        .map(|b| (vec![b], u32::from(b)))
+        .chain(ranks_list.iter().enumerate().map(|(i, t)| (t.as_bytes().to_vec(), 256 + i as u32)))
+        .collect();
+    for n in [LARGE_PIECE + 2, 600, 5000] {
+        for seed in 0..4 {
+            let text = lcg_letters(n, seed, b"abc");
+            let want = naive_bpe(&ranks, text.as_bytes());
+            assert_eq!(piece(&bpe, text.as_bytes()), want, "n={n} seed={seed}");
+        }
+    }
+    // Hand-computed, where the order decides the result: merging "bc" (259) makes both
+    // "a"+"bc" = "abc" (256) and "bc"+"d" = "bcd" (258). Rank order takes "abc" first, so
+    // each "abcd" becomes "abc", "d"; taking "bcd" first would give "a", "bcd".
+    let bpe = small_bpe(&["abc", "zz", "bcd", "bc"]);
+    let text = "abcd".repeat(30);
+    assert_eq!(piece(&bpe, text.as_bytes()), [256, u32::from(b'd')].repeat(30));
+}
+
+#[test]
 fn encodes_like_tiktoken_on_edge_cases() {
     for text in EDGE_CASES {
         assert_eq!(R50K.encode_ordinary(text), TT_R50K.encode_ordinary(text), "r50k on {text:?}");
