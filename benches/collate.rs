@@ -14,6 +14,10 @@
 //! 3. `boxed_nested`: the same boxing, but each row `List` is padded by hand with 0 to
 //!    the longest length, and `NDArray::from_nested` converts the padded lists (the
 //!    general boxing path). Ids only, no mask: it does less than the others.
+//! 4. `typed (ids only)` and `boxed (ids only)`: 1 and 2 without the mask, the padded
+//!    int64 id tensor alone (table only).
+//!
+//! Rows are filled in blocks on the rayon pool (all cores).
 //!
 //! Before criterion runs (only under `cargo bench`), a standalone table prints ns/token
 //! (best of 5 passes, `Instant`) and the ratio to `typed`.
@@ -69,6 +73,20 @@ fn typed(refs: &[&[u32]]) -> Batch {
     collate(refs, None, &opts()).expect("typed collate")
 }
 
+fn ids_only() -> CollateOptions {
+    CollateOptions { attention_mask: false, ..CollateOptions::default() }
+}
+
+/// The padded int64 id tensor alone (no mask): the "padded int64 batch".
+fn typed_ids_only(refs: &[&[u32]]) -> Batch {
+    collate(refs, None, &ids_only()).expect("typed collate, ids only")
+}
+
+/// `boxed` without the mask, the same result as `typed_ids_only`.
+fn boxed_ids_only(rows: &[Vec<u32>]) -> Batch {
+    collate_lists(&box_rows(rows), None, &ids_only()).expect("boxed collate, ids only")
+}
+
 fn box_rows(rows: &[Vec<u32>]) -> List {
     let mut batch = List::with_capacity(rows.len());
     for r in rows {
@@ -119,6 +137,10 @@ fn check_outputs(rows: &[Vec<u32>], refs: &[&[u32]]) {
     let b = boxed(rows);
     check_against_rows(rows, &b.input_ids, b.attention_mask.as_ref(), "boxed");
     check_against_rows(rows, &boxed_nested(rows), None, "boxed_nested");
+    let t1 = typed_ids_only(refs);
+    assert!(t1.attention_mask.is_none(), "ids only: no mask");
+    check_against_rows(rows, &t1.input_ids, None, "typed, ids only");
+    check_against_rows(rows, &boxed_ids_only(rows).input_ids, None, "boxed, ids only");
 }
 
 fn best_of_5(mut f: impl FnMut()) -> Duration {
@@ -137,6 +159,8 @@ fn print_table(rows: &[Vec<u32>], refs: &[&[u32]]) {
     let t = per_token(best_of_5(|| drop(black_box(typed(refs)))));
     let b = per_token(best_of_5(|| drop(black_box(boxed(rows)))));
     let n = per_token(best_of_5(|| drop(black_box(boxed_nested(rows)))));
+    let t1 = per_token(best_of_5(|| drop(black_box(typed_ids_only(refs)))));
+    let b1 = per_token(best_of_5(|| drop(black_box(boxed_ids_only(rows)))));
     // Memory floors for the typed path's output (ids + mask, int64, [8192, 255] each = 32 bytes
     // per input token): filling two preallocated buffers, and two fresh zeroed arrays filled once.
     let width = rows.iter().map(Vec::len).max().unwrap();
@@ -158,10 +182,13 @@ fn print_table(rows: &[Vec<u32>], refs: &[&[u32]]) {
     println!("{:<24} | {:>9} | {:>10}", "variant", "ns/token", "vs typed");
     println!("{:<24} | {t:>9.3} | {:>9.2}x", "typed", 1.0);
     println!("{:<24} | {b:>9.3} | {:>9.2}x", "boxed", b / t);
+    println!("{:<24} | {t1:>9.3} | {:>9.2}x", "typed (ids only)", t1 / t);
+    println!("{:<24} | {b1:>9.3} | {:>9.2}x", "boxed (ids only)", b1 / t);
     println!("{:<24} | {n:>9.3} | {:>9.2}x", "boxed_nested (ids only)", n / t);
     println!("{:<24} | {reused:>9.3} | {:>9.2}x", "floor: fill 2 buffers", reused / t);
     println!("{:<24} | {fresh:>9.3} | {:>9.2}x", "floor: zeros+fill x2", fresh / t);
     println!("ratio boxed / typed: {:.2}x (target >= 5x); typed {t:.3} ns/token (target <= 1)", b / t);
+    println!("ids only: ratio boxed / typed: {:.2}x; typed {t1:.3} ns/token", b1 / t1);
 }
 
 fn bench_collate(c: &mut Criterion, rows: &[Vec<u32>], refs: &[&[u32]]) {

@@ -925,3 +925,29 @@ fn a_recycled_output_buffer_holds_no_stale_values() {
         assert!(types[r * 256..(r + 1) * 256].iter().all(|&t| t == 0), "types row {r}");
     }
 }
+
+#[test]
+fn large_batches_fill_every_block_of_rows_and_report_the_first_bad_row() {
+    // 1,000 rows span several of the fill's parallel blocks (256 rows each). Row r holds
+    // r % 7 + 1 ids, each 10 * r + position: the expected tensors follow directly.
+    let firsts: Vec<Vec<i64>> = (0..1000).map(|r| (0..r % 7 + 1).map(|i| 10 * r + i).collect()).collect();
+    let batch = run(&firsts, None, &CollateOptions::default()).unwrap();
+    assert_eq!(batch.input_ids.shape(), &[1000, 7]);
+    let ids = batch.input_ids.as_slice::<i64>().unwrap();
+    let mask = batch.attention_mask.as_ref().unwrap().as_slice::<i64>().unwrap();
+    for r in 0..1000i64 {
+        for c in 0..7i64 {
+            let at = (r * 7 + c) as usize;
+            let real = c < r % 7 + 1;
+            assert_eq!(ids[at], if real { 10 * r + c } else { 0 }, "row {r}, column {c}");
+            assert_eq!(mask[at], i64::from(real), "mask row {r}, column {c}");
+        }
+    }
+    // Ids too wide for int32 in rows 700 and 300 (different blocks): the error names row 300.
+    let mut bad = firsts;
+    bad[700][0] = 1 << 40;
+    bad[300][1] = 1 << 35;
+    let opts = CollateOptions { dtype: DLDataType::INT32, ..Default::default() };
+    let e = err_text(run(&bad, None, &opts));
+    assert!(e.contains("row 300, position 1"), "{e}");
+}

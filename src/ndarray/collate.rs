@@ -8,6 +8,7 @@ use super::array::NDArray;
 use super::dlpack::DLDataType;
 use crate::container::{Dict, List};
 use crate::error::{Error, Result, ResultExt};
+use rayon::prelude::*;
 use std::ops::Range;
 
 /// Which end of a sequence truncation or padding works on.
@@ -157,8 +158,9 @@ pub struct RaggedBatch {
     pub offsets: NDArray,
 }
 
-/// A sequence of token ids that can be copied into a tensor.
-pub trait IdRow {
+/// A sequence of token ids that can be copied into a tensor (rows are filled in parallel,
+/// so they are shared across threads).
+pub trait IdRow: Sync {
     /// Number of ids.
     fn ids_len(&self) -> usize;
     /// The id at `i` (< `ids_len`).
@@ -184,7 +186,7 @@ macro_rules! id_row_for_slices {
 }
 
 /// Vectors and references delegate to the slice they hold.
-impl<T> IdRow for Vec<T>
+impl<T: Sync> IdRow for Vec<T>
 where
     [T]: IdRow,
 {
@@ -383,6 +385,12 @@ struct Outputs<'a, O> {
     width: usize,
 }
 
+/// Rows per parallel task of [`fill`]: enough (hundreds of KB of output) that a task's
+/// cost dwarfs its scheduling, few enough that a batch splits over the threads.
+const ROWS_PER_TASK: usize = 256;
+
+/// Writes every element of the output tensors, in blocks of rows on the rayon pool; a
+/// misfit id is reported for the first row (in order) that has one.
 fn fill<O: OutId, R: IdRow + ?Sized>(
     out: Outputs<'_, O>,
     plans: &[RowPlan],
@@ -390,14 +398,52 @@ fn fill<O: OutId, R: IdRow + ?Sized>(
     seconds: Option<&[&R]>,
     opts: &CollateOptions,
 ) -> Result<()> {
-    let Outputs { ids, mut mask, mut types, width } = out;
+    let Outputs { mut ids, mut mask, mut types, width } = out;
     let pad = O::from_id(opts.pad_id).ok_or_else(|| overflow(0, 0, opts.pad_id).context("pad_id"))?;
+    // Split the tensors into blocks of rows, one task each.
+    let mut tasks = Vec::with_capacity(plans.len().div_ceil(ROWS_PER_TASK));
+    let mut first_row = 0;
+    while first_row < plans.len() {
+        let n = ROWS_PER_TASK.min(plans.len() - first_row);
+        let block = Outputs {
+            ids: split_front(&mut ids, n * width),
+            mask: mask.as_mut().map(|m| split_front(m, n * width)),
+            types: types.as_mut().map(|t| split_front(t, n * width)),
+            width,
+        };
+        tasks.push((first_row..first_row + n, block));
+        first_row += n;
+    }
+    let results: Vec<Result<()>> =
+        tasks.into_par_iter().map(|(rows, block)| fill_rows(block, rows, plans, firsts, seconds, opts, pad)).collect();
+    results.into_iter().collect()
+}
+
+/// The first `n` elements of `*slice`, leaving the rest in `*slice`.
+fn split_front<'a, O>(slice: &mut &'a mut [O], n: usize) -> &'a mut [O] {
+    let (front, rest) = std::mem::take(slice).split_at_mut(n);
+    *slice = rest;
+    front
+}
+
+/// Fills rows `rows` of the batch into `out`, which holds exactly those rows.
+fn fill_rows<O: OutId, R: IdRow + ?Sized>(
+    out: Outputs<'_, O>,
+    rows: Range<usize>,
+    plans: &[RowPlan],
+    firsts: &[&R],
+    seconds: Option<&[&R]>,
+    opts: &CollateOptions,
+    pad: O,
+) -> Result<()> {
+    let Outputs { ids, mut mask, mut types, width } = out;
     let (zero, one) = (O::from_id(0).expect("0 fits every id type"), O::from_id(1).expect("1 fits every id type"));
     let sp = opts.special_tokens.as_ref().unwrap_or(&NO_SPECIAL_TOKENS);
     // The tensors come from scratch buffers (possibly stale): every element is written below.
-    for (r, plan) in plans.iter().enumerate() {
-        let rows = r * width..(r + 1) * width;
-        let row = &mut ids[rows.clone()];
+    for (k, r) in rows.enumerate() {
+        let plan = &plans[r];
+        let span = k * width..(k + 1) * width;
+        let row = &mut ids[span.clone()];
         let start = match opts.padding_side {
             Side::Right => 0,
             Side::Left => width - plan.len,
@@ -409,13 +455,13 @@ fn fill<O: OutId, R: IdRow + ?Sized>(
             .map_err(|(pos, id)| overflow(r, start + pos, id))?;
         // Each element once: these rows are tens of MB per batch, so writes are the cost.
         if let Some(m) = mask.as_deref_mut() {
-            let m = &mut m[rows.clone()];
+            let m = &mut m[span.clone()];
             m[..start].fill(zero);
             m[tokens.clone()].fill(one);
             m[tokens.end..].fill(zero);
         }
         if let Some(t) = types.as_deref_mut() {
-            let t = &mut t[rows];
+            let t = &mut t[span];
             t[..start + second_start].fill(zero);
             t[start + second_start..tokens.end].fill(one);
             t[tokens.end..].fill(zero);

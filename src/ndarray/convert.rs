@@ -2,6 +2,7 @@
 
 use super::array::NDArray;
 use super::dlpack::DLDataType;
+use crate::any::FromAny;
 use crate::any::{AnyValue, Value};
 use crate::container::List;
 use crate::error::{Error, Result};
@@ -63,7 +64,9 @@ fn walk(
     at: &mut Vec<usize>,
     leaves: &mut Option<Leaves>,
 ) -> Result<()> {
-    let as_list = v.get::<List>().ok();
+    // `from_view`, not `get`: a number is the common case here, and `get` would build
+    // (and drop) a type-mismatch error for every one.
+    let as_list = List::from_view(&v.view());
     if depth == shape.len() {
         // Leaf level, fixed by the first path walked.
         if as_list.is_some() {
@@ -108,7 +111,7 @@ fn walk(
 fn probe_shape(v: &AnyValue) -> Vec<i64> {
     let mut shape = Vec::new();
     let mut cur = v.clone();
-    while let Ok(list) = cur.get::<List>() {
+    while let Some(list) = List::from_view(&cur.view()) {
         shape.push(list.len() as i64);
         match list.get(0) {
             Ok(first) => cur = first,
