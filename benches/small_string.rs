@@ -107,12 +107,14 @@ fn load_input() -> Input {
 // The per-word splitters. UTF-8 variants reserve the byte length, an upper bound
 // on the char count that needs no extra pass, so no list ever regrows.
 
-/// Variant 1: inline UTF-8 `AnyValue`s in a `List`.
+/// Variant 1: inline UTF-8 `AnyValue`s pushed into a `List` (into its items, as into a `Vec`).
 fn split_anyvalue_utf8(word: &str) -> List {
     let mut list = List::with_capacity(word.len());
-    for c in word.chars() {
-        list.push(AnyValue::from(c));
-    }
+    list.with_items_mut(|items| {
+        for c in word.chars() {
+            items.push(AnyValue::from(c));
+        }
+    });
     list
 }
 
@@ -120,9 +122,11 @@ fn split_anyvalue_utf8(word: &str) -> List {
 fn split_anyvalue_ucs4(word: &UStr) -> List {
     let n = word.len();
     let mut list = List::with_capacity(n);
-    for i in 0..n {
-        list.push(word.item::<0>(i as i64).expect("index is in range"));
-    }
+    list.with_items_mut(|items| {
+        for i in 0..n {
+            items.push(word.item::<0>(i as i64).expect("index is in range"));
+        }
+    });
     list
 }
 

@@ -70,3 +70,21 @@ fn one_char_strings_hold_the_utf8_of_every_char() {
         assert_eq!(v.value().as_str(), Some(&*want), "U+{:04X}", c as u32);
     }
 }
+
+#[test]
+fn list_extend_and_with_items_mut_own_or_shared() {
+    use anyproc::{AnyValue, List};
+    // Owned: filled in place.
+    let mut list: List = vec![1i64, 2].into();
+    list.extend([3i64, 4]);
+    list.with_items_mut(|items| items.push(AnyValue::from(5i64)));
+    assert_eq!(list.to_vec_of::<i64>().unwrap(), vec![1, 2, 3, 4, 5]);
+    // Shared: extending with the list's own items reads them before the write (no deadlock),
+    // and both handles see the result.
+    let other = list.clone();
+    list.extend(other.iter());
+    assert_eq!(other.to_vec_of::<i64>().unwrap(), vec![1, 2, 3, 4, 5, 1, 2, 3, 4, 5]);
+    let mut shared = other.clone();
+    shared.with_items_mut(|items| items.truncate(2));
+    assert_eq!(list.to_vec_of::<i64>().unwrap(), vec![1, 2]);
+}

@@ -277,6 +277,21 @@ impl<const N: usize> AnyPad<N> {
         Some(unsafe { std::str::from_utf8_unchecked(&*bytes) })
     }
 
+    /// The bytes, if this is an inline UTF-8 string of ASCII characters only, where a
+    /// character index is a byte index: the interpreter's `text[i]` and `len(text)`.
+    ///
+    /// The test is O(1), on whole words: bytes past the text are zero.
+    #[inline(always)]
+    pub fn inline_ascii(&self) -> Option<&[u8]> {
+        let text = self.inline_text()?;
+        // SAFETY: a `SMALL_STR` (checked by `inline_text`) keeps its first 8 bytes in the payload word.
+        let mut bits = unsafe { self.raw.payload.v_int64 } as u64;
+        for w in &self.pad {
+            bits |= w;
+        }
+        (bits & 0x8080_8080_8080_8080 == 0).then_some(text.as_bytes())
+    }
+
     /// Moves this value into an `AnyPad<M>`; an inline string that does not fit moves to the heap then.
     #[inline]
     pub fn resize<const M: usize>(self) -> AnyPad<M> {

@@ -151,12 +151,23 @@ impl List {
     }
 
     /// Runs `f` with mutable access to the items: lock-free when this handle is the only one.
+    ///
+    /// The way to fill a list in a loop: one ownership check for the whole loop instead of one
+    /// per `push`. When the list is shared, `f` runs under its write lock, so it must not read
+    /// the list through another handle (it would wait for itself).
     #[inline]
-    fn mutate<R>(&mut self, f: impl FnOnce(&mut Vec<AnyValue>) -> R) -> R {
+    pub fn with_items_mut<R>(&mut self, f: impl FnOnce(&mut Vec<AnyValue>) -> R) -> R {
         match self.0.get_mut() {
             Some(obj) => f(obj.items.get_mut()),
-            None => f(&mut self.0.items.write()),
+            None => self.with_items_locked(f),
         }
+    }
+
+    /// `with_items_mut` for a shared list; out of line, so that the owned path is the only
+    /// place `f` is inlined into (a fill loop then compiles into its caller).
+    #[inline(never)]
+    fn with_items_locked<R>(&self, f: impl FnOnce(&mut Vec<AnyValue>) -> R) -> R {
+        f(&mut self.0.items.write())
     }
 
     /// Number of items.
@@ -178,7 +189,7 @@ impl List {
     pub fn set(&mut self, index: i64, value: impl Into<AnyValue>) -> Result<()> {
         let value = value.into();
         // The old item is dropped after the lock is released, in case it is a list too.
-        let old = self.mutate(|xs| {
+        let old = self.with_items_mut(|xs| {
             let i = normalize_index(index, xs.len())?;
             Ok::<_, crate::Error>(std::mem::replace(&mut xs[i], value))
         })?;
@@ -190,7 +201,7 @@ impl List {
     #[inline(always)]
     pub fn push(&mut self, value: impl Into<AnyValue>) {
         let value = value.into();
-        // Written out rather than through `mutate`: this is the inner loop of list building,
+        // Written out rather than through `with_items_mut`: this is the inner loop of list building,
         // and the closure kept it from inlining across crates.
         match self.0.get_mut() {
             Some(obj) => obj.items.get_mut().push(value),
@@ -205,13 +216,14 @@ impl List {
 
     /// Removes and returns the last item.
     pub fn pop(&mut self) -> Result<AnyValue> {
-        self.mutate(|xs| xs.pop()).ok_or_else(|| crate::Error::index_out_of_range(-1, 0).context("pop from empty list"))
+        self.with_items_mut(|xs| xs.pop())
+            .ok_or_else(|| crate::Error::index_out_of_range(-1, 0).context("pop from empty list"))
     }
 
     /// Inserts `value` before `index` (clamped, as Python's `list.insert`).
     pub fn insert(&mut self, index: i64, value: impl Into<AnyValue>) {
         let value = value.into();
-        self.mutate(|xs| {
+        self.with_items_mut(|xs| {
             let at = normalize_range(Some(index), None, xs.len()).start;
             xs.insert(at, value)
         })
@@ -219,13 +231,20 @@ impl List {
 
     /// Appends every item of `iter`.
     pub fn extend<T: Into<AnyValue>>(&mut self, iter: impl IntoIterator<Item = T>) {
-        let items: Vec<AnyValue> = iter.into_iter().map(Into::into).collect();
-        self.mutate(|xs| xs.extend(items))
+        match self.0.get_mut() {
+            // The only handle: the iterator cannot reach this list, so it fills it directly.
+            Some(obj) => obj.items.get_mut().extend(iter.into_iter().map(Into::into)),
+            // Shared: the iterator might read this list, so it runs before the write lock.
+            None => {
+                let items: Vec<AnyValue> = iter.into_iter().map(Into::into).collect();
+                self.0.items.write().extend(items)
+            }
+        }
     }
 
     /// Removes every item.
     pub fn clear(&mut self) {
-        let old = self.mutate(std::mem::take);
+        let old = self.with_items_mut(std::mem::take);
         drop(old);
     }
 
@@ -265,6 +284,12 @@ impl List {
     /// Runs `f` over the items under a read lock, without cloning them.
     pub fn with_items<R>(&self, f: impl FnOnce(&[AnyValue]) -> R) -> R {
         self.0.with_items(f)
+    }
+
+    /// How many handles (and values) hold this list now; racy unless it is 1 or the
+    /// caller knows every other holder.
+    pub fn handle_count(&self) -> u32 {
+        self.0.strong_count()
     }
 
     /// Whether two handles share one list.
