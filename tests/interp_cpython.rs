@@ -46,6 +46,8 @@ fn hand_computed_cases() {
     );
     assert_eq!(call("reverse_words", "one two three"), json(r#""three two one|eerht owt |three|ewte""#));
     assert_eq!(call("first_long_word", "short words only"), json("null"));
+    // Vowels skipped, stop at "z"; then j = 0: 0 2 4, j = 1 skipped, j = 2: 22 24, j = 3: 33.
+    assert_eq!(call("skip_and_stop", "bad zoo"), json(r#""bd 024222433""#));
     assert_eq!(call("numbers", "a1b2"), json("[5, 40.0, true, -4, 2, 1024, 3.5]"));
 }
 

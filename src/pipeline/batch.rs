@@ -4,12 +4,13 @@
 //! per-thread pools), unboxes id rows while still in parallel, and the batch is
 //! collated in one pass per output. Results come back in input order.
 
-use super::load::{Pipeline, PlannedOutput};
+use super::load::{Pipeline, PlannedOutput, RecordValues};
 use super::spec::Layout;
 use crate::error::{Error, ErrorKind, Result, ResultExt};
 use crate::ndarray::collate::{collate, collate_ragged};
 use crate::{AnyValue, AnyView, Dict, FromAny, List, NDArray, Value};
 use rayon::prelude::*;
+use smallvec::SmallVec;
 
 /// What to do with a record whose steps fail.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -53,13 +54,16 @@ enum Column {
     Value(AnyValue),
 }
 
+/// One record's columns; most pipelines have one to three outputs, held without an allocation.
+type Columns = SmallVec<[Column; 3]>;
+
 impl Pipeline {
     /// Runs the pipeline over `records` (each a str for the first input, or a dict of fields).
     ///
     /// Runs on the current rayon pool; wrap in `pool.install` to choose the thread count.
     pub fn run_batch(&self, records: &[AnyValue], policy: ErrorPolicy) -> Result<BatchOutput> {
-        let results: Vec<Result<Vec<Column>>> = records.par_iter().map(|r| self.run_one(r)).collect();
-        let mut kept: Vec<Vec<Column>> = Vec::with_capacity(records.len());
+        let results: Vec<Result<Columns>> = records.par_iter().map(|r| self.run_one(r)).collect();
+        let mut kept: Vec<Columns> = Vec::with_capacity(records.len());
         let mut skipped = Vec::new();
         for (i, r) in results.into_iter().enumerate() {
             match r {
@@ -75,24 +79,26 @@ impl Pipeline {
         Ok(out)
     }
 
-    fn run_one(&self, record: &AnyValue) -> Result<Vec<Column>> {
+    fn run_one(&self, record: &AnyValue) -> Result<Columns> {
         let values = self.bind_and_run(record)?;
-        let mut cols: Vec<Column> = values.into_iter().map(Column::Value).collect();
-        for o in &self.outputs {
-            if o.spec.layout == Layout::List {
-                continue;
-            }
-            for idx in std::iter::once(o.value).chain(o.pair_value) {
-                if let Column::Value(v) = &cols[idx] {
-                    let ids = id_row(v).with_context(|| format!("output '{}'", o.spec.name))?;
-                    cols[idx] = Column::Ids(ids);
-                }
-            }
+        let mut cols = Columns::new();
+        for (idx, v) in values.into_iter().enumerate() {
+            // Id rows are unboxed here, still in parallel, so collation is one plain pass.
+            let col = match self.id_output_reading(idx) {
+                Some(o) => Column::Ids(id_row(&v).with_context(|| format!("output '{}'", o.spec.name))?),
+                None => Column::Value(v),
+            };
+            cols.push(col);
         }
         Ok(cols)
     }
 
-    fn bind_and_run(&self, record: &AnyValue) -> Result<Vec<AnyValue>> {
+    /// The first padded or ragged output that reads value `idx` of a record, if any.
+    fn id_output_reading(&self, idx: usize) -> Option<&PlannedOutput> {
+        self.outputs.iter().find(|o| o.spec.layout != Layout::List && (o.value == idx || o.pair_value == Some(idx)))
+    }
+
+    fn bind_and_run(&self, record: &AnyValue) -> Result<RecordValues> {
         let inputs = self.inputs();
         let result = match record.value() {
             Value::Object(_) if Dict::from_view(&record.view()).is_some() => {
@@ -118,10 +124,10 @@ impl Pipeline {
                 )));
             }
         };
-        Ok(result.to_vec())
+        Ok(result)
     }
 
-    fn collate_output(&self, o: &PlannedOutput, rows: &[Vec<Column>], out: &mut BatchOutput) -> Result<()> {
+    fn collate_output(&self, o: &PlannedOutput, rows: &[Columns], out: &mut BatchOutput) -> Result<()> {
         let name = &o.spec.name;
         if o.spec.layout == Layout::List {
             let values: List = rows

@@ -12,6 +12,7 @@ use super::ir::{Function, Inst, Operands, Program, Reg};
 use super::methods::Method;
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::registry;
+use crate::{FromAny, PackedFunc};
 use std::collections::HashMap;
 
 /// Values a program can read by name without defining them: resources, constants, init results.
@@ -63,9 +64,11 @@ struct ModuleScope<'a> {
     globals: &'a Globals,
 }
 
+/// The jumps of a loop's `break`s and `continue`s, patched when the loop ends.
+#[derive(Default)]
 struct LoopCtx {
-    continue_to: u32,
     breaks: Vec<usize>,
+    continues: Vec<usize>,
 }
 
 struct FnCompiler<'a> {
@@ -298,7 +301,6 @@ impl<'a> FnCompiler<'a> {
     fn patch(&mut self, at: usize, target: u32) {
         match &mut self.f.code[at] {
             Inst::Jump { to } | Inst::JumpIfFalse { to, .. } | Inst::JumpIfTrue { to, .. } => *to = target,
-            Inst::IterNext { exit, .. } => *exit = target,
             other => unreachable!("patching a non-jump {other:?}"),
         }
     }
@@ -412,10 +414,10 @@ impl<'a> FnCompiler<'a> {
                 self.emit(Inst::Guard { slot });
                 let cond = self.expr(test, None)?;
                 let exit = self.emit(Inst::JumpIfFalse { cond, to: 0 });
-                self.loops.push(LoopCtx { continue_to: top, breaks: vec![exit] });
+                self.loops.push(LoopCtx { breaks: vec![exit], ..LoopCtx::default() });
                 self.block(body)?;
                 self.emit(Inst::Jump { to: top });
-                self.leave_loop();
+                self.leave_loop(top);
             }
             StmtKind::Break => {
                 let at = self.emit(Inst::Jump { to: 0 });
@@ -427,13 +429,13 @@ impl<'a> FnCompiler<'a> {
                     .push(at);
             }
             StmtKind::Continue => {
+                let at = self.emit(Inst::Jump { to: 0 });
                 let line = self.line;
-                let to = self
-                    .loops
-                    .last()
+                self.loops
+                    .last_mut()
                     .ok_or_else(|| err(line, ErrorKind::Parse, "'continue' not properly in loop"))?
-                    .continue_to;
-                self.emit(Inst::Jump { to });
+                    .continues
+                    .push(at);
             }
             StmtKind::Pass => {}
             StmtKind::Return { value } => {
@@ -454,11 +456,15 @@ impl<'a> FnCompiler<'a> {
         slot
     }
 
-    fn leave_loop(&mut self) {
+    /// Ends the innermost loop: `break`s jump to here, `continue`s to `continue_to`.
+    fn leave_loop(&mut self, continue_to: u32) {
         let ctx = self.loops.pop().expect("loop context");
         let end = self.here();
         for at in ctx.breaks {
             self.patch(at, end);
+        }
+        for at in ctx.continues {
+            self.patch(at, continue_to);
         }
         self.loop_depth -= 1;
     }
@@ -484,19 +490,23 @@ impl<'a> FnCompiler<'a> {
                 self.emit(Inst::IterStart { slot, src });
             }
         }
-        let top = self.here();
+        // The test is at the bottom (`ForNext` jumps back to the body while there are items),
+        // so an iteration costs one dispatch for the loop, not a test and a jump.
+        let enter = self.emit(Inst::Jump { to: 0 });
+        let body_start = self.here();
         let (dst, unpack) = match target {
             Target::Name { id } => (self.locals[id], false),
             _ => (self.temp(), true),
         };
-        let next = self.emit(Inst::IterNext { slot, dst, exit: 0 });
         if unpack {
             self.assign(target, dst)?;
         }
-        self.loops.push(LoopCtx { continue_to: top, breaks: vec![next] });
+        self.loops.push(LoopCtx::default());
         body(self)?;
-        self.emit(Inst::Jump { to: top });
-        self.leave_loop();
+        let next = self.here();
+        self.patch(enter, next);
+        self.emit(Inst::ForNext { slot, dst, body: body_start });
+        self.leave_loop(next);
         Ok(())
     }
 
@@ -782,6 +792,13 @@ impl<'a> FnCompiler<'a> {
                 }
                 Err(err(line, ErrorKind::Key, format!("name '{id}' is not defined")))
             }
+            Expr::Name { id } if !self.locals.contains_key(id) && self.global_func(id).is_some() => {
+                // A function made by the pipeline's `init` (a tokenizer, say) is called like a
+                // registered op: no register load of the function per call, and its errors
+                // carry its name.
+                let f = self.global_func(id).expect("checked in the guard");
+                self.emit_op_call(id.clone(), f, args, dst)
+            }
             Expr::Attribute { value, attr } => {
                 if let Some((path, root)) = dotted_path(func)
                     && !self.is_defined(root)
@@ -813,16 +830,26 @@ impl<'a> FnCompiler<'a> {
         }
     }
 
+    /// The global `id` if it holds a function.
+    fn global_func(&self, id: &str) -> Option<PackedFunc> {
+        self.module.globals.get(id).and_then(|v| PackedFunc::from_view(&v.view()))
+    }
+
     fn call_op(&mut self, name: &str, args: &[Expr], dst: Option<Reg>) -> Result<Reg> {
         let line = self.line;
         let f = registry().get(name).map_err(|e| err(line, e.kind(), e.message()))?;
         if let Some(arity) = registry().info(name).and_then(|i| signature_arity(&i.signature)) {
             check_arity(line, name, arity, args.len())?;
         }
+        self.emit_op_call(name.to_string(), f, args, dst)
+    }
+
+    /// Emits a call of function `f`, named `name` in errors and listings, on `args`.
+    fn emit_op_call(&mut self, name: String, f: PackedFunc, args: &[Expr], dst: Option<Reg>) -> Result<Reg> {
         let regs = self.exprs(args)?;
         let args = self.operands(&regs);
         let op = self.f.ops.len() as u32;
-        self.f.ops.push((name.to_string(), f));
+        self.f.ops.push((name, f));
         let d = self.dst(dst);
         self.emit(Inst::CallOp { dst: d, op, args });
         Ok(d)

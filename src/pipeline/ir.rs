@@ -80,8 +80,9 @@ pub enum Inst {
     IterStart { slot: u32, src: Reg },
     /// Starts `range(start, stop, step)` in loop slot `slot` without building a list.
     RangeStart { slot: u32, start: Reg, stop: Reg, step: Reg },
-    /// `dst = next item of slot`, or continue at `exit` when it is exhausted.
-    IterNext { slot: u32, dst: Reg, exit: u32 },
+    /// The bottom of a `for` loop: `dst = next item of slot` and continue at `body`, or,
+    /// when the loop is exhausted, end it and fall through.
+    ForNext { slot: u32, dst: Reg, body: u32 },
     /// Resets the iteration counter of a `while` loop in `slot`.
     GuardReset { slot: u32 },
     /// Counts one iteration of a `while` loop; an error past the program's cap.
@@ -187,7 +188,7 @@ impl fmt::Display for Function {
                 Inst::RangeStart { slot, start, stop, step } => {
                     format!("loop{slot} = range({}, {}, {})", r(start), r(stop), r(step))
                 }
-                Inst::IterNext { slot, dst, exit } => format!("{} = next loop{slot} or jump {exit}", r(dst)),
+                Inst::ForNext { slot, dst, body } => format!("{} = next loop{slot} and jump {body}, or end", r(dst)),
                 Inst::GuardReset { slot } => format!("loop{slot} = counter 0"),
                 Inst::Guard { slot } => format!("loop{slot} += 1 (capped)"),
                 Inst::Return { src } => format!("return {}", r(src)),

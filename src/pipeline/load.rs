@@ -32,6 +32,9 @@ pub struct Pipeline {
     pub n_values: usize,
 }
 
+/// The values one record's run gives the outputs, in the order [`PlannedOutput::value`] indexes.
+pub type RecordValues = smallvec::SmallVec<[crate::AnyValue; 3]>;
+
 /// An output and where to find its values.
 #[derive(Clone, Debug)]
 pub struct PlannedOutput {
@@ -110,9 +113,14 @@ impl Pipeline {
     }
 
     /// Runs the steps on one record's inputs; returns the values the outputs read, in order.
-    pub fn run_record(&self, inputs: &[crate::AnyView<'_>]) -> Result<crate::List> {
+    pub fn run_record(&self, inputs: &[crate::AnyView<'_>]) -> Result<RecordValues> {
         let out = run(&self.program, 0, inputs)?;
-        out.get::<crate::List>()
+        if self.n_values == 1 {
+            // `main` returns the one value itself (see `main_function`).
+            return Ok(smallvec::smallvec![out]);
+        }
+        let list = out.get::<crate::List>()?;
+        Ok(list.with_items(|items| items.iter().cloned().collect()))
     }
 }
 
@@ -166,9 +174,14 @@ fn main_function(spec: &PipelineSpec) -> Result<FunctionDef> {
     }
     let (_, _) = plan_outputs(spec)?;
     let vars = output_vars(spec);
-    let items = vars.iter().map(|v| Expr::Name { id: v.clone() }).collect();
     let line = spec.steps.last().map_or(1, |s| s.line);
-    body.push(Stmt { line, kind: StmtKind::Return { value: Some(Expr::List { items }) } });
+    // One value is returned as it is, several as a list: most pipelines have one, and a
+    // list per record would be built only to be taken apart again.
+    let value = match vars.as_slice() {
+        [one] => Expr::Name { id: one.clone() },
+        _ => Expr::List { items: vars.iter().map(|v| Expr::Name { id: v.clone() }).collect() },
+    };
+    body.push(Stmt { line, kind: StmtKind::Return { value: Some(value) } });
     Ok(FunctionDef { name: "main".into(), params: spec.inputs.clone(), body, line: 1 })
 }
 

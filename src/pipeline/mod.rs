@@ -9,6 +9,7 @@ pub mod builtins;
 pub mod compile;
 pub mod interp;
 pub mod ir;
+pub mod iterate;
 pub mod json;
 pub mod lexer;
 pub mod load;

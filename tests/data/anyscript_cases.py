@@ -194,10 +194,32 @@ def wrap_lines(text):
     return lines
 
 
+def skip_and_stop(text):
+    out = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        i += 1
+        if c in "aeiou":
+            continue
+        if c == "z":
+            break
+        out.append(c)
+    for j in range(4):
+        if j == 1:
+            continue
+        for k in range(j, 10, 2):
+            if k > 4:
+                break
+            out.append(str(j * 10 + k))
+    return "".join(out)
+
+
 CASES = [
     "unicode_split_any", "count_vowels", "word_lengths", "capitalize_words", "first_long_word",
     "reverse_words", "char_histogram", "collatz_steps", "fizz", "dedupe", "pairs_with_break",
     "numbers", "stats", "tags", "clean", "zipped", "nested", "find_all", "wrap_lines",
+    "skip_and_stop",
 ]
 
 if __name__ == "__main__":

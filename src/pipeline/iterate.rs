@@ -1,0 +1,138 @@
+//! Loop state of the interpreter: what a `for` loop iterates and how it steps.
+//!
+//! A loop slot holds a [`LoopState`]; `range(...)` is counted without building a
+//! list, strings are walked by character and dicts by a snapshot of their keys.
+
+use super::Slot;
+use crate::error::{Error, ErrorKind, Result};
+use crate::{AnyValue, AnyView, Dict, FromAny, List, Value};
+
+/// What one loop slot iterates.
+#[derive(Default)]
+pub enum LoopState {
+    /// Not iterating (before a loop starts and after it ends).
+    #[default]
+    Idle,
+    /// `range(next, stop, step)`, counted in place.
+    Range {
+        /// The next value to produce.
+        next: i64,
+        /// The bound, exclusive.
+        stop: i64,
+        /// The step, never zero.
+        step: i64,
+    },
+    /// The items of a list, by index (so appends during the loop are seen, as in Python).
+    List {
+        /// The list.
+        list: List,
+        /// The next index.
+        index: usize,
+    },
+    /// Characters of a string, by byte position (UTF-8) or index (UCS4).
+    Text {
+        /// The string.
+        text: Slot,
+        /// The next position.
+        pos: usize,
+    },
+    /// The keys of a dict as they were when the loop started.
+    Keys {
+        /// The keys.
+        keys: Vec<AnyValue>,
+        /// The next index.
+        index: usize,
+    },
+    /// Iterations of a `while` loop so far, for its cap.
+    Count(u64),
+}
+
+impl LoopState {
+    /// Starts iterating `v`; an error for values that are not iterable.
+    pub fn start(v: AnyView<'_>) -> Result<LoopState> {
+        match v.value() {
+            Value::Str(_) | Value::UStr(_) => Ok(LoopState::Text { text: v.to_owned(), pos: 0 }),
+            Value::Object(o) => {
+                if let Some(list) = List::from_view(&v) {
+                    return Ok(LoopState::List { list, index: 0 });
+                }
+                if let Some(dict) = Dict::from_view(&v) {
+                    return Ok(LoopState::Keys { keys: dict.keys(), index: 0 });
+                }
+                Err(Error::new(ErrorKind::Type, format!("'{}' object is not iterable", o.type_name())))
+            }
+            _ => {
+                Err(Error::new(ErrorKind::Type, format!("'{}' object is not iterable", super::value_ops::type_name(v))))
+            }
+        }
+    }
+
+    /// The next item, or `None` at the end.
+    #[inline(always)]
+    pub fn next_item(&mut self) -> Option<Slot> {
+        match self {
+            LoopState::Range { next, stop, step } => {
+                let i = *next;
+                if (*step > 0 && i < *stop) || (*step < 0 && i > *stop) {
+                    *next = i.saturating_add(*step);
+                    if *next == i {
+                        // Saturated at the end of i64: this was the last item.
+                        *stop = i;
+                    }
+                    Some(Slot::from_int(i))
+                } else {
+                    None
+                }
+            }
+            LoopState::List { list, index } => {
+                // Checked by length, not through `get`'s error: the end of every loop would build one.
+                let item = list.with_items(|xs| xs.get(*index).cloned())?;
+                *index += 1;
+                Some(item.resize())
+            }
+            LoopState::Text { text, pos } => match text.value() {
+                Value::Str(s) => {
+                    let c = s.get(*pos..)?.chars().next()?;
+                    *pos += c.len_utf8();
+                    Some(Slot::from_char(c))
+                }
+                Value::UStr(u) => {
+                    let c = *u.get(*pos)?;
+                    *pos += 1;
+                    Some(Slot::from_char_ucs4(c))
+                }
+                _ => None,
+            },
+            LoopState::Keys { keys, index } => {
+                let k = keys.get(*index)?.clone();
+                *index += 1;
+                Some(k.resize())
+            }
+            LoopState::Idle | LoopState::Count(_) => None,
+        }
+    }
+}
+
+/// The items of any iterable value, materialised.
+pub fn iter_values(v: AnyView<'_>) -> Result<Vec<AnyValue>> {
+    let mut state = LoopState::start(v)?;
+    let mut out = Vec::new();
+    while let Some(x) = state.next_item() {
+        out.push(x.resize::<0>());
+    }
+    Ok(out)
+}
+
+/// The `n` items of `v` for `a, b, ... = v`; Python's errors when there are more or fewer.
+pub fn unpack_items(v: AnyView<'_>, n: usize) -> Result<Vec<Slot>> {
+    let items = iter_values(v)?;
+    if items.len() != n {
+        let msg = if items.len() > n {
+            format!("too many values to unpack (expected {n})")
+        } else {
+            format!("not enough values to unpack (expected {n}, got {})", items.len())
+        };
+        return Err(Error::value(msg));
+    }
+    Ok(items.into_iter().map(AnyValue::resize::<1>).collect())
+}
