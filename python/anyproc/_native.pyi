@@ -11,6 +11,8 @@ class Function:
     def __call__(self, *args: Any) -> Any: ...
     @property
     def name(self) -> Optional[str]: ...
+    release_gil: bool
+    """Whether calls release the GIL while Rust runs (default True, or ``ANYPROC_RELEASE_GIL_BY_DEFAULT``)."""
 
 class NDArray:
     """An n-dimensional array owned by anyproc; NumPy/PyTorch take it through DLPack without a copy."""

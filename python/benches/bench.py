@@ -77,16 +77,24 @@ def bench_calls(quick: bool) -> None:
     except Exception as e:  # not installed, or no such function
         theirs = None
         print(f"  apache-tvm-ffi not available ({e.__class__.__name__}: {e}); its column is skipped", file=sys.stderr)
-    for label, args in [("nop(1)", (1,)), ("nop(1, 2, 3)", (1, 2, 3)), ('nop("héllo")', ("héllo",))]:
-        a = per_call_ns(ours, args, number)
-        p = per_call_ns(py_nop, args, number)
+    # Both libraries release the GIL around a call by default; both let a function keep it
+    # (`release_gil = False`), which is what a function that returns at once should do.
+    for release in (True, False):
+        ours.release_gil = release
         if theirs is not None:
-            t = per_call_ns(theirs, args, number)
-            row("call", label, f"{a:.0f} ns", f"tvm-ffi {t:.0f} ns; Python fn {p:.0f} ns",
-                f"**{t / a:.2f}x** vs tvm-ffi; {p / a:.2f}x vs Python fn")
-        else:
-            row("call", label, f"{a:.0f} ns", f"Python fn {p:.0f} ns (tvm-ffi not installed)",
-                f"{p / a:.2f}x vs Python fn")
+            theirs.release_gil = release
+        mode = "GIL released" if release else "GIL kept"
+        for label, args in [("nop(1)", (1,)), ("nop(1, 2, 3)", (1, 2, 3)), ('nop("héllo")', ("héllo",))]:
+            a = per_call_ns(ours, args, number)
+            p = per_call_ns(py_nop, args, number)
+            if theirs is not None:
+                t = per_call_ns(theirs, args, number)
+                row("call", f"{label}, {mode}", f"{a:.0f} ns", f"tvm-ffi {t:.0f} ns; Python fn {p:.0f} ns",
+                    f"**{a / t:.2f}x** tvm-ffi's time; {p / a:.2f}x vs Python fn")
+            else:
+                row("call", f"{label}, {mode}", f"{a:.0f} ns", f"Python fn {p:.0f} ns (tvm-ffi not installed)",
+                    f"{p / a:.2f}x vs Python fn")
+    ours.release_gil = True
 
 
 # ---- (b) BERT end to end ---------------------------------------------------------------------

@@ -139,14 +139,21 @@ fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     Err(PyTypeError::new_err(format!("cannot convert a Python {type_name} to an anyproc value")))
 }
 
+/// A Python int (or an object with `__index__`) as an int value; OverflowError beyond 64 bits.
 fn int_to_any(obj: &Bound<'_, PyAny>) -> PyResult<AnyValue> {
-    match obj.extract::<i64>() {
-        Ok(i) => Ok(AnyValue::from_int(i)),
-        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
-            Err(PyOverflowError::new_err(format!("int {obj} does not fit in anyproc's 64-bit int")))
-        }
-        Err(e) => Err(e),
+    let mut overflow: std::ffi::c_int = 0;
+    // SAFETY: `obj` is a live object; the call reports out-of-range values in `overflow`
+    // instead of raising, and other failures as -1 with an exception set (checked below).
+    let v = unsafe { pyo3::ffi::PyLong_AsLongLongAndOverflow(obj.as_ptr(), &mut overflow) };
+    if overflow != 0 {
+        return Err(PyOverflowError::new_err(format!("int {obj} does not fit in anyproc's 64-bit int")));
     }
+    if v == -1 {
+        if let Some(e) = PyErr::take(obj.py()) {
+            return Err(e);
+        }
+    }
+    Ok(AnyValue::from_int(v))
 }
 
 fn seq_to_any<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>, len: usize, depth: usize) -> PyResult<AnyValue> {
@@ -195,14 +202,21 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
         if depth >= MAX_NESTING {
             return Err(too_deep());
         }
-        // A snapshot, so that no anyproc lock is held while Python objects are made
-        // (an allocation may run a garbage collection, and so arbitrary `__del__` code).
-        let items = list.to_vec();
-        let out = PyList::empty(py);
-        for item in &items {
-            out.append(to_py(py, &item.view(), depth + 1)?)?;
+        let fill = |items: &[AnyValue]| -> PyResult<Bound<'py, PyAny>> {
+            let out = PyList::empty(py);
+            for item in items {
+                out.append(to_py(py, &item.view(), depth + 1)?)?;
+            }
+            Ok(out.into_any())
+        };
+        // Two counts, `list` and the value converted: no other handle exists, so nothing that
+        // runs while Python objects are made can reach the list, and it is read in place.
+        if list.handle_count() == 2 {
+            return list.with_items(fill);
         }
-        return Ok(out.into_any());
+        // Otherwise a snapshot, so that no anyproc lock is held while Python objects are made
+        // (an allocation may run a garbage collection, and so arbitrary `__del__` code).
+        return fill(&list.to_vec());
     }
     if let Some(dict) = Dict::from_view(v) {
         if depth >= MAX_NESTING {
@@ -218,7 +232,7 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
         return Ok(Bound::new(py, PyNDArray { array })?.into_any());
     }
     if let Some(func) = PackedFunc::from_view(v) {
-        return Ok(Bound::new(py, Function { func, name: None })?.into_any());
+        return Ok(Bound::new(py, Function::new(func, None))?.into_any());
     }
     Ok(Bound::new(py, Opaque { value: v.to_owned() })?.into_any())
 }

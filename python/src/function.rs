@@ -8,32 +8,78 @@ use anyproc::{AnyValue, AnyView, PackedFunc};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use smallvec::SmallVec;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 const INLINE_ARGS: usize = 6;
 
-/// An anyproc function; calls release the GIL while Rust runs.
+/// An anyproc function; calls release the GIL while Rust runs unless `release_gil` is off.
 #[pyclass(frozen, name = "Function", module = "anyproc._native")]
 pub struct Function {
     /// The function.
     pub func: PackedFunc,
     /// The registry name or script entry it came from, for `repr`.
     pub name: Option<String>,
+    /// Whether calls release the GIL (see [`release_gil_by_default`]).
+    release_gil: AtomicBool,
+}
+
+/// Whether new `Function`s release the GIL: yes unless `ANYPROC_RELEASE_GIL_BY_DEFAULT=0`.
+///
+/// Releasing and retaking the GIL costs a mutex round trip per call, which dominates a
+/// call that does almost nothing; such functions can turn it off with `release_gil`.
+fn release_gil_by_default() -> bool {
+    static DEFAULT: OnceLock<bool> = OnceLock::new();
+    *DEFAULT.get_or_init(|| std::env::var("ANYPROC_RELEASE_GIL_BY_DEFAULT").map_or(true, |v| v.trim() != "0"))
+}
+
+impl Function {
+    /// Wraps `func`; `name` is shown by `repr`.
+    pub fn new(func: PackedFunc, name: Option<String>) -> Function {
+        Function { func, name, release_gil: AtomicBool::new(release_gil_by_default()) }
+    }
+
+    /// Calls the function on converted arguments, without the GIL if `release_gil` is on.
+    fn invoke<'py>(&self, py: Python<'py>, args: &[AnyView<'_>]) -> PyResult<Bound<'py, PyAny>> {
+        let out = if self.release_gil.load(Ordering::Relaxed) {
+            py.detach(|| self.func.call(args))
+        } else {
+            self.func.call(args)
+        };
+        any_to_py(py, &out.py_err(py)?.view())
+    }
 }
 
 #[pymethods]
 impl Function {
     #[pyo3(signature = (*args))]
     fn __call__<'py>(&self, py: Python<'py>, args: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
-        // Up to `INLINE_ARGS` arguments live on the stack: a call allocates nothing of its own.
-        let values = args.iter().map(|a| py_to_any(&a)).collect::<PyResult<SmallVec<[AnyValue; INLINE_ARGS]>>>()?;
-        let func = &self.func;
-        let out = py.detach(|| {
-            let views: SmallVec<[AnyView<'_>; INLINE_ARGS]> = values.iter().map(AnyValue::view).collect();
-            func.call(&views)
-        });
-        let out = out.py_err(py)?;
-        any_to_py(py, &out.view())
+        let n = args.len();
+        if n > INLINE_ARGS {
+            let values = args.iter().map(|a| py_to_any(&a)).collect::<PyResult<Vec<AnyValue>>>()?;
+            let views: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
+            return self.invoke(py, &views);
+        }
+        // Up to `INLINE_ARGS` arguments live in arrays on the stack: a call allocates nothing
+        // of its own, and the unused slots are Nones that cost nothing to drop.
+        let mut values: [AnyValue; INLINE_ARGS] = [const { AnyValue::none() }; INLINE_ARGS];
+        for (slot, a) in values.iter_mut().zip(args.iter_borrowed()) {
+            *slot = py_to_any(&a)?;
+        }
+        let views: [AnyView<'_>; INLINE_ARGS] = std::array::from_fn(|i| values[i].view());
+        self.invoke(py, &views[..n])
+    }
+
+    /// Whether calls release the GIL while Rust runs (default: yes, or
+    /// `ANYPROC_RELEASE_GIL_BY_DEFAULT`); turn it off for functions that return at once.
+    #[getter]
+    fn release_gil(&self) -> bool {
+        self.release_gil.load(Ordering::Relaxed)
+    }
+
+    #[setter]
+    fn set_release_gil(&self, value: bool) {
+        self.release_gil.store(value, Ordering::Relaxed);
     }
 
     /// The name it was looked up or compiled under, if any.
@@ -63,7 +109,7 @@ impl Function {
 #[pyfunction]
 pub fn get_global_func(py: Python<'_>, name: &str) -> PyResult<Function> {
     let func = registry().get(name).py_err(py)?;
-    Ok(Function { func, name: Some(name.to_string()) })
+    Ok(Function::new(func, Some(name.to_string())))
 }
 
 /// Every registered function name, sorted.
@@ -120,12 +166,12 @@ fn python_doc(f: &Bound<'_, PyAny>) -> String {
 #[pyfunction]
 pub fn script_json(py: Python<'_>, ast_json: &str, entry: &str) -> PyResult<Function> {
     let func = py.detach(|| anyproc::pipeline::script_json(ast_json, entry)).py_err(py)?;
-    Ok(Function { func, name: Some(entry.to_string()) })
+    Ok(Function::new(func, Some(entry.to_string())))
 }
 
 /// Compiles anyscript source text and returns its function `entry`.
 #[pyfunction]
 pub fn script_source(py: Python<'_>, source: &str, entry: &str) -> PyResult<Function> {
     let func = py.detach(|| anyproc::pipeline::script(source, entry)).py_err(py)?;
-    Ok(Function { func, name: Some(entry.to_string()) })
+    Ok(Function::new(func, Some(entry.to_string())))
 }

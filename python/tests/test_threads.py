@@ -58,3 +58,33 @@ def test_pipeline_shared_across_threads():
         got = list(ex.map(lambda c: np.from_dlpack(pipe(c)["input_ids"]), chunks))
     for e, g in zip(expected, got):
         np.testing.assert_array_equal(e, g)
+
+
+def test_release_gil_is_per_function_and_results_do_not_change():
+    lower = anyproc.get_global_func("text.lower")
+    assert lower.release_gil is True
+    held = anyproc.get_global_func("text.lower")
+    held.release_gil = False
+    assert held.release_gil is False and lower.release_gil is True
+    # A Python callback run from Rust while the caller keeps the GIL: it must not deadlock.
+    anyproc.register_func("testing.py_twice_gil", lambda x: x * 2, override=True)
+    twice = anyproc.get_global_func("testing.py_twice_gil")
+    twice.release_gil = False
+    assert twice(21) == 42
+    words = [f"ÄbC{i}" for i in range(100)]
+    with ThreadPoolExecutor(4) as ex:
+        assert list(ex.map(held, words)) == [w.lower() for w in words]
+
+
+def test_release_gil_default_comes_from_the_environment():
+    import os
+    import subprocess
+    import sys
+
+    code = "import anyproc; print(anyproc.get_global_func('testing.nop').release_gil)"
+    env = dict(os.environ, ANYPROC_RELEASE_GIL_BY_DEFAULT="0")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    env["ANYPROC_RELEASE_GIL_BY_DEFAULT"] = "1"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
