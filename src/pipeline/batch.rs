@@ -179,10 +179,12 @@ fn id_row(v: &AnyValue) -> Result<Vec<i64>> {
         return list.with_items(|items| {
             // Presized: collecting a `Result<Vec<_>>` cannot know the length and regrows.
             let mut ids = Vec::with_capacity(items.len());
-            for (i, x) in items.iter().enumerate() {
-                let id = x.value().as_int().ok_or_else(|| {
-                    Error::type_mismatch("int", &x.type_name()).context(format!("item {i} of the id list"))
-                })?;
+            for x in items {
+                // Ids are inline ints; a boxed int or an error goes the general way.
+                let id = match x.inline_int() {
+                    Some(id) => id,
+                    None => boxed_id(x, ids.len())?,
+                };
                 ids.push(id);
             }
             Ok(ids)
@@ -195,6 +197,14 @@ fn id_row(v: &AnyValue) -> Result<Vec<i64>> {
         }
     }
     Err(Error::type_mismatch("a list of ids", &v.type_name()))
+}
+
+/// Item `i` of an id list that is not an inline int: a boxed int, or an error naming it.
+#[cold]
+fn boxed_id(x: &AnyValue, i: usize) -> Result<i64> {
+    x.value()
+        .as_int()
+        .ok_or_else(|| Error::type_mismatch("int", &x.type_name()).context(format!("item {i} of the id list")))
 }
 
 /// The number of worker threads to use: `requested`, else `ANYPROC_NUM_THREADS`, else all cores.

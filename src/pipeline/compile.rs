@@ -8,6 +8,7 @@
 use super::Slot;
 use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Literal, Stmt, StmtKind, Target};
 use super::builtins::Builtin;
+use super::direct::DirectCall;
 use super::ir::{Function, Inst, Operands, Program, Reg};
 use super::methods::Method;
 use crate::error::{Error, ErrorKind, Result};
@@ -261,6 +262,7 @@ impl<'a> FnCompiler<'a> {
             consts: Vec::new(),
             ops: Vec::new(),
             reg_names,
+            direct: None,
         };
         FnCompiler { module, f, locals, next_temp: n_locals, loops: Vec::new(), loop_depth: 0, line: def.line }
     }
@@ -283,6 +285,7 @@ impl<'a> FnCompiler<'a> {
         })?;
         let none = self.constant(Slot::default());
         self.emit(Inst::Return { src: none });
+        self.f.direct = DirectCall::recognize(&self.f);
         Ok(self.f)
     }
 

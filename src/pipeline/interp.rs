@@ -9,6 +9,7 @@
 use super::Slot;
 use super::ast::{BinOp, UnaryOp};
 use super::builtins::{Builtin, call_builtin};
+use super::direct::{located, with_op_name};
 use super::ir::{Function, Inst, Operands, Program};
 use super::iterate::{LoopState, iter_values, unpack_items};
 use super::methods::call_method;
@@ -41,6 +42,10 @@ thread_local! {
 ///
 /// Errors carry where they happened: `function 'f', line 3: text.lower: argument 0: ...`.
 pub fn run(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -> Result<AnyValue> {
+    let f = &program.functions[func as usize];
+    if let Some(direct) = &f.direct {
+        return direct.run(f, args);
+    }
     POOLS
         .with(|cell| match cell.try_borrow_mut() {
             Ok(mut pools) => Vm { program, pools: &mut pools, depth: 0 }.call(func, args),
@@ -69,13 +74,6 @@ struct Vm<'p> {
     program: &'p Arc<Program>,
     pools: &'p mut Pools,
     depth: u32,
-}
-
-/// Adds where instruction `pc` of `f` is to an error; out of line, as errors are rare.
-#[cold]
-#[inline(never)]
-fn located(f: &Function, pc: usize, e: Error) -> Error {
-    e.context(f.location(pc))
 }
 
 /// Calls with up to this many arguments pass them from a stack array.
@@ -129,7 +127,7 @@ impl Vm<'_> {
         let mut pc = 0usize;
         macro_rules! fail {
             ($e:expr) => {
-                return Err(located(f, pc - 1, $e))
+                return Err(located(f, (pc - 1) as u32, $e))
             };
         }
         macro_rules! tri {
@@ -332,11 +330,6 @@ fn ascii_char_at(obj: &Slot, key: &Slot) -> Option<Slot> {
     let i = usize::try_from(key.inline_int()?).ok()?;
     let b = *obj.inline_ascii()?.get(i)?;
     Some(Slot::from_char(char::from(b)))
-}
-
-/// Adds the op's name to an error unless the op already named itself.
-fn with_op_name(e: Error, name: &str) -> Error {
-    if e.frames().next() == Some(name) { e } else { e.context(name.to_string()) }
 }
 
 /// `a += b` on a list extends it where it stands, as Python does; false when `a` is no list.

@@ -6,6 +6,7 @@
 use super::Slot;
 use super::ast::{BinOp, CmpOp, UnaryOp};
 use super::builtins::Builtin;
+use super::direct::DirectCall;
 use super::methods::Method;
 use crate::PackedFunc;
 use std::fmt;
@@ -118,6 +119,8 @@ pub struct Function {
     pub ops: Vec<(String, PackedFunc)>,
     /// Register names, for `anyproc check` listings (`None` for temporaries).
     pub reg_names: Vec<Option<String>>,
+    /// Set when the body is a single op call, which then runs without a frame.
+    pub direct: Option<DirectCall>,
 }
 
 impl Function {
@@ -194,6 +197,9 @@ impl fmt::Display for Function {
                 Inst::Return { src } => format!("return {}", r(src)),
             };
             writeln!(f, "  {pc:4}  [line {:3}]  {text}", self.lines[pc])?;
+        }
+        if let Some(direct) = &self.direct {
+            writeln!(f, "  ({})", direct.describe(self))?;
         }
         Ok(())
     }

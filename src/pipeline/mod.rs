@@ -7,6 +7,7 @@ pub mod ast;
 pub mod batch;
 pub mod builtins;
 pub mod compile;
+pub mod direct;
 pub mod interp;
 pub mod ir;
 pub mod iterate;
