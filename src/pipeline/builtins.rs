@@ -514,31 +514,8 @@ fn round_float_left(x: f64, k: usize) -> f64 {
 mod tests {
     use super::*;
     use crate::ErrorKind;
+    use crate::pipeline::test_values::*;
 
-    fn s(x: &str) -> Slot {
-        Slot::from_text(x)
-    }
-    fn u(x: &str) -> Slot {
-        Slot::from_text_ucs4(x)
-    }
-    fn i(x: i64) -> Slot {
-        Slot::from_int(x)
-    }
-    fn f(x: f64) -> Slot {
-        Slot::from_float(x)
-    }
-    fn b(x: bool) -> Slot {
-        Slot::from_bool(x)
-    }
-    fn none() -> Slot {
-        Slot::none()
-    }
-    fn list(items: Vec<Slot>) -> Slot {
-        List::from_vec(items.into_iter().map(|x| x.resize::<0>()).collect()).into()
-    }
-    fn dict(items: Vec<(Slot, Slot)>) -> Slot {
-        items.into_iter().map(|(k, v)| (k.resize::<0>(), v.resize::<0>())).collect::<crate::Dict>().into()
-    }
     /// `repr(name(*args))`, or the error as (kind, message).
     fn call(name: &str, args: &[Slot]) -> std::result::Result<String, (ErrorKind, String)> {
         let bi = Builtin::from_name(name).expect(name);

@@ -754,25 +754,8 @@ fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Result<Slot> {
 mod tests {
     use super::*;
     use crate::ErrorKind;
+    use crate::pipeline::test_values::*;
 
-    fn s(x: &str) -> Slot {
-        Slot::from_text(x)
-    }
-    fn u(x: &str) -> Slot {
-        Slot::from_text_ucs4(x)
-    }
-    fn i(x: i64) -> Slot {
-        Slot::from_int(x)
-    }
-    fn none() -> Slot {
-        Slot::none()
-    }
-    fn list(items: Vec<Slot>) -> Slot {
-        List::from_vec(items.into_iter().map(|x| x.resize::<0>()).collect()).into()
-    }
-    fn dict(items: Vec<(Slot, Slot)>) -> Slot {
-        items.into_iter().map(|(k, v)| (k.resize::<0>(), v.resize::<0>())).collect::<Dict>().into()
-    }
     /// `repr(obj.name(*args))`, or the error as (kind, message).
     fn call(obj: &Slot, name: &str, args: &[Slot]) -> std::result::Result<String, (ErrorKind, String)> {
         let m = Method::from_name(name).expect(name);

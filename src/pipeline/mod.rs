@@ -19,6 +19,8 @@ pub mod parser;
 pub mod script;
 pub mod spec;
 pub mod stream;
+#[cfg(test)]
+mod test_values;
 pub mod value_ops;
 
 pub use batch::{BatchOutput, ErrorPolicy};

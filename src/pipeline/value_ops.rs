@@ -1210,31 +1210,8 @@ fn merge_sort(mut items: Vec<AnyValue>) -> Result<Vec<AnyValue>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::test_values::*;
 
-    fn s(x: &str) -> Slot {
-        Slot::from_text(x)
-    }
-    fn u(x: &str) -> Slot {
-        Slot::from_text_ucs4(x)
-    }
-    fn i(x: i64) -> Slot {
-        Slot::from_int(x)
-    }
-    fn f(x: f64) -> Slot {
-        Slot::from_float(x)
-    }
-    fn b(x: bool) -> Slot {
-        Slot::from_bool(x)
-    }
-    fn none() -> Slot {
-        Slot::none()
-    }
-    fn list(items: Vec<Slot>) -> Slot {
-        List::from_vec(items.into_iter().map(|x| x.resize::<0>()).collect()).into()
-    }
-    fn dict(items: Vec<(Slot, Slot)>) -> Slot {
-        items.into_iter().map(|(k, v)| (k.resize::<0>(), v.resize::<0>())).collect::<Dict>().into()
-    }
     fn bin(op: BinOp, x: &Slot, y: &Slot) -> Result<Slot> {
         binary(op, x.view(), y.view())
     }

@@ -1,0 +1,45 @@
+//! Short constructors of register values for the unit tests of the value operations,
+//! builtins and methods, so that expected cases read like the Python they mirror.
+
+use super::Slot;
+use crate::{Dict, List};
+
+/// A UTF-8 string.
+pub fn s(x: &str) -> Slot {
+    Slot::from_text(x)
+}
+
+/// The same text as a UCS4 string.
+pub fn u(x: &str) -> Slot {
+    Slot::from_text_ucs4(x)
+}
+
+/// An int.
+pub fn i(x: i64) -> Slot {
+    Slot::from_int(x)
+}
+
+/// A float.
+pub fn f(x: f64) -> Slot {
+    Slot::from_float(x)
+}
+
+/// A bool.
+pub fn b(x: bool) -> Slot {
+    Slot::from_bool(x)
+}
+
+/// None.
+pub fn none() -> Slot {
+    Slot::none()
+}
+
+/// A list of the values.
+pub fn list(items: Vec<Slot>) -> Slot {
+    List::from_vec(items.into_iter().map(|x| x.resize::<0>()).collect()).into()
+}
+
+/// A dict of the pairs, in order.
+pub fn dict(items: Vec<(Slot, Slot)>) -> Slot {
+    items.into_iter().map(|(k, v)| (k.resize::<0>(), v.resize::<0>())).collect::<Dict>().into()
+}
