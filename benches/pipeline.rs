@@ -15,11 +15,13 @@
 //!        `tokenizer.json`, called per record with `(text, False)` and unboxed to `Vec<i64>` in
 //!        `par_iter` (the executor's per-record work), then one `collate` with the file's settings.
 //!     Both produce identical tensors on every batch (checked first). Target: interpreter <= 1.10x chained.
-//! (b) The seed's `unicode_split_any` (below) compiled with `pipeline::script`, called once per
-//!     word, against the same function in CPython (`benches/py/unicode_split.py`, run as a
-//!     subprocess with `$ANYPROC_PYTHON`, else `python3`; skipped with a note when it cannot run).
-//!     Reports ns per character (code point) and heap allocations per character, counted by a
-//!     counting global allocator over one pass after a warm-up pass.
+//! (b) The seed's `unicode_split_any` (from `tests/data/anyscript_cases.py`) compiled with
+//!     `pipeline::script`, called once per word, against the same function in CPython
+//!     (`benches/py/unicode_split.py`, run as a subprocess with `$ANYPROC_PYTHON`, else `python3`;
+//!     skipped with a note when it cannot run), and beside the same loop written in Rust and
+//!     called the same way (the ceiling for any interpreter). Reports ns per character (code
+//!     point) and heap allocations per character, counted by a counting global allocator over
+//!     one pass after a warm-up pass.
 //!     Targets: >= 10x CPython; 0 allocations per character (characters of up to 4 UTF-8 bytes).
 //! (c) The BERT pipeline through the interpreter on a 2-thread pool against a 1-thread pool
 //!     (the chained variant at 2 threads beside it, for what the ops alone scale to).
@@ -265,15 +267,9 @@ fn check_bert(bert: &Bert, corpus: &Corpus) {
 // ---------------------------------------------------------------------------------------------
 // (b) unicode_split_any
 
-/// The seed's function, verbatim.
-const UNICODE_SPLIT: &str = "
-def unicode_split_any(word):
-    ret = []
-    for i in range(len(word)):
-        res = word[i]
-        ret.append(res)
-    return ret
-";
+/// The seed's function, verbatim, in the file of functions CPython runs too
+/// (`tests/data/anyscript_cases.py`, also what `benches/py/unicode_split.py` times).
+const ANYSCRIPT_CASES: &str = include_str!("../tests/data/anyscript_cases.py");
 
 /// The word list and its size in code points.
 struct Words {
@@ -292,7 +288,20 @@ impl Words {
 }
 
 fn split_func() -> PackedFunc {
-    script(UNICODE_SPLIT, "unicode_split_any").expect("unicode_split_any compiles")
+    // The functions end where the file's CPython driver (`CASES = [...]`) begins.
+    let functions = ANYSCRIPT_CASES.split("\nCASES = [").next().unwrap_or_default();
+    script(functions, "unicode_split_any").expect("unicode_split_any compiles")
+}
+
+/// `unicode_split_any` written in Rust: the characters of the word, each a string, in a list.
+fn native_split_func() -> PackedFunc {
+    PackedFunc::new(|args| {
+        // Borrowed straight from the argument, as the interpreter's `word[i]` reads it.
+        let word = args.first().and_then(|a| a.value().as_str()).ok_or_else(|| anyproc::Error::value("a str"))?;
+        let mut out = List::with_capacity(word.len());
+        out.with_items_mut(|items| items.extend(word.chars().map(AnyValue::from)));
+        Ok(out.into_any())
+    })
 }
 
 /// Calls the function once per word and drops the result, as the Python side does; returns the word count.
@@ -452,6 +461,18 @@ fn print_split(f: &PackedFunc, words: &Words) {
         "{:<24} | {:>9.1} | {ns:>8.2} | {per_char:>12.4} | {vs:>11}",
         "anyproc interpreter",
         time.as_secs_f64() * 1e3
+    );
+    // The ceiling an interpreter works under: the same loop written in Rust and called the
+    // same way (a PackedFunc per word, one list of one-character strings back).
+    let native = native_split_func();
+    let (native_time, _) = best_of(3, || pass_split(&native, words));
+    let native_ns = native_time.as_nanos() as f64 / words.chars as f64;
+    let vs = python.as_ref().map_or("-".into(), |p| format!("{:.1}x", p.ns_per_char / native_ns));
+    println!(
+        "{:<24} | {:>9.1} | {native_ns:>8.2} | {:>12} | {vs:>11}",
+        "same loop in Rust",
+        native_time.as_secs_f64() * 1e3,
+        "-"
     );
     match &python {
         Ok(p) => {

@@ -350,15 +350,9 @@ fn narrowing_allocates_exactly_when_the_string_stops_fitting() {
     assert!(v == *"日本");
 }
 
-/// The seed's untyped function, run by the interpreter (issue 5's zero-allocation target).
-const UNICODE_SPLIT_ANY: &str = "
-def unicode_split_any(word):
-    ret = []
-    for i in range(len(word)):
-        res = word[i]
-        ret.append(res)
-    return ret
-";
+/// The seed's untyped function (`unicode_split_any` there), run by the interpreter (issue 5's
+/// zero-allocation target); the same file is checked against CPython by `interp_cpython.rs`.
+const ANYSCRIPT_CASES: &str = include_str!("data/anyscript_cases.py");
 
 /// Allocations for 100 passes of the seed function over `words`, after one warm-up pass.
 fn interpreted_split_allocations(f: &anyproc::PackedFunc, words: &[String]) -> u64 {
@@ -374,7 +368,8 @@ fn interpreted_split_allocations(f: &anyproc::PackedFunc, words: &[String]) -> u
 
 #[test]
 fn the_interpreted_seed_function_allocates_nothing_per_character() {
-    let f = anyproc::pipeline::script(UNICODE_SPLIT_ANY, "unicode_split_any").unwrap();
+    let f =
+        anyproc::pipeline::script(ANYSCRIPT_CASES.split("\nCASES = [").next().unwrap(), "unicode_split_any").unwrap();
     // 1-, 2-, 3- and 4-byte characters in words that fit a register inline (<= 16 bytes):
     // 4,300 characters in 400 calls, and not one allocation.
     let short: Vec<String> = ["abcdefghijklmnop", "éééééééé", "日日日日日", "🙂🙂🙂🙂"].map(String::from).to_vec();

@@ -10,17 +10,23 @@ PASSES (default 3) passes, timed with `time.perf_counter`, as one machine-readab
 where chars counts code points (`len(word)`), the unit the Rust side divides by too.
 """
 
+import importlib.util
 import platform
 import sys
 import time
+from pathlib import Path
 
 
-def unicode_split_any(word):
-    ret = []
-    for i in range(len(word)):
-        res = word[i]
-        ret.append(res)
-    return ret
+def load_seed_function():
+    """The seed's function from `tests/data/anyscript_cases.py`, the file the Rust side compiles."""
+    path = Path(__file__).resolve().parents[2] / "tests" / "data" / "anyscript_cases.py"
+    spec = importlib.util.spec_from_file_location("anyscript_cases", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.unicode_split_any
+
+
+unicode_split_any = load_seed_function()
 
 
 def read_words(path):

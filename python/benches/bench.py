@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib.util
 import os
 import sys
 import time
@@ -143,12 +144,15 @@ def bench_bert(n_lines: int, quick: bool) -> None:
 # ---- (c) unicode_split_any -------------------------------------------------------------------
 
 
-def unicode_split_any(word):
-    ret = []
-    for i in range(len(word)):
-        res = word[i]
-        ret.append(res)
-    return ret
+def load_seed_function():
+    """The seed's function from ``tests/data/anyscript_cases.py``, the file the Rust bench compiles."""
+    spec = importlib.util.spec_from_file_location("anyscript_cases", REPO / "tests" / "data" / "anyscript_cases.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.unicode_split_any
+
+
+unicode_split_any = load_seed_function()
 
 
 def split_all(words):
