@@ -394,12 +394,11 @@ struct Outputs<'a, O> {
 
 /// Rows per parallel task of [`fill`]: enough (hundreds of KB of output) that a task's
 /// cost dwarfs its scheduling, few enough that a batch splits over the threads.
+///
+/// Even a pipeline batch of 1,024 rows is split: right after the batch's parallel map the
+/// other workers are still awake, and filling on one thread made 2 threads scale 1.3-1.6x
+/// instead of 1.65-1.75x (filling alone, from a cold pool, is about as fast either way).
 const ROWS_PER_TASK: usize = 256;
-
-/// Outputs smaller than this many elements (all tensors together) are filled on the calling
-/// thread: a fill of a few MB takes tens of microseconds, about what waking another worker
-/// costs, so splitting it made a typical batch (1,024 rows of 128, three tensors) slower.
-const PARALLEL_FILL_MIN_ELEMENTS: usize = 1 << 20;
 
 /// Writes every element of the output tensors, in blocks of rows on the rayon pool; a
 /// misfit id is reported for the first row (in order) that has one.
@@ -411,10 +410,6 @@ fn fill<O: OutId, R: IdRow + ?Sized>(
     opts: &CollateOptions,
 ) -> Result<()> {
     let pad = O::from_id(opts.pad_id).ok_or_else(|| overflow(0, 0, opts.pad_id).context("pad_id"))?;
-    let tensors = 1 + usize::from(out.mask.is_some()) + usize::from(out.types.is_some());
-    if plans.len() * out.width * tensors < PARALLEL_FILL_MIN_ELEMENTS {
-        return fill_rows(out, 0..plans.len(), plans, firsts, seconds, opts, pad);
-    }
     let Outputs { mut ids, mut mask, mut types, width } = out;
     // Split the tensors into blocks of rows, one task each.
     let mut tasks = Vec::with_capacity(plans.len().div_ceil(ROWS_PER_TASK));
