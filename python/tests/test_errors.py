@@ -84,3 +84,42 @@ def test_script_name_error_names_the_line():
     with pytest.raises((KeyError, NameError, SyntaxError)) as e:
         anyproc.script(uses_undefined)
     assert "undefined_thing" in str(e.value)
+
+
+NESTING_SCRIPT = '''
+import anyproc
+
+
+def nest(n):
+    x = []
+    for i in range(n):
+        x = [x]
+    return x
+
+
+def build_and_drop(n):
+    x = []
+    for i in range(n):
+        x = [x]
+    x = None
+    return n
+
+
+assert anyproc.script(build_and_drop)(1_000_000) == 1_000_000
+try:
+    anyproc.script(nest)(1_000_000)
+except ValueError as e:
+    print("ValueError:", e)
+'''
+
+
+def test_a_million_nested_lists_are_freed_and_refused_at_conversion_without_a_crash(tmp_path):
+    # In a child process: a stack overflow would kill the interpreter outright.
+    import subprocess
+    import sys
+
+    path = tmp_path / "nesting.py"
+    path.write_text(NESTING_SCRIPT)
+    out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "ValueError: containers nested deeper than 512 levels" in out.stdout

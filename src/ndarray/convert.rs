@@ -7,6 +7,9 @@ use crate::any::{AnyValue, Value};
 use crate::container::List;
 use crate::error::{Error, Result};
 
+/// The most dimensions `from_nested` makes, NumPy's limit; it also bounds the walk's recursion.
+pub const MAX_NESTED_DIMS: usize = 64;
+
 /// Leaves collected so far, promoted as NumPy does: bool < int < float.
 enum Leaves {
     Bool(Vec<bool>),
@@ -129,6 +132,12 @@ impl NDArray {
     /// error naming the first offending index.
     pub fn from_nested(v: &AnyValue) -> Result<NDArray> {
         let mut shape = probe_shape(v);
+        if shape.len() > MAX_NESTED_DIMS {
+            return Err(Error::value(format!(
+                "list nested {} levels deep: an array has at most {MAX_NESTED_DIMS} dimensions",
+                shape.len()
+            )));
+        }
         let mut leaves = None;
         walk(v, 0, &mut shape, &mut Vec::new(), &mut leaves)?;
         match leaves {

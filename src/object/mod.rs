@@ -11,6 +11,7 @@ mod obj_ref;
 mod object_type;
 mod pool;
 mod recycle;
+mod release;
 mod tail_array;
 mod type_registry;
 
@@ -21,5 +22,6 @@ pub use obj_ref::{ObjRef, dec_ref, inc_ref};
 pub use object_type::{ObjectType, SubObject};
 pub use pool::ObjectPool;
 pub use recycle::{Recycle, RecycleBin};
+pub use release::MAX_NESTED_DELETERS;
 pub use tail_array::{TailArray, TailKind, tail_slice};
 pub use type_registry::{TypeInfo, is_instance, register_type, type_index_of, type_info, type_name};

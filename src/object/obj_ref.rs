@@ -5,6 +5,7 @@ use super::header::{Object, ObjectDeleter};
 use super::hooks::ensure_hooks;
 use super::obj_ptr::ObjPtr;
 use super::object_type::{ObjectType, SubObject};
+use super::release::run_deleter;
 use super::type_registry::is_instance;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
@@ -203,8 +204,7 @@ pub unsafe fn dec_ref(obj: NonNull<Object>) {
         fence(Ordering::Acquire);
     }
     census::on_free();
-    if let Some(deleter) = header.deleter {
-        // SAFETY: the count reached zero, so we are the last owner.
-        unsafe { deleter(obj.as_ptr()) }
-    }
+    // SAFETY: the count reached zero, so we are the last owner; the deleter runs now or,
+    // under deeply nested frees, from the outermost deleter's queue.
+    unsafe { run_deleter(obj) }
 }

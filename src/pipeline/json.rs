@@ -29,6 +29,15 @@ pub fn json_to_any(v: &Json) -> Result<AnyValue> {
 
 /// An any-value as JSON: tensors become nested arrays; dict keys are written with `str()`.
 pub fn any_to_json(v: &AnyValue) -> Result<Json> {
+    to_json_within(v, 0)
+}
+
+/// The most arrays and objects nested in a value written as JSON: deeper values are an error
+/// rather than a recursion that could overflow the stack. It is the most serde_json reads back.
+pub const MAX_JSON_DEPTH: usize = 127;
+
+fn to_json_within(v: &AnyValue, depth: usize) -> Result<Json> {
+    let any_to_json = |x: &AnyValue| to_json_within(x, depth + 1);
     Ok(match v.value() {
         Value::None => Json::Null,
         Value::Bool(b) => Json::Bool(b),
@@ -38,6 +47,11 @@ pub fn any_to_json(v: &AnyValue) -> Result<Json> {
         Value::UStr(u) => Json::String(u.iter().collect()),
         Value::Bytes(b) => Json::Array(b.iter().map(|&x| Json::from(x)).collect()),
         Value::Pod(..) => Json::String(format!("{v:?}")),
+        Value::Object(_) if depth >= MAX_JSON_DEPTH => {
+            return Err(Error::value(format!(
+                "value nested deeper than {MAX_JSON_DEPTH} levels cannot be written as JSON"
+            )));
+        }
         Value::Object(_) => {
             if let Ok(list) = v.get::<List>() {
                 Json::Array(list.iter().map(|x| any_to_json(&x)).collect::<Result<_>>()?)
