@@ -23,6 +23,8 @@ pub enum ErrorKind {
     Parse,
     /// Anything else that failed while running.
     Runtime,
+    /// Memory for a result could not be allocated (Python's `MemoryError`).
+    Memory,
 }
 
 impl ErrorKind {
@@ -38,6 +40,7 @@ impl ErrorKind {
             ErrorKind::Io,
             ErrorKind::Parse,
             ErrorKind::Runtime,
+            ErrorKind::Memory,
         ]
         .into_iter()
         .find(|k| k.name() == name)
@@ -55,6 +58,7 @@ impl ErrorKind {
             ErrorKind::Io => "IOError",
             ErrorKind::Parse => "ParseError",
             ErrorKind::Runtime => "RuntimeError",
+            ErrorKind::Memory => "MemoryError",
         }
     }
 }
@@ -101,6 +105,11 @@ impl Error {
     /// A runtime error with `message`.
     pub fn runtime(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Runtime, message)
+    }
+
+    /// A memory error: `what` needed `bytes` bytes and the allocator refused them.
+    pub fn out_of_memory(what: &str, bytes: usize) -> Self {
+        Self::new(ErrorKind::Memory, format!("{what}: cannot allocate {bytes} bytes"))
     }
 
     /// Adds an outer context frame, such as an op name or `argument 2`.

@@ -2,7 +2,9 @@
 //! carried through Rust (possibly across threads) so that the original object is re-raised.
 
 use anyproc::{Error, ErrorKind};
-use pyo3::exceptions::{PyIndexError, PyKeyError, PyOSError, PyRuntimeError, PySyntaxError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyIndexError, PyKeyError, PyMemoryError, PyOSError, PyRuntimeError, PySyntaxError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -94,6 +96,8 @@ fn kind_of(py: Python<'_>, err: &PyErr) -> ErrorKind {
         ErrorKind::Value
     } else if err.is_instance_of::<PyOSError>(py) {
         ErrorKind::Io
+    } else if err.is_instance_of::<PyMemoryError>(py) {
+        ErrorKind::Memory
     } else {
         ErrorKind::Runtime
     }
@@ -120,6 +124,7 @@ pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::Io => PyOSError::new_err(msg),
         ErrorKind::Parse => PySyntaxError::new_err(msg),
         ErrorKind::Runtime => PyRuntimeError::new_err(msg),
+        ErrorKind::Memory => PyMemoryError::new_err(msg),
     }
 }
 

@@ -123,3 +123,38 @@ def test_a_million_nested_lists_are_freed_and_refused_at_conversion_without_a_cr
     out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert "ValueError: containers nested deeper than 512 levels" in out.stdout
+
+
+MEMORY_SCRIPT = '''
+import resource
+
+import anyproc
+
+resource.setrlimit(resource.RLIMIT_AS, (3 * 10**9, 3 * 10**9))
+
+
+def blow_up(n):
+    return len("ab" * n)
+
+
+try:
+    anyproc.script(blow_up)(1 << 31)
+except MemoryError as e:
+    print("MemoryError:", e)
+print(anyproc.script(blow_up)(10))
+'''
+
+
+def test_a_result_the_allocator_refuses_is_a_memory_error(tmp_path):
+    # In a child process under an address-space limit, so that the refusal is certain.
+    import subprocess
+    import sys
+
+    path = tmp_path / "memory.py"
+    path.write_text(MEMORY_SCRIPT)
+    out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "MemoryError: function 'blow_up', line 10: repeated string: cannot allocate 4294967296 bytes",
+        "20",
+    ]

@@ -91,6 +91,36 @@ impl<const N: usize> AnyPad<N> {
         }
     }
 
+    /// `text` repeated `n` times, built in one allocation; `None` when the allocator refuses it.
+    pub fn try_repeat_text(text: &str, n: usize) -> Option<Self> {
+        let total = text.len().checked_mul(n)?;
+        if total <= Self::INLINE_BYTES {
+            return Some(Self::from_text(&text.repeat(n)));
+        }
+        // Repeating valid UTF-8 gives valid UTF-8.
+        let bytes = text.as_bytes().iter().copied().cycle();
+        StrObj::try_from_iter_exact(total, bytes).map(Self::from_object)
+    }
+
+    /// `chars` repeated `n` times as a UCS4 string, built in one allocation; `None` when the
+    /// allocator refuses it.
+    pub fn try_repeat_chars(chars: &[char], n: usize) -> Option<Self> {
+        let total = chars.len().checked_mul(n)?;
+        if total <= Self::INLINE_CHARS {
+            return Some(Self::from_chars(&chars.repeat(n)));
+        }
+        UStrObj::try_from_iter_exact(total, chars.iter().copied().cycle()).map(Self::from_object)
+    }
+
+    /// `bytes` repeated `n` times, built in one allocation; `None` when the allocator refuses it.
+    pub fn try_repeat_bytes(bytes: &[u8], n: usize) -> Option<Self> {
+        let total = bytes.len().checked_mul(n)?;
+        if total <= Self::INLINE_BYTES {
+            return Some(Self::from_bytes(&bytes.repeat(n)));
+        }
+        BytesObj::try_from_iter_exact(total, bytes.iter().copied().cycle()).map(Self::from_object)
+    }
+
     /// A byte string: inline when it fits, else a heap `Bytes` object.
     pub fn from_bytes(b: &[u8]) -> Self {
         if b.len() <= Self::INLINE_BYTES {

@@ -162,7 +162,8 @@ impl NDArray {
             .checked_mul(dtype.itemsize())
             .filter(|&b| b <= isize::MAX as usize - ALIGNMENT)
             .ok_or_else(too_large)?;
-        let buf = make(bytes).ok_or_else(too_large)?;
+        // The size can be laid out (checked above), so `None` means the allocator refused it.
+        let buf = make(bytes).ok_or_else(|| Error::out_of_memory(&format!("shape {shape:?} of {dtype}"), bytes))?;
         let strides = compact_strides(shape);
         Ok(Self::from_parts(
             buf.ptr().as_ptr(),

@@ -5,7 +5,7 @@
 //! pipeline makes batches of the same size again and again, so a buffer that was
 //! dropped is kept and handed to the next batch of that size.
 
-use std::alloc::{Layout, alloc_zeroed, dealloc, handle_alloc_error};
+use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::cell::RefCell;
 use std::ptr::NonNull;
 
@@ -99,11 +99,12 @@ impl Buffer {
         Layout::from_size_align(bytes.max(1), ALIGNMENT).ok()
     }
 
-    /// A fresh zero-filled buffer of `bytes` bytes; `None` if the size cannot be laid out.
+    /// A fresh zero-filled buffer of `bytes` bytes; `None` if the size cannot be laid out or
+    /// the allocator refuses it (the caller reports that, rather than the process aborting).
     pub(crate) fn zeroed(bytes: usize) -> Option<Buffer> {
         let layout = Self::layout_for(bytes)?;
         // SAFETY: the layout has non-zero size.
-        let ptr = NonNull::new(unsafe { alloc_zeroed(layout) }).unwrap_or_else(|| handle_alloc_error(layout));
+        let ptr = NonNull::new(unsafe { alloc_zeroed(layout) })?;
         Some(Buffer(Block { ptr, layout }))
     }
 

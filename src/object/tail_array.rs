@@ -71,10 +71,16 @@ impl<K: TailKind> TailArray<K> {
     ///
     /// If the iterator ends early, the result holds only what arrived.
     pub fn from_iter_exact(len: usize, elems: impl Iterator<Item = K::Elem>) -> ObjRef<Self> {
+        Self::try_from_iter_exact(len, elems).unwrap_or_else(|| handle_alloc_error(layout_for::<K>(len)))
+    }
+
+    /// As [`from_iter_exact`](Self::from_iter_exact), but `None` when the allocator refuses the
+    /// memory, for sizes that come from input (`"ab" * n`) and must fail without aborting.
+    pub fn try_from_iter_exact(len: usize, elems: impl Iterator<Item = K::Elem>) -> Option<ObjRef<Self>> {
         let layout = layout_for::<K>(len);
         // SAFETY: the layout has non-zero size (it holds the header).
         let base = unsafe { alloc(layout) }.cast::<TailArray<K>>();
-        let Some(base) = NonNull::new(base) else { handle_alloc_error(layout) };
+        let base = NonNull::new(base)?;
         // SAFETY: `base` is a fresh allocation sized for `len` elements after the header;
         // we write at most `len` elements and record how many we wrote, so the
         // deleter recomputes a layout no larger than the one allocated.
@@ -91,9 +97,9 @@ impl<K: TailKind> TailArray<K> {
                 // arrived in an exactly sized copy, and free this allocation with its own layout.
                 let copy = Self::from_slice(std::slice::from_raw_parts(data, written));
                 dealloc(base.as_ptr().cast(), layout);
-                return copy;
+                return Some(copy);
             }
-            ObjRef::adopt(base, free_tail_array::<K>)
+            Some(ObjRef::adopt(base, free_tail_array::<K>))
         }
     }
 

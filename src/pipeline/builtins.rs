@@ -11,7 +11,7 @@ use super::value_ops::{
     Text, binary, dict_update_from, index_arg, iter_items, len, overflow, py_lt, repr_value, sort_values, to_str,
     truthy, type_error, value_error, vname,
 };
-use crate::{AnyValue, AnyView, Dict, List, Result, Value};
+use crate::{AnyValue, AnyView, Dict, Error, List, Result, Value};
 use std::borrow::Cow;
 
 /// `max` in [`Builtin::arity`] for functions that take any number of arguments.
@@ -190,7 +190,10 @@ fn range(args: &[AnyView<'_>]) -> Result<Slot> {
     if n > MAX_RANGE {
         return Err(value_error(format!("range() of {n} items is too large to build as a list")));
     }
-    let items = (0..n).map(|k| AnyValue::from_int((start as i128 + k * step as i128) as i64)).collect();
+    let mut items = Vec::new();
+    let bytes = n as usize * std::mem::size_of::<AnyValue>();
+    items.try_reserve_exact(n as usize).map_err(|_| Error::out_of_memory("list(range())", bytes))?;
+    items.extend((0..n).map(|k| AnyValue::from_int((start as i128 + k * step as i128) as i64)));
     Ok(List::from_vec(items).into())
 }
 

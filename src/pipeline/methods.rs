@@ -614,10 +614,23 @@ fn replace(t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
     let (old, new) = (text_arg(0)?, text_arg(1)?);
     let count = args.get(2).map(index_arg).transpose()?.unwrap_or(-1);
     let s = t.as_str();
-    let out = match usize::try_from(count) {
-        Ok(n) => s.replacen(&old, &new, n),
-        Err(_) => s.replace(&old, &new),
-    };
+    let limit = usize::try_from(count).unwrap_or(usize::MAX);
+    // The result is sized first, so that a huge one (`s.replace("a", "b" * 10**6)`) is a
+    // memory error when the allocator refuses it instead of an abort.
+    let hits = s.matches(&*old).take(limit).count();
+    let bytes = hits
+        .checked_mul(new.len())
+        .and_then(|added| (s.len() - hits * old.len()).checked_add(added))
+        .ok_or_else(|| value_error("replace() result is too long"))?;
+    let mut out = String::new();
+    out.try_reserve_exact(bytes).map_err(|_| Error::out_of_memory("replace() result", bytes))?;
+    let mut last = 0;
+    for (at, hit) in s.match_indices(&*old).take(limit) {
+        out.push_str(&s[last..at]);
+        out.push_str(&new);
+        last = at + hit.len();
+    }
+    out.push_str(&s[last..]);
     Ok(text_slot(&out, t.is_ucs4()))
 }
 

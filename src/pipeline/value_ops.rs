@@ -556,25 +556,33 @@ fn concat_text(p: Text<'_>, q: Text<'_>) -> Slot {
     }
 }
 
-/// Results longer than this fail instead of aborting on allocation (Python raises MemoryError).
+/// Results longer than this fail with a value error, whatever the allocator would allow: a
+/// request within the machine's overcommit would be granted and then filled until the
+/// process is killed. Below it, a refused allocation is a memory error, as Python's `MemoryError`.
 const MAX_REPEAT_BYTES: usize = 1 << 34;
 
 fn repeat(seq: Value<'_>, n: i64) -> Result<Slot> {
     let n = n.max(0) as usize;
-    let too_long = |unit: usize| unit.checked_mul(n).is_none_or(|total| total > MAX_REPEAT_BYTES);
+    let total = |unit: usize| unit.checked_mul(n).filter(|&total| total <= MAX_REPEAT_BYTES);
+    let refused = |what: &str, bytes: usize| Error::out_of_memory(what, bytes);
     match seq {
-        Value::Str(s) if too_long(s.len()) => Err(value_error("repeated string is too long")),
-        Value::Str(s) => Ok(Slot::from_text(&s.repeat(n))),
-        Value::UStr(u) if too_long(u.len() * 4) => Err(value_error("repeated string is too long")),
-        Value::UStr(u) => Ok(Slot::from_chars(&u.repeat(n))),
-        Value::Bytes(b) if too_long(b.len()) => Err(value_error("repeated bytes are too long")),
-        Value::Bytes(b) => Ok(Slot::from_bytes(&b.repeat(n))),
+        Value::Str(s) => {
+            let bytes = total(s.len()).ok_or_else(|| value_error("repeated string is too long"))?;
+            Slot::try_repeat_text(s, n).ok_or_else(|| refused("repeated string", bytes))
+        }
+        Value::UStr(u) => {
+            let bytes = total(u.len() * 4).ok_or_else(|| value_error("repeated string is too long"))?;
+            Slot::try_repeat_chars(u, n).ok_or_else(|| refused("repeated string", bytes))
+        }
+        Value::Bytes(b) => {
+            let bytes = total(b.len()).ok_or_else(|| value_error("repeated bytes are too long"))?;
+            Slot::try_repeat_bytes(b, n).ok_or_else(|| refused("repeated bytes", bytes))
+        }
         _ => {
             let items = list_obj(seq).map(|l| l.with_items(<[AnyValue]>::to_vec)).unwrap_or_default();
-            if too_long(items.len() * 16) {
-                return Err(value_error("repeated list is too long"));
-            }
-            let mut out = Vec::with_capacity(items.len() * n);
+            let bytes = total(items.len() * 16).ok_or_else(|| value_error("repeated list is too long"))?;
+            let mut out = Vec::new();
+            out.try_reserve_exact(items.len() * n).map_err(|_| refused("repeated list", bytes))?;
             (0..n).for_each(|_| out.extend_from_slice(&items));
             Ok(List::from_vec(out).into())
         }

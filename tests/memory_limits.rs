@@ -1,0 +1,90 @@
+//! Results the allocator refuses are `MemoryError`s, not a process abort.
+//!
+//! Each check runs in a child process (this test binary again, one test selected)
+//! under `ulimit -v`, so the allocator's refusal is certain whatever the machine's
+//! overcommit policy; the parent asserts that the child exited normally. Inside the
+//! child, the sizes asked for are far above the limit, and each must come back as an
+//! error of kind `Memory` naming what was being built and how many bytes it needed.
+
+use anyproc::ndarray::DLDataType;
+use anyproc::pipeline::script;
+use anyproc::{AnyPad, AnyValue, AnyView, ErrorKind, NDArray};
+use std::process::Command;
+
+/// Address-space limit of the child, in KiB: room for the test harness, far below the requests.
+const CHILD_LIMIT_KIB: u64 = 3_000_000;
+const IN_CHILD: &str = "ANYPROC_MEMORY_LIMIT_CHILD";
+
+/// Runs test `name` of this binary in a child under the address-space limit; true in the child.
+fn in_limited_child(name: &str) -> bool {
+    if std::env::var_os(IN_CHILD).is_some() {
+        return true;
+    }
+    let exe = std::env::current_exe().expect("test binary");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {CHILD_LIMIT_KIB} && exec \"$0\" --exact {name} --nocapture --test-threads 1"))
+        .arg(exe)
+        .env(IN_CHILD, "1")
+        .output()
+        .expect("run the child");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "child {name} failed ({:?}):\n{stdout}\n{stderr}", out.status);
+    assert!(stdout.contains("1 passed"), "child {name} ran no test:\n{stdout}");
+    false
+}
+
+/// Runs `body` (a function of one int argument) and returns its error text, checking the kind.
+fn memory_error_of(body: &str, n: i64) -> String {
+    let f = script(&format!("def f(n):\n    {body}\n"), "f").expect("compiles");
+    let e = f.call(&[AnyView::from(n)]).expect_err("the allocator refuses this");
+    assert_eq!(e.kind(), ErrorKind::Memory, "{e}");
+    e.to_string()
+}
+
+#[test]
+fn repeating_and_replacing_beyond_memory_is_a_memory_error() {
+    if !in_limited_child("repeating_and_replacing_beyond_memory_is_a_memory_error") {
+        return;
+    }
+    // 2 bytes * 2^31 = 4 GiB, past the 3 GB limit.
+    assert_eq!(
+        memory_error_of("return len('ab' * n)", 1 << 31),
+        "function 'f', line 2: repeated string: cannot allocate 4294967296 bytes"
+    );
+    // A UCS4 string holds 4 bytes per character: 2 * 4 * 2^29 = 4 GiB; bytes 1 per byte.
+    assert!(AnyPad::<1>::try_repeat_chars(&['é', 'a'], 1 << 29).is_none());
+    assert!(AnyPad::<1>::try_repeat_bytes(b"ab", 1 << 31).is_none());
+    let small = AnyPad::<1>::try_repeat_chars(&['é', 'a'], 3).expect("24 bytes");
+    // Equal by value to the UTF-8 string, as UCS4 and UTF-8 strings compare.
+    assert_eq!(small.resize::<0>(), AnyValue::from("éaéaéa"));
+    // 16 bytes per item * 2^28 = 4 GiB.
+    assert_eq!(
+        memory_error_of("return len([0] * n)", 1 << 28),
+        "function 'f', line 2: repeated list: cannot allocate 4294967296 bytes"
+    );
+    assert_eq!(
+        memory_error_of("return len(list(range(n)))", 1 << 28),
+        "function 'f', line 2: list(range()): cannot allocate 4294967296 bytes"
+    );
+    // 2^16 hits, each growing by 2^16 - 1 bytes: 2^16 + 2^16 * (2^16 - 1) = 2^32 bytes.
+    assert_eq!(
+        memory_error_of("return len(('a' * n).replace('a', 'b' * n))", 1 << 16),
+        "function 'f', line 2: replace() result: cannot allocate 4294967296 bytes"
+    );
+    // The interpreter goes on working after each refusal.
+    let f = script("def f(n):\n    return len('ab' * n)\n", "f").expect("compiles");
+    assert_eq!(f.call(&[AnyView::from(1000i64)]).expect("2 KB").value().as_int(), Some(2000));
+}
+
+#[test]
+fn an_array_beyond_memory_is_a_memory_error() {
+    if !in_limited_child("an_array_beyond_memory_is_a_memory_error") {
+        return;
+    }
+    let e = NDArray::zeros(&[1 << 16, 1 << 16], DLDataType::INT64).expect_err("32 GiB");
+    assert_eq!(e.kind(), ErrorKind::Memory);
+    assert_eq!(e.to_string(), "shape [65536, 65536] of int64: cannot allocate 34359738368 bytes");
+    assert!(NDArray::zeros(&[1 << 10, 1 << 10], DLDataType::INT64).is_ok());
+}
