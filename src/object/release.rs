@@ -21,6 +21,9 @@ pub const MAX_NESTED_DELETERS: u32 = 64;
 thread_local! {
     /// Deleters running on this thread right now.
     static RUNNING: Cell<u32> = const { Cell::new(0) };
+    /// Whether `QUEUED` may hold objects: a plain flag, so that the common free (nothing
+    /// queued) never touches the queue, whose thread-local needs a lazily registered destructor.
+    static ANY_QUEUED: Cell<bool> = const { Cell::new(false) };
     /// Objects whose count reached zero while `RUNNING` was at the limit, waiting for their deleter.
     static QUEUED: UnsafeCell<Vec<NonNull<Object>>> = const { UnsafeCell::new(Vec::new()) };
 }
@@ -39,7 +42,7 @@ pub(crate) unsafe fn run_deleter(obj: NonNull<Object>) {
     RUNNING.set(running + 1);
     // SAFETY: the caller passes the last handle of a dead object.
     unsafe { call_deleter(obj) };
-    if running == 0 {
+    if running == 0 && ANY_QUEUED.get() {
         drain_queue();
     }
     RUNNING.set(running);
@@ -63,10 +66,14 @@ unsafe fn call_deleter(obj: NonNull<Object>) {
 #[cold]
 fn queue(obj: NonNull<Object>) -> bool {
     // SAFETY: the queue is thread-local and no reference to it outlives this call.
-    QUEUED.try_with(|q| unsafe { &mut *q.get() }.push(obj)).is_ok()
+    let queued = QUEUED.try_with(|q| unsafe { &mut *q.get() }.push(obj)).is_ok();
+    ANY_QUEUED.set(ANY_QUEUED.get() || queued);
+    queued
 }
 
 /// Runs queued deleters until none are left (a deleter may queue more).
+#[cold]
+#[inline(never)]
 fn drain_queue() {
     loop {
         // SAFETY: thread-local, and the reference ends before the deleter runs (which may push).
@@ -75,6 +82,7 @@ fn drain_queue() {
         // SAFETY: only objects whose count reached zero are queued, each once, by `run_deleter`.
         unsafe { call_deleter(obj) };
     }
+    ANY_QUEUED.set(false);
 }
 
 #[cfg(test)]
