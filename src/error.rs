@@ -1,6 +1,9 @@
-//! The one error type of anyproc: a kind, a message and a chain of context frames.
+//! The one error type of anyproc: a kind, a message, a chain of context frames, and an
+//! optional payload for the layer that raised it.
 
+use std::any::Any;
 use std::fmt;
+use std::sync::Arc;
 
 /// What went wrong, coarsely; front ends map it to their own exception classes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -70,13 +73,27 @@ impl ErrorKind {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Error(Box<ErrorInner>);
 
-#[derive(Clone, PartialEq, Eq)]
+/// What an error carries for the layer that raised it, such as the Python exception object
+/// behind a failed callback: shared by the error's clones and dropped with the last of them.
+pub type ErrorPayload = Arc<dyn Any + Send + Sync>;
+
+#[derive(Clone)]
 struct ErrorInner {
     kind: ErrorKind,
     message: String,
     /// Innermost frame first; `Display` prints them outermost first.
     context: Vec<String>,
+    payload: Option<ErrorPayload>,
 }
+
+/// Errors are equal when they read the same; the payload is the raiser's business.
+impl PartialEq for ErrorInner {
+    fn eq(&self, other: &Self) -> bool {
+        (self.kind, &self.message, &self.context) == (other.kind, &other.message, &other.context)
+    }
+}
+
+impl Eq for ErrorInner {}
 
 /// The result type used across anyproc.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -84,7 +101,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// A new error of `kind` with `message` and no context.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error(Box::new(ErrorInner { kind, message: message.into(), context: Vec::new() }))
+        Error(Box::new(ErrorInner { kind, message: message.into(), context: Vec::new(), payload: None }))
     }
 
     /// A type error: `expected EXPECTED, got ACTUAL`.
@@ -116,6 +133,17 @@ impl Error {
     pub fn context(mut self, frame: impl Into<String>) -> Self {
         self.0.context.push(frame.into());
         self
+    }
+
+    /// Attaches `payload`, which travels with the error (and its clones) until the last is dropped.
+    pub fn with_payload(mut self, payload: ErrorPayload) -> Self {
+        self.0.payload = Some(payload);
+        self
+    }
+
+    /// The payload attached by [`with_payload`](Self::with_payload), if any.
+    pub fn payload(&self) -> Option<&ErrorPayload> {
+        self.0.payload.as_ref()
     }
 
     /// The kind of error.
@@ -179,6 +207,24 @@ mod tests {
         assert_eq!(e.to_string(), "tok.wordpiece: argument 0: expected str, got int");
         assert_eq!(e.kind(), ErrorKind::Type);
         assert_eq!(format!("{e:?}"), "TypeError(tok.wordpiece: argument 0: expected str, got int)");
+    }
+
+    #[test]
+    fn a_payload_is_shared_by_clones_and_dropped_with_the_last() {
+        let payload: ErrorPayload = Arc::new(String::from("the raiser's object"));
+        let weak = Arc::downgrade(&payload);
+        let e = Error::value("failed").with_payload(payload).context("op");
+        let copy = e.clone();
+        assert_eq!(
+            copy.payload().and_then(|p| p.downcast_ref::<String>()).map(String::as_str),
+            Some("the raiser's object")
+        );
+        // Equality ignores the payload: the same text without one is equal.
+        assert_eq!(e, Error::value("failed").context("op"));
+        drop(e);
+        assert!(weak.upgrade().is_some());
+        drop(copy);
+        assert!(weak.upgrade().is_none());
     }
 
     #[test]

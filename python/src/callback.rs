@@ -1,7 +1,7 @@
 //! Python callables as `PackedFunc`s: callable from pipelines and Rust, on any thread.
 
 use crate::convert::{any_to_py, py_to_any};
-use crate::errors::stash;
+use crate::errors::carry;
 use anyproc::{AnyValue, AnyView, PackedFunc};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -18,5 +18,5 @@ fn call(py: Python<'_>, callable: &Py<PyAny>, args: &[AnyView<'_>]) -> anyproc::
         let out = callable.bind(py).call1(PyTuple::new(py, items)?)?;
         py_to_any(&out)
     })();
-    result.map_err(|e| stash(py, e))
+    result.map_err(|e| carry(py, e))
 }

@@ -6,71 +6,57 @@ use pyo3::exceptions::{
     PyIndexError, PyKeyError, PyMemoryError, PyOSError, PyRuntimeError, PySyntaxError, PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
-use std::collections::BTreeMap;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Python exceptions raised inside callbacks, waiting to be re-raised, keyed by the id in their message.
+/// A Python exception raised inside a callback, carried as the payload of the anyproc error
+/// that stands for it, so that the original object is re-raised when the error reaches Python.
 ///
-/// Rationale: an anyproc `Error` is plain data (it may be cloned, moved to another thread,
-/// wrapped in context or dropped inside Rust), so it carries only an id; the exception object
-/// waits here. The map is bounded: the oldest entries go first, so errors that never come
-/// back to Python (skipped records, errors handled in Rust) cannot grow it without limit.
-static STASH: Mutex<BTreeMap<u64, PyErr>> = Mutex::new(BTreeMap::new());
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-/// At most this many exceptions wait in the stash.
-const STASH_LIMIT: usize = 256;
-const MARKER: &str = "[python exception #";
+/// Rationale: the error may be cloned, moved to another thread, wrapped in context or dropped
+/// inside Rust (a record skipped, or failing beside the one that is reported); the exception
+/// (and its traceback, with the frames it keeps alive) lives exactly as long as the error does.
+struct CarriedException(PyErr);
 
-/// An anyproc error that stands for the Python exception `err`, which waits in the stash.
-pub fn stash(py: Python<'_>, err: PyErr) -> Error {
+/// Exceptions carried by live errors (for leak tests).
+static CARRIED: AtomicUsize = AtomicUsize::new(0);
+
+impl CarriedException {
+    fn new(err: PyErr) -> Self {
+        CARRIED.fetch_add(1, Ordering::Relaxed);
+        CarriedException(err)
+    }
+}
+
+impl Drop for CarriedException {
+    fn drop(&mut self) {
+        // Without the GIL (a worker thread), PyO3 defers the exception's decref to the next
+        // time the interpreter is attached; no Python code runs here.
+        CARRIED.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// An anyproc error that stands for the Python exception `err`, which it carries.
+pub fn carry(py: Python<'_>, err: PyErr) -> Error {
     let kind = kind_of(py, &err);
     let text = describe(py, &err);
-    let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    let mut evicted = Vec::new();
-    {
-        let mut map = STASH.lock().unwrap_or_else(|p| p.into_inner());
-        while map.len() >= STASH_LIMIT {
-            evicted.extend(map.pop_first().map(|(_, e)| e));
-        }
-        map.insert(id, err);
-    }
-    // Dropped after the lock is released: dropping an exception may run Python code (`__del__`).
-    drop(evicted);
-    Error::new(kind, format!("{MARKER}{id}] {text}"))
+    Error::new(kind, text).with_payload(Arc::new(CarriedException::new(err)))
 }
 
-/// The stash id embedded in `message`, if any.
-fn marker_id(message: &str) -> Option<u64> {
-    let rest = &message[message.find(MARKER)? + MARKER.len()..];
-    rest[..rest.find(']')?].parse().ok()
+/// The Python exception an error carries, if it stands for one.
+fn carried(py: Python<'_>, e: &Error) -> Option<PyErr> {
+    let carried = e.payload()?.downcast_ref::<CarriedException>()?;
+    Some(carried.0.clone_ref(py))
 }
 
-/// Takes the stashed exception an error stands for, if it is still there.
-fn take_stashed(e: &Error) -> Option<PyErr> {
-    let id = marker_id(&e.to_string())?;
-    STASH.lock().unwrap_or_else(|p| p.into_inner()).remove(&id)
-}
-
-/// The error's text without the stash marker, and its stashed exception (if any) discarded.
-///
-/// For errors reported as text (skipped records) rather than raised.
+/// The error's text, for errors reported as text (skipped records) rather than raised.
 pub fn error_text(e: &Error) -> String {
-    let text = e.to_string();
-    match marker_id(&text) {
-        Some(id) => {
-            let stashed = STASH.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
-            drop(stashed);
-            text.replace(&format!("{MARKER}{id}] "), "")
-        }
-        None => text,
-    }
+    e.to_string()
 }
 
-/// How many Python exceptions wait in the stash (for leak tests).
+/// How many Python exceptions are carried by errors still alive somewhere (for leak tests).
 #[pyfunction]
 pub fn _pending_exceptions() -> usize {
-    STASH.lock().unwrap_or_else(|p| p.into_inner()).len()
+    CARRIED.load(Ordering::Relaxed)
 }
 
 /// `TypeName: message` of a Python exception, for anyproc error messages.
@@ -107,10 +93,10 @@ fn kind_of(py: Python<'_>, err: &PyErr) -> ErrorKind {
 /// one raised in a callback (with the anyproc context added as a note), else one mapped from its kind.
 pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
     let msg = e.to_string();
-    if let Some(original) = take_stashed(&e) {
+    if let Some(original) = carried(py, &e) {
         // What anyproc added around the exception (pipeline, record, step), as a note;
         // `add_note` exists from Python 3.11, older versions go without.
-        let context = msg[..msg.find(MARKER).unwrap_or(0)].trim_end_matches([':', ' ']);
+        let context = e.frames().collect::<Vec<_>>().join(": ");
         if !context.is_empty() {
             let _ = original.value(py).call_method1("add_note", (format!("raised inside anyproc: {context}"),));
         }
@@ -137,18 +123,5 @@ pub trait IntoPyResult<T> {
 impl<T> IntoPyResult<T> for anyproc::Result<T> {
     fn py_err(self, py: Python<'_>) -> PyResult<T> {
         self.map_err(|e| to_pyerr(py, e))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::marker_id;
-
-    #[test]
-    fn marker_is_found_anywhere_in_the_message() {
-        assert_eq!(marker_id("[python exception #17] ValueError: x"), Some(17));
-        assert_eq!(marker_id("step 'a': [python exception #3] boom"), Some(3));
-        assert_eq!(marker_id("no marker"), None);
-        assert_eq!(marker_id("[python exception #x]"), None);
     }
 }

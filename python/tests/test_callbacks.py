@@ -116,6 +116,41 @@ def test_exception_propagates_unchanged_from_pipeline():
     assert e.value is err
 
 
+def test_exceptions_of_records_not_reported_are_released():
+    # Every record of a batch fails, one failure is raised, and the exceptions of the others
+    # (with their tracebacks) must not stay alive inside anyproc, whether the batch failed or
+    # skipped them.
+    class Held:
+        alive = 0
+
+        def __init__(self):
+            Held.alive += 1
+
+        def __del__(self):
+            Held.alive -= 1
+
+    name = unique("raise_all")
+
+    def fail(text):
+        held = Held()  # kept alive by the traceback's frame
+        raise Boom(text + str(id(held)))
+
+    anyproc.register_func(name, fail)
+    pipe = anyproc.Pipeline.from_str(list_pipeline(f"{name}(text)"))
+    records = [f"r{i}" for i in range(300)]
+    for threads in (1, 2):
+        with pytest.raises(Boom):
+            pipe(records, threads=threads)
+        assert anyproc._native._pending_exceptions() == 0
+    out = pipe(records, threads=2, skip_errors=True)
+    assert [i for i, _ in out["__skipped__"]] == list(range(300))
+    assert anyproc._native._pending_exceptions() == 0
+    import gc
+
+    gc.collect()
+    assert Held.alive == 0
+
+
 def test_exception_through_nested_callbacks():
     # Python -> anyproc -> Python -> anyproc -> Python raising.
     def raise_deep():
