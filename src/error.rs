@@ -130,8 +130,18 @@ impl Error {
     }
 
     /// Adds an outer context frame, such as an op name or `argument 2`.
+    ///
+    /// A frame equal to the outermost one so far is counted instead of repeated, as deep
+    /// recursion would add the same location hundreds of times: `f, line 5 (3 times)`.
     pub fn context(mut self, frame: impl Into<String>) -> Self {
-        self.0.context.push(frame.into());
+        let frame = frame.into();
+        if let Some(last) = self.0.context.last_mut() {
+            if let Some(times) = times_repeated(last, &frame) {
+                *last = format!("{frame} ({} times)", times + 1);
+                return self;
+            }
+        }
+        self.0.context.push(frame);
         self
     }
 
@@ -185,6 +195,14 @@ impl From<std::io::Error> for Error {
     }
 }
 
+/// How many times `frame` stands in `last`: 1 if they are equal, N for `"{frame} (N times)"`.
+fn times_repeated(last: &str, frame: &str) -> Option<usize> {
+    if last == frame {
+        return Some(1);
+    }
+    last.strip_prefix(frame)?.strip_prefix(" (")?.strip_suffix(" times)")?.parse().ok()
+}
+
 /// Adds context to the error of a `Result`, lazily.
 pub trait ResultExt<T> {
     /// Wraps the error, if any, in the frame `f()` returns.
@@ -225,6 +243,19 @@ mod tests {
         assert!(weak.upgrade().is_some());
         drop(copy);
         assert!(weak.upgrade().is_none());
+    }
+
+    #[test]
+    fn repeated_frames_are_counted() {
+        let mut e = Error::runtime("maximum call depth 3 exceeded");
+        for _ in 0..3 {
+            e = e.context("function 'f', line 5");
+        }
+        let e = e.context("function 'g', line 1").context("function 'g', line 1");
+        assert_eq!(
+            e.to_string(),
+            "function 'g', line 1 (2 times): function 'f', line 5 (3 times): maximum call depth 3 exceeded"
+        );
     }
 
     #[test]

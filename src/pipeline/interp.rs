@@ -18,7 +18,7 @@ use crate::container::append_in_slot;
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::call_obj;
 use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 /// A call's registers and loop states; kept empty (with their capacity) between calls.
@@ -36,6 +36,35 @@ struct Pools {
 
 thread_local! {
     static POOLS: RefCell<Pools> = RefCell::new(Pools::default());
+    /// Script calls in progress on this thread, through every path: calls within a program,
+    /// and calls that re-enter through a function value or an op calling back.
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Below this much stack left, a script call continues on a new stack segment.
+const STACK_RED_ZONE: usize = 128 * 1024;
+/// The size of each new stack segment.
+const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+
+/// Counts one script call on this thread for as long as it lives (also when a panic unwinds).
+struct DepthGuard;
+
+impl DepthGuard {
+    /// Enters a call, or fails when `max_depth` calls are already in progress.
+    fn enter(max_depth: u32) -> Result<DepthGuard> {
+        let depth = DEPTH.get();
+        if depth >= max_depth {
+            return Err(Error::runtime(format!("maximum call depth {max_depth} exceeded")));
+        }
+        DEPTH.set(depth + 1);
+        Ok(DepthGuard)
+    }
+}
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        DEPTH.set(DEPTH.get() - 1);
+    }
 }
 
 /// Runs function `func` of `program` on `args`.
@@ -48,10 +77,10 @@ pub fn run(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -> Result<An
     }
     POOLS
         .with(|cell| match cell.try_borrow_mut() {
-            Ok(mut pools) => Vm { program, pools: &mut pools, depth: 0 }.call(func, args),
+            Ok(mut pools) => Vm { program, pools: &mut pools }.call(func, args),
             // A re-entrant call (an op calling back into a script function while this thread's
             // pools are in use) runs on pools of its own.
-            Err(_) => Vm { program, pools: &mut Pools::default(), depth: 0 }.call(func, args),
+            Err(_) => Vm { program, pools: &mut Pools::default() }.call(func, args),
         })
         .map(Slot::resize::<0>)
 }
@@ -73,7 +102,6 @@ pub fn as_packed_func(program: Arc<Program>, func: u32) -> PackedFunc {
 struct Vm<'p> {
     program: &'p Arc<Program>,
     pools: &'p mut Pools,
-    depth: u32,
 }
 
 /// Calls with up to this many arguments pass them from a stack array.
@@ -95,9 +123,13 @@ fn with_views<R>(regs: &[Slot], f: &Function, ops: Operands, call: impl FnOnce(&
 
 impl Vm<'_> {
     fn call(&mut self, func: u32, args: &[AnyView<'_>]) -> Result<Slot> {
-        if self.depth >= self.program.max_depth {
-            return Err(Error::runtime(format!("maximum call depth {} exceeded", self.program.max_depth)));
-        }
+        let _depth = DepthGuard::enter(self.program.max_depth)?;
+        // Deep recursion (a raised `max_depth`, or a thread with a small stack) goes on in new
+        // stack segments instead of overflowing the thread's stack.
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.call_here(func, args))
+    }
+
+    fn call_here(&mut self, func: u32, args: &[AnyView<'_>]) -> Result<Slot> {
         let program = self.program;
         let f = &program.functions[func as usize];
         let mut frame = self.pools.frames.pop().unwrap_or_default();
@@ -111,9 +143,7 @@ impl Vm<'_> {
         while frame.loops.len() < n_loops {
             frame.loops.push(LoopState::Idle);
         }
-        self.depth += 1;
         let result = self.exec(f, &mut frame.regs, &mut frame.loops);
-        self.depth -= 1;
         frame.regs.clear();
         frame.loops.clear();
         self.pools.frames.push(frame);
