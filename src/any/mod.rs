@@ -7,6 +7,7 @@ mod convert;
 mod eq_hash;
 pub mod heap_kinds;
 mod pad;
+pub mod py_text;
 mod repr;
 mod value_ref;
 mod view;

@@ -8,6 +8,7 @@
 
 use super::Slot;
 use super::ast::{BinOp, CmpOp, UnaryOp};
+use crate::any::py_text::{write_bytes_repr, write_float_repr, write_str_repr};
 use crate::any::type_index as ti;
 use crate::any::values_equal;
 use crate::container::{DictObj, ListObj};
@@ -962,98 +963,6 @@ pub(crate) fn repr_value(v: Value<'_>) -> String {
     out
 }
 
-/// Python's `repr(float)`: the shortest round-tripping digits, fixed notation for exponents
-/// -4..16 and `1e+16` / `1e-05` style beyond.
-pub(crate) fn float_repr(f: f64) -> String {
-    if f.is_nan() {
-        return "nan".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "inf" } else { "-inf" }.into();
-    }
-    let (digits, exp) = shortest_digits(f.abs());
-    let mut out = String::with_capacity(24);
-    if f.is_sign_negative() {
-        out.push('-');
-    }
-    // `decpt` is where the decimal point goes: the value is 0.DIGITS x 10^decpt.
-    let decpt = exp + 1;
-    let n = digits.len() as i32;
-    if (-3..=16).contains(&decpt) {
-        if decpt <= 0 {
-            out.push_str("0.");
-            out.extend(std::iter::repeat_n('0', (-decpt) as usize));
-            out.push_str(&digits);
-        } else if decpt >= n {
-            out.push_str(&digits);
-            out.extend(std::iter::repeat_n('0', (decpt - n) as usize));
-            out.push_str(".0");
-        } else {
-            out.push_str(&digits[..decpt as usize]);
-            out.push('.');
-            out.push_str(&digits[decpt as usize..]);
-        }
-    } else {
-        out.push_str(&digits[..1]);
-        if n > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs());
-    }
-    out
-}
-
-/// The shortest round-tripping significant digits of `x >= 0` and the decimal exponent of the
-/// first one, choosing as CPython does between two equally near candidates (half to even).
-fn shortest_digits(x: f64) -> (String, i32) {
-    let sci = format!("{x:e}");
-    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mant.chars().filter(|&c| c != '.').collect();
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let d = digits.len();
-    // Rust rounds an exact tie at the last shortest digit up, CPython to even. A tie needs the
-    // exact value to end in a 5 just after the shortest digits, which one more digit shows cheaply.
-    let longer = format!("{x:.d$e}");
-    if !longer.split_once('e').is_some_and(|(m, _)| m.ends_with('5')) {
-        return (digits, exp);
-    }
-    // 1100 digits hold any f64 exactly (the longest expansion has 767 significant digits).
-    let exact = format!("{x:.1100e}");
-    let (m, e) = exact.split_once('e').unwrap_or((&exact, "0"));
-    let all: Vec<u8> = m.bytes().filter(|&b| b != b'.').collect();
-    if e.parse::<i32>() != Ok(exp) || all[d] != b'5' || all[d + 1..].iter().any(|&b| b != b'0') {
-        return (digits, exp);
-    }
-    let mut even = all[..d].to_vec();
-    let mut even_exp = exp;
-    if (even[d - 1] - b'0') % 2 == 1 {
-        // Round the truncation up; a carry out of the first digit moves the exponent.
-        let mut i = d;
-        loop {
-            if i == 0 {
-                even.insert(0, b'1');
-                even.pop();
-                even_exp += 1;
-                break;
-            }
-            i -= 1;
-            if even[i] == b'9' {
-                even[i] = b'0';
-            } else {
-                even[i] += 1;
-                break;
-            }
-        }
-    }
-    while even.len() > 1 && even.last() == Some(&b'0') {
-        even.pop();
-    }
-    let even = String::from_utf8(even).unwrap_or_default();
-    let text = format!("{}.{}e{even_exp}", &even[..1], &even[1..]);
-    if text.parse::<f64>() == Ok(x) { (even, even_exp) } else { (digits, exp) }
-}
-
 /// Writes a repr; `seen` holds the containers being printed, so cycles print as `[...]`.
 fn write_repr(out: &mut String, v: Value<'_>, seen: &mut Vec<usize>) {
     match v {
@@ -1062,10 +971,18 @@ fn write_repr(out: &mut String, v: Value<'_>, seen: &mut Vec<usize>) {
         Value::Int(i) => {
             let _ = write!(out, "{i}");
         }
-        Value::Float(f) => out.push_str(&float_repr(f)),
-        Value::Str(s) => write_quoted(out, s.chars()),
-        Value::UStr(u) => write_quoted(out, u.iter().copied()),
-        Value::Bytes(b) => write_bytes(out, b),
+        Value::Float(f) => {
+            let _ = write_float_repr(out, f);
+        }
+        Value::Str(s) => {
+            let _ = write_str_repr(out, s.chars());
+        }
+        Value::UStr(u) => {
+            let _ = write_str_repr(out, u.iter().copied());
+        }
+        Value::Bytes(b) => {
+            let _ = write_bytes_repr(out, b);
+        }
         Value::Object(o) if matches!(o.type_index(), ti::LIST | ti::DICT) => {
             let is_list = o.type_index() == ti::LIST;
             let addr = o.as_raw().as_ptr() as usize;
@@ -1112,69 +1029,6 @@ impl fmt::Debug for OtherRepr<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         crate::any::write_repr(self.0, f, 0)
     }
-}
-
-fn write_quoted(out: &mut String, chars: impl Iterator<Item = char> + Clone) {
-    // CPython picks double quotes only when the text has a single quote and no double quote.
-    let (single, double) = chars.clone().fold((false, false), |(s, d), c| (s || c == '\'', d || c == '"'));
-    let quote = if single && !double { '"' } else { '\'' };
-    out.push(quote);
-    for c in chars {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c < ' ' || c == '\x7f' => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if c.is_ascii() || is_printable(c) => out.push(c),
-            c if (c as u32) <= 0xff => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if (c as u32) <= 0xffff => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", c as u32);
-            }
-        }
-    }
-    out.push(quote);
-}
-
-/// CPython's `str.isprintable` for one character: not in categories C* or Z*, except space.
-pub(crate) fn is_printable(c: char) -> bool {
-    static NONPRINTABLE: std::sync::LazyLock<regex::Regex> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r"[\p{C}\p{Z}]").expect("valid class"));
-    c == ' ' || !NONPRINTABLE.is_match(c.encode_utf8(&mut [0; 4]))
-}
-
-fn write_bytes(out: &mut String, b: &[u8]) {
-    let quote = if b.contains(&b'\'') && !b.contains(&b'"') { '"' } else { '\'' };
-    out.push('b');
-    out.push(quote);
-    for &x in b {
-        match x {
-            b'\\' => out.push_str("\\\\"),
-            b'\t' => out.push_str("\\t"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            x if x as char == quote => {
-                out.push('\\');
-                out.push(quote);
-            }
-            0x20..=0x7e => out.push(x as char),
-            _ => {
-                let _ = write!(out, "\\x{x:02x}");
-            }
-        }
-    }
-    out.push(quote);
 }
 
 // ---------------------------------------------------------------- sorting
