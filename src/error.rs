@@ -28,6 +28,10 @@ pub enum ErrorKind {
     Runtime,
     /// Memory for a result could not be allocated (Python's `MemoryError`).
     Memory,
+    /// Division or modulo by zero (Python's `ZeroDivisionError`).
+    ZeroDivision,
+    /// A result too large for its type (Python's `OverflowError`).
+    Overflow,
 }
 
 impl ErrorKind {
@@ -44,6 +48,8 @@ impl ErrorKind {
             ErrorKind::Parse,
             ErrorKind::Runtime,
             ErrorKind::Memory,
+            ErrorKind::ZeroDivision,
+            ErrorKind::Overflow,
         ]
         .into_iter()
         .find(|k| k.name() == name)
@@ -62,6 +68,8 @@ impl ErrorKind {
             ErrorKind::Parse => "ParseError",
             ErrorKind::Runtime => "RuntimeError",
             ErrorKind::Memory => "MemoryError",
+            ErrorKind::ZeroDivision => "ZeroDivisionError",
+            ErrorKind::Overflow => "OverflowError",
         }
     }
 }

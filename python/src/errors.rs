@@ -3,7 +3,8 @@
 
 use anyproc::{Error, ErrorKind};
 use pyo3::exceptions::{
-    PyIndexError, PyKeyError, PyMemoryError, PyOSError, PyRuntimeError, PySyntaxError, PyTypeError, PyValueError,
+    PyIndexError, PyKeyError, PyMemoryError, PyOSError, PyOverflowError, PyRuntimeError, PySyntaxError, PyTypeError,
+    PyValueError, PyZeroDivisionError,
 };
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -84,6 +85,10 @@ fn kind_of(py: Python<'_>, err: &PyErr) -> ErrorKind {
         ErrorKind::Io
     } else if err.is_instance_of::<PyMemoryError>(py) {
         ErrorKind::Memory
+    } else if err.is_instance_of::<PyZeroDivisionError>(py) {
+        ErrorKind::ZeroDivision
+    } else if err.is_instance_of::<PyOverflowError>(py) {
+        ErrorKind::Overflow
     } else {
         ErrorKind::Runtime
     }
@@ -111,6 +116,8 @@ pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::Parse => PySyntaxError::new_err(msg),
         ErrorKind::Runtime => PyRuntimeError::new_err(msg),
         ErrorKind::Memory => PyMemoryError::new_err(msg),
+        ErrorKind::ZeroDivision => PyZeroDivisionError::new_err(msg),
+        ErrorKind::Overflow => PyOverflowError::new_err(msg),
     }
 }
 

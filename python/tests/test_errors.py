@@ -72,9 +72,9 @@ def test_script_runtime_errors():
 
     with pytest.raises(IndexError):
         anyproc.script(index)("short")
-    with pytest.raises((ZeroDivisionError, ValueError, RuntimeError)) as e:
+    # CPython raises ZeroDivisionError("integer division or modulo by zero") here.
+    with pytest.raises(ZeroDivisionError, match="integer division or modulo by zero"):
         anyproc.script(divide)("x")
-    assert "zero" in str(e.value).lower()
 
 
 def test_script_name_error_names_the_line():

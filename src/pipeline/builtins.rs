@@ -11,7 +11,7 @@ use super::value_ops::{
     Text, binary, dict_update_from, index_arg, iter_items, len, overflow, py_lt, repr_value, sort_values, to_str,
     truthy, type_error, value_error, vname,
 };
-use crate::{AnyValue, AnyView, Dict, Error, List, Result, Value};
+use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, List, Result, Value};
 use std::borrow::Cow;
 
 /// `max` in [`Builtin::arity`] for functions that take any number of arguments.
@@ -291,7 +291,7 @@ fn float_to_int(f: f64) -> Result<i64> {
         return Err(value_error("cannot convert float NaN to integer"));
     }
     if f.is_infinite() {
-        return Err(value_error("cannot convert float infinity to integer"));
+        return Err(Error::new(ErrorKind::Overflow, "cannot convert float infinity to integer"));
     }
     let t = f.trunc();
     // 2^63 is exact in f64; [-2^63, 2^63) is i64's range.
@@ -534,6 +534,10 @@ mod tests {
     fn te(m: &str) -> (ErrorKind, String) {
         (ErrorKind::Type, m.into())
     }
+    /// CPython's OverflowError (an int past i64 is a big int in CPython, an overflow here).
+    fn oe(m: &str) -> (ErrorKind, String) {
+        (ErrorKind::Overflow, m.to_owned())
+    }
     fn ve(m: &str) -> (ErrorKind, String) {
         (ErrorKind::Value, m.into())
     }
@@ -622,11 +626,11 @@ mod tests {
         assert_eq!(err_of("int", &[s("010"), i(0)]), ve("invalid literal for int() with base 0: '010'"));
         assert_eq!(err_of("int", &[s("1"), i(1)]), ve("int() base must be >= 2 and <= 36, or 0"));
         assert_eq!(err_of("int", &[f(1.5), i(10)]), te("int() can't convert non-string with explicit base"));
-        assert_eq!(err_of("int", &[s("9223372036854775808")]), ve("integer overflow in int()"));
-        assert_eq!(err_of("int", &[s("1".repeat(40).as_str())]), ve("integer overflow in int()"));
+        assert_eq!(err_of("int", &[s("9223372036854775808")]), oe("integer overflow in int()"));
+        assert_eq!(err_of("int", &[s("1".repeat(40).as_str())]), oe("integer overflow in int()"));
         assert_eq!(err_of("int", &[f(f64::NAN)]), ve("cannot convert float NaN to integer"));
-        assert_eq!(err_of("int", &[f(f64::INFINITY)]), ve("cannot convert float infinity to integer"));
-        assert_eq!(err_of("int", &[f(1e19)]), ve("integer overflow in int()"));
+        assert_eq!(err_of("int", &[f(f64::INFINITY)]), oe("cannot convert float infinity to integer"));
+        assert_eq!(err_of("int", &[f(1e19)]), oe("integer overflow in int()"));
         assert_eq!(
             err_of("int", &[none()]),
             te("int() argument must be a string, a bytes-like object or a real number, not 'NoneType'")
@@ -726,12 +730,12 @@ mod tests {
             te("sum() can't sum strings [use ''.join(seq) instead]")
         );
         assert_eq!(err_of("sum", &[list(vec![s("a")])]), te("unsupported operand type(s) for +: 'int' and 'str'"));
-        assert_eq!(err_of("sum", &[list(vec![i(i64::MAX), i(1)])]), ve("integer overflow in +"));
+        assert_eq!(err_of("sum", &[list(vec![i(i64::MAX), i(1)])]), oe("integer overflow in +"));
         assert_eq!(ok("abs", &[i(-3)]), "3");
         assert_eq!(ok("abs", &[f(-0.0)]), "0.0");
         assert_eq!(ok("abs", &[b(true)]), "1");
         assert_eq!(err_of("abs", &[s("a")]), te("bad operand type for abs(): 'str'"));
-        assert_eq!(err_of("abs", &[i(i64::MIN)]), ve("integer overflow in abs()"));
+        assert_eq!(err_of("abs", &[i(i64::MIN)]), oe("integer overflow in abs()"));
     }
 
     #[test]
@@ -786,9 +790,9 @@ mod tests {
         assert_eq!(ok("round", &[b(true)]), "1");
         assert_eq!(ok("round", &[b(true), i(1)]), "1");
         assert_eq!(ok("round", &[i(i64::MAX), i(-40)]), "0");
-        assert_eq!(err_of("round", &[i(i64::MAX), i(-1)]), ve("integer overflow in round()"));
+        assert_eq!(err_of("round", &[i(i64::MAX), i(-1)]), oe("integer overflow in round()"));
         assert_eq!(err_of("round", &[f(f64::NAN)]), ve("cannot convert float NaN to integer"));
-        assert_eq!(err_of("round", &[f(f64::INFINITY)]), ve("cannot convert float infinity to integer"));
+        assert_eq!(err_of("round", &[f(f64::INFINITY)]), oe("cannot convert float infinity to integer"));
         assert_eq!(err_of("round", &[f(1.5), f(1.5)]), te("'float' object cannot be interpreted as an integer"));
         assert_eq!(err_of("round", &[s("a")]), te("type str doesn't define __round__ method"));
     }

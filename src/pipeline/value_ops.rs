@@ -2,9 +2,9 @@
 //! comparison, `in`, indexing, slicing, `len`, `str()` and `repr()`.
 //!
 //! Behaviour follows CPython 3.11. Where an i64 cannot hold Python's result (there are no
-//! big ints) the operation fails with a `ValueError` ("integer overflow in +") instead of
-//! wrapping. Python's exception classes map onto [`ErrorKind`]: ZeroDivisionError and
-//! OverflowError become `Value`, AttributeError becomes `Type`. Tuples are lists here.
+//! big ints) the operation fails with an `OverflowError` ("integer overflow in +") instead of
+//! wrapping. Python's exception classes map onto [`ErrorKind`] (ZeroDivisionError and
+//! OverflowError have kinds of their own); AttributeError becomes `Type`. Tuples are lists here.
 
 use super::Slot;
 use super::ast::{BinOp, CmpOp, UnaryOp};
@@ -25,7 +25,7 @@ pub(crate) fn type_error(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::Type, msg)
 }
 
-/// A `ValueError` (also used for Python's ZeroDivisionError and OverflowError).
+/// A `ValueError`.
 pub(crate) fn value_error(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::Value, msg)
 }
@@ -40,9 +40,9 @@ pub(crate) fn key_error(key: Value<'_>) -> Error {
     Error::new(ErrorKind::Key, repr_value(key))
 }
 
-/// The error for an i64 result that Python would have grown into a big int.
+/// The error for an i64 result that Python would have grown into a big int: an `OverflowError`.
 pub(crate) fn overflow(op: &str) -> Error {
-    value_error(format!("integer overflow in {op}"))
+    Error::new(ErrorKind::Overflow, format!("integer overflow in {op}"))
 }
 
 /// Python's name for the type of a decoded value (`int`, `str`, `NoneType`, ...).
@@ -312,9 +312,9 @@ impl Num {
     }
 }
 
-/// Python's ZeroDivisionError, reported as a `ValueError`.
+/// Python's `ZeroDivisionError`.
 fn zero_div(msg: &str) -> Error {
-    value_error(msg)
+    Error::new(ErrorKind::ZeroDivision, msg)
 }
 
 /// `a op b`: numbers with Python's rules (`//` and `%` floor, `/` always float, `**` with a
@@ -483,7 +483,7 @@ fn float_pow(v: f64, w: f64) -> Result<f64> {
     }
     let r = v.powf(w);
     if r.is_infinite() {
-        return Err(value_error("(34, 'Numerical result out of range')"));
+        return Err(Error::new(ErrorKind::Overflow, "(34, 'Numerical result out of range')"));
     }
     Ok(if negate { -r } else { r })
 }
@@ -1112,7 +1112,7 @@ mod tests {
         assert_eq!(un(UnaryOp::Not, list(vec![i(0)])).unwrap(), "False");
         assert_eq!(err(un(UnaryOp::Neg, s("a"))), (ErrorKind::Type, "bad operand type for unary -: 'str'".into()));
         assert_eq!(err(un(UnaryOp::Invert, f(1.5))), (ErrorKind::Type, "bad operand type for unary ~: 'float'".into()));
-        assert_eq!(err(un(UnaryOp::Neg, i(i64::MIN))).0, ErrorKind::Value);
+        assert_eq!(err(un(UnaryOp::Neg, i(i64::MIN))).0, ErrorKind::Overflow);
     }
 
     #[test]
@@ -1181,19 +1181,23 @@ mod tests {
         let e = |op, x: Slot, y: Slot| err(bin(op, &x, &y));
         let v = |m: &str| (ErrorKind::Value, m.to_owned());
         let t = |m: &str| (ErrorKind::Type, m.to_owned());
-        assert_eq!(e(Div, i(1), i(0)), v("division by zero"));
-        assert_eq!(e(Div, f(1.0), i(0)), v("float division by zero"));
-        assert_eq!(e(FloorDiv, i(1), i(0)), v("integer division or modulo by zero"));
-        assert_eq!(e(Mod, i(1), i(0)), v("integer modulo by zero"));
-        assert_eq!(e(FloorDiv, f(1.0), f(0.0)), v("float floor division by zero"));
-        assert_eq!(e(Mod, f(1.0), f(0.0)), v("float modulo"));
-        assert_eq!(e(Pow, i(0), i(-1)), v("0.0 cannot be raised to a negative power"));
-        assert_eq!(e(Pow, f(10.0), i(400)), v("(34, 'Numerical result out of range')"));
-        assert_eq!(e(Pow, i(2), i(64)), v("integer overflow in **"));
-        assert_eq!(e(Add, i(i64::MAX), i(1)), v("integer overflow in +"));
-        assert_eq!(e(Mul, i(i64::MAX), i(2)), v("integer overflow in *"));
-        assert_eq!(e(FloorDiv, i(i64::MIN), i(-1)), v("integer overflow in //"));
-        assert_eq!(e(LShift, i(1), i(63)), v("integer overflow in <<"));
+        // CPython's classes: ZeroDivisionError, and OverflowError for float overflow; an int
+        // result past i64 (a big int in CPython) is an OverflowError here.
+        let z = |m: &str| (ErrorKind::ZeroDivision, m.to_owned());
+        let o = |m: &str| (ErrorKind::Overflow, m.to_owned());
+        assert_eq!(e(Div, i(1), i(0)), z("division by zero"));
+        assert_eq!(e(Div, f(1.0), i(0)), z("float division by zero"));
+        assert_eq!(e(FloorDiv, i(1), i(0)), z("integer division or modulo by zero"));
+        assert_eq!(e(Mod, i(1), i(0)), z("integer modulo by zero"));
+        assert_eq!(e(FloorDiv, f(1.0), f(0.0)), z("float floor division by zero"));
+        assert_eq!(e(Mod, f(1.0), f(0.0)), z("float modulo"));
+        assert_eq!(e(Pow, i(0), i(-1)), z("0.0 cannot be raised to a negative power"));
+        assert_eq!(e(Pow, f(10.0), i(400)), o("(34, 'Numerical result out of range')"));
+        assert_eq!(e(Pow, i(2), i(64)), o("integer overflow in **"));
+        assert_eq!(e(Add, i(i64::MAX), i(1)), o("integer overflow in +"));
+        assert_eq!(e(Mul, i(i64::MAX), i(2)), o("integer overflow in *"));
+        assert_eq!(e(FloorDiv, i(i64::MIN), i(-1)), o("integer overflow in //"));
+        assert_eq!(e(LShift, i(1), i(63)), o("integer overflow in <<"));
         assert_eq!(e(LShift, i(1), i(-1)), v("negative shift count"));
         assert_eq!(e(Pow, i(-8), f(0.5)).0, ErrorKind::Value);
         assert_eq!(e(Add, i(1), s("a")), t("unsupported operand type(s) for +: 'int' and 'str'"));
