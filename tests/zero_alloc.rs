@@ -376,6 +376,10 @@ fn the_interpreted_seed_function_allocates_nothing_per_character() {
     assert_eq!(interpreted_split_allocations(&f, &short), 0);
     // Longer words: a `&str` argument is copied into the callee's register once per call
     // (a pipeline's records are already owned and are not copied), and nothing per character.
-    let long: Vec<String> = ["a", "é", "日", "🙂"].iter().map(|c| c.repeat(100)).collect();
+    let long: Vec<String> = [("a", 40), ("é", 20), ("日", 15), ("🙂", 12)].map(|(c, n)| c.repeat(n)).to_vec();
     assert_eq!(interpreted_split_allocations(&f, &long), 400, "one argument copy per call, none per character");
+    // Text of 64 bytes or more is also widened to UCS4 once, on its first index (so that
+    // `text[i]` is O(1)): two allocations per call, still none per character.
+    let long: Vec<String> = ["a", "é", "日", "🙂"].iter().map(|c| c.repeat(100)).collect();
+    assert_eq!(interpreted_split_allocations(&f, &long), 800, "two copies per call, none per character");
 }

@@ -17,7 +17,7 @@ use super::value_ops::{binary, compare, get_item, len, set_item, slice, truthy, 
 use crate::container::append_in_slot;
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::call_obj;
-use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc};
+use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Value};
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
@@ -214,7 +214,10 @@ impl Vm<'_> {
                 Inst::GetItem { dst, obj, key } => {
                     let v = match ascii_char_at(&reg!(obj), &reg!(key)) {
                         Some(c) => c,
-                        None => tri!(get_item(reg!(obj).view(), reg!(key).view())),
+                        None => {
+                            widen_long_text(&mut reg!(obj));
+                            tri!(get_item(reg!(obj).view(), reg!(key).view()))
+                        }
                     };
                     reg!(dst) = v;
                 }
@@ -360,6 +363,21 @@ fn ascii_char_at(obj: &Slot, key: &Slot) -> Option<Slot> {
     let i = usize::try_from(key.inline_int()?).ok()?;
     let b = *obj.inline_ascii()?.get(i)?;
     Some(Slot::from_char(char::from(b)))
+}
+
+/// UTF-8 text at least this long is widened to UCS4 when a register holding it is indexed.
+pub const WIDEN_TEXT_BYTES: usize = 64;
+
+/// Makes `text[i]` O(1) on long text: the register's UTF-8 string becomes the same text in
+/// UCS4, once. Indexing UTF-8 by code point has to count from one end (or check that the
+/// prefix is ASCII), so a loop over the indices of a long line was quadratic.
+#[cold]
+fn widen_long_text(slot: &mut Slot) {
+    let wide = match slot.value() {
+        Value::Str(s) if s.len() >= WIDEN_TEXT_BYTES => Slot::from_text_ucs4(s),
+        _ => return,
+    };
+    *slot = wide;
 }
 
 /// `a += b` on a list extends it where it stands, as Python does; false when `a` is no list.
