@@ -43,3 +43,21 @@ fn long_text_with_two_three_and_four_byte_characters_is_indexed_by_code_point() 
     check(&"é".repeat(32));
     check(&"é".repeat(31));
 }
+
+#[test]
+fn windows_and_lengths_of_long_text_match_the_characters() {
+    // Trigrams of a long line by slicing, as n-gram glue code writes them, and `len` in the
+    // loop condition: both counted code points from the start of UTF-8 text on every use.
+    let f = script(
+        "def trigrams(text):\n    out = []\n    i = 0\n    while i + 3 <= len(text):\n        out.append(text[i:i + 3])\n        i += 1\n    return out\n",
+        "trigrams",
+    )
+    .expect("compiles");
+    for text in ["aé漢😀b".repeat(20_000), "abcdefghij".repeat(20_000)] {
+        let chars: Vec<char> = text.chars().collect();
+        let want: Vec<String> = chars.windows(3).map(|w| w.iter().collect()).collect();
+        let out: List = f.call(&[AnyView::from(text.as_str())]).and_then(|v| v.get()).expect("a list");
+        let got: Vec<String> = out.iter().map(|c| c.to_string()).collect();
+        assert_eq!(got, want);
+    }
+}

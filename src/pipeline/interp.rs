@@ -225,6 +225,7 @@ impl Vm<'_> {
                     tri!(set_item(reg!(obj).view(), reg!(key).view(), reg!(value).view()));
                 }
                 Inst::Slice { dst, obj, bounds } => {
+                    widen_long_text(&mut reg!(obj));
                     let b = bounds.of(f);
                     let v = slice(reg!(obj).view(), reg!(b[0]).view(), reg!(b[1]).view(), reg!(b[2]).view());
                     reg!(dst) = tri!(v);
@@ -365,12 +366,15 @@ fn ascii_char_at(obj: &Slot, key: &Slot) -> Option<Slot> {
     Some(Slot::from_char(char::from(b)))
 }
 
-/// UTF-8 text at least this long is widened to UCS4 when a register holding it is indexed.
+/// UTF-8 text at least this long is widened to UCS4 when a register holding it is indexed
+/// or sliced.
 pub const WIDEN_TEXT_BYTES: usize = 64;
 
-/// Makes `text[i]` O(1) on long text: the register's UTF-8 string becomes the same text in
-/// UCS4, once. Indexing UTF-8 by code point has to count from one end (or check that the
-/// prefix is ASCII), so a loop over the indices of a long line was quadratic.
+/// Makes `text[i]` O(1) and `text[i:j]` O(j - i) on long text: the register's UTF-8 string
+/// becomes the same text in UCS4, once. Code-point positions in UTF-8 have to be counted from
+/// one end (or the text checked to be ASCII), so a loop over the indices or windows of a long
+/// line was quadratic. (`len(text)` alone does not widen: one count costs less than the copy,
+/// and a loop that indexes has widened the text already.)
 #[cold]
 fn widen_long_text(slot: &mut Slot) {
     let wide = match slot.value() {
