@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the core tests under AddressSanitizer and valgrind: the tests of the
-# layers that hold unsafe code (any/, object/, func/, ndarray/, capi/), and the
+# layers that hold unsafe code (any/, object/, func/, ndarray/, capi/; long_text grows heap
+# strings in place through the interpreter), and the
 # C ABI tests that load C and Rust plugins and run a C program through the table. The op parity
 # suites are safe Rust over these layers and too slow under valgrind.
 #   scripts/sanitize.sh          both
@@ -12,7 +13,7 @@ which="${1:-all}"
 target=x86_64-unknown-linux-gnu
 core_tests=(--lib --test smoke_core --test zero_alloc --test objects --test bad_input --test proptest_values
     --test object_census --test dlpack_roundtrip --test collate --test npy_numpy --test interp_cpython
-    --test pipeline_errors --test direct_call --test deep_nesting --test capi_abi --test capi_plugins --test capi_layout)
+    --test pipeline_errors --test direct_call --test deep_nesting --test long_text --test capi_abi --test capi_plugins --test capi_layout)
 # Property tests run fewer cases under the (slow) checkers; the plain run covers the full count.
 export PROPTEST_CASES="${PROPTEST_CASES:-32}"
 # The NumPy interop tests need an interpreter with numpy; scripts/test.sh makes .venv.

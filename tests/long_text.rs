@@ -61,3 +61,40 @@ fn windows_and_lengths_of_long_text_match_the_characters() {
         assert_eq!(got, want);
     }
 }
+
+#[test]
+fn a_string_built_a_piece_at_a_time_is_the_text() {
+    // `out += c` grows `out` where it stands when nothing else refers to it (CPython does the
+    // same); a string built a character at a time was quadratic before.
+    let f =
+        script("def rebuild(text):\n    out = ''\n    for c in text:\n        out += c\n    return out\n", "rebuild")
+            .expect("compiles");
+    for text in ["abcdefghij".repeat(100_000), "aé漢😀".repeat(20_000), String::new(), "x".into()] {
+        let out = f.call(&[AnyView::from(text.as_str())]).expect("runs");
+        assert_eq!(out.to_string(), text);
+    }
+}
+
+#[test]
+fn growing_a_string_in_place_leaves_every_other_reference_alone() {
+    // Each answer is what CPython 3.11 returns for the same function.
+    let f = script(
+        "def aliases(text):\n    seen = []\n    out = text * 3\n    seen.append(out)\n    out += '!'\n    copy = out\n    out += '?'\n    out += out\n    return [seen[0], copy, out]\n",
+        "aliases",
+    )
+    .expect("compiles");
+    let out: List = f.call(&[AnyView::from("twelve bytes")]).and_then(|v| v.get()).expect("a list");
+    let got: Vec<String> = out.iter().map(|c| c.to_string()).collect();
+    let tripled = "twelve bytes".repeat(3);
+    assert_eq!(got, [tripled.clone(), format!("{tripled}!"), format!("{tripled}!?{tripled}!?")]);
+    // A constant is never grown: the second call sees it as the first did.
+    let g =
+        script("def grow(n):\n    s = 'a constant longer than sixteen bytes'\n    s += str(n)\n    return s\n", "grow")
+            .expect("compiles");
+    for n in [1i64, 2] {
+        assert_eq!(
+            g.call(&[AnyView::from(n)]).expect("runs").to_string(),
+            format!("a constant longer than sixteen bytes{n}")
+        );
+    }
+}

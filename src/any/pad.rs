@@ -121,6 +121,59 @@ impl<const N: usize> AnyPad<N> {
         BytesObj::try_from_iter_exact(total, bytes.iter().copied().cycle()).map(Self::from_object)
     }
 
+    /// Appends `text` where this UTF-8 string stands: inline while it fits, else in a heap
+    /// string that only this value refers to, grown geometrically, so that building a string a
+    /// piece at a time (`out += c`) costs amortized O(1) per byte, as in CPython.
+    ///
+    /// False, with nothing changed, when this is no UTF-8 string, a shared one, or the
+    /// allocator refuses; the caller then concatenates the ordinary way.
+    pub fn try_append_text(&mut self, text: &str) -> bool {
+        if let Some(current) = self.inline_text() {
+            let (len, total) = (current.len(), current.len() + text.len());
+            if total <= Self::INLINE_BYTES {
+                // SAFETY: the inline area holds INLINE_BYTES bytes and `total` fits; bytes past the
+                // old text were zero and are overwritten with valid UTF-8 that follows it.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(text.as_ptr(), self.inline_ptr_mut().add(len), text.len());
+                }
+                self.raw.small_len = total as u32;
+                return true;
+            }
+            let bytes = current.bytes().chain(text.bytes());
+            return match StrObj::try_from_iter_exact(total, bytes) {
+                Some(obj) => {
+                    *self = Self::from_object(obj);
+                    true
+                }
+                None => false,
+            };
+        }
+        if self.raw.type_index != STR {
+            return false;
+        }
+        // Taken out of `self` for the call, and put back whatever happens.
+        let obj = match std::mem::take(self).into_object() {
+            Ok(obj) => obj,
+            Err(value) => {
+                *self = value;
+                return false;
+            }
+        };
+        let string = match obj.downcast::<StrObj>() {
+            Ok(string) => string,
+            Err(other) => {
+                *self = Self::from_object(other);
+                return false;
+            }
+        };
+        let (appended, string) = match StrObj::append_unique(string, text.as_bytes()) {
+            Ok(grown) => (true, grown),
+            Err(unchanged) => (false, unchanged),
+        };
+        *self = Self::from_object(string);
+        appended
+    }
+
     /// A byte string: inline when it fits, else a heap `Bytes` object.
     pub fn from_bytes(b: &[u8]) -> Self {
         if b.len() <= Self::INLINE_BYTES {

@@ -6,7 +6,7 @@
 use super::header::Object;
 use super::obj_ref::ObjRef;
 use super::object_type::ObjectType;
-use std::alloc::{Layout, alloc, dealloc, handle_alloc_error};
+use std::alloc::{Layout, alloc, dealloc, handle_alloc_error, realloc};
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
@@ -27,6 +27,8 @@ pub unsafe trait TailKind: Send + Sync + 'static {
 #[repr(C)]
 pub struct TailArray<K: TailKind> {
     header: Object,
+    /// The element count; `GROWN` is set once [`TailArray::append_unique`] has made room for
+    /// more, and the allocation then holds [`grown_capacity`] elements.
     len: usize,
     _kind: PhantomData<K>,
     _elems: [K::Elem; 0],
@@ -53,11 +55,28 @@ fn capacity_overflow() -> ! {
     std::alloc::handle_alloc_error(Layout::new::<u8>())
 }
 
+/// Marks the length of a tail array whose allocation has spare room (lengths stay below
+/// `isize::MAX`, so the top bit is free).
+const GROWN: usize = 1 << (usize::BITS - 1);
+
+/// Elements an array grown by `append_unique` has room for at length `len`: the next power of
+/// two, at least 32, so that appending one element at a time reallocates O(log n) times.
+fn grown_capacity(len: usize) -> usize {
+    len.max(32).checked_next_power_of_two().unwrap_or(len)
+}
+
+/// The element count and the allocated room of an array whose length field reads `field`.
+fn len_and_capacity(field: usize) -> (usize, usize) {
+    let len = field & !GROWN;
+    (len, if field & GROWN != 0 { grown_capacity(len) } else { len })
+}
+
 unsafe extern "C" fn free_tail_array<K: TailKind>(obj: *mut Object) {
-    // SAFETY: installed only by `TailArray::from_slice` for a TailArray<K>; elements are Copy.
+    // SAFETY: installed only by this module for a TailArray<K> allocated with room for
+    // `len_and_capacity(len).1` elements; elements are Copy.
     unsafe {
-        let len = (*obj.cast::<TailArray<K>>()).len;
-        dealloc(obj.cast(), layout_for::<K>(len));
+        let (_, capacity) = len_and_capacity((*obj.cast::<TailArray<K>>()).len);
+        dealloc(obj.cast(), layout_for::<K>(capacity));
     }
 }
 
@@ -105,12 +124,52 @@ impl<K: TailKind> TailArray<K> {
 
     /// The number of elements.
     pub fn len(&self) -> usize {
-        self.len
+        self.len & !GROWN
     }
 
     /// Whether there are no elements.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
+    }
+
+    /// Appends `extra` to the array `this` holds the only reference to, in place when its
+    /// allocation has room and else by growing it to the next power of two, so that a string
+    /// built one piece at a time (`out += c`) costs amortized O(1) per element, as in CPython.
+    /// Gives `this` back unchanged when it is shared or the allocator refuses.
+    pub fn append_unique(this: ObjRef<Self>, extra: &[K::Elem]) -> Result<ObjRef<Self>, ObjRef<Self>> {
+        if this.strong_count() != 1 {
+            return Err(this);
+        }
+        let (len, capacity) = len_and_capacity(this.len);
+        let Some(new_len) = len.checked_add(extra.len()).filter(|&n| n < GROWN) else { return Err(this) };
+        let mut base = this.as_raw().cast::<TailArray<K>>();
+        if new_len > capacity {
+            let new_capacity = grown_capacity(new_len);
+            let grown = Layout::array::<K::Elem>(new_capacity)
+                .ok()
+                .and_then(|data| Layout::new::<TailArray<K>>().extend(data).ok())
+                .map(|(layout, _)| layout.pad_to_align());
+            let Some(grown) = grown else { return Err(this) };
+            // SAFETY: the array was allocated by this module with `layout_for(capacity)`, and
+            // `grown` has the same alignment. On success the old pointer is dead: `this` is
+            // forgotten below and a handle is rebuilt from the new one.
+            let moved = unsafe { realloc(base.as_ptr().cast(), layout_for::<K>(capacity), grown.size()) };
+            let Some(moved) = NonNull::new(moved) else { return Err(this) };
+            std::mem::forget(this);
+            base = moved.cast();
+        } else {
+            std::mem::forget(this);
+        }
+        // SAFETY: `base` is the only handle's array (count 1, the handle forgotten above), with
+        // room for `new_len` elements after the head; the new elements are written before the
+        // length that makes them readable, and the handle is rebuilt from the count we owned.
+        unsafe {
+            let data = base.as_ptr().add(1).cast::<K::Elem>();
+            std::ptr::copy_nonoverlapping(extra.as_ptr(), data.add(len), extra.len());
+            let grown_flag = if new_len > capacity || (*base.as_ptr()).len & GROWN != 0 { GROWN } else { 0 };
+            (*base.as_ptr()).len = new_len | grown_flag;
+            Ok(ObjRef::from_raw(base.cast()))
+        }
     }
 }
 
@@ -125,7 +184,43 @@ pub unsafe fn tail_slice<'a, K: TailKind>(ptr: NonNull<Object>) -> &'a [K::Elem]
     let head = ptr.cast::<TailArray<K>>();
     // SAFETY: the caller guarantees liveness; `len` elements were written right after the head.
     unsafe {
-        let len = (*head.as_ptr()).len;
+        let len = (*head.as_ptr()).len & !GROWN;
         std::slice::from_raw_parts(head.as_ptr().add(1).cast::<K::Elem>(), len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::any::heap_kinds::BytesObj;
+
+    fn bytes_of(obj: &ObjRef<BytesObj>) -> Vec<u8> {
+        // SAFETY: `obj` keeps the array alive for the borrow.
+        unsafe { tail_slice::<crate::any::heap_kinds::BytesKind>(obj.as_raw()) }.to_vec()
+    }
+
+    #[test]
+    fn appending_one_byte_at_a_time_keeps_every_byte() {
+        let mut obj = BytesObj::from_slice(b"start:");
+        let mut want = b"start:".to_vec();
+        for i in 0..100_000u32 {
+            let b = b'a' + (i % 26) as u8;
+            obj = BytesObj::append_unique(obj, &[b]).unwrap_or_else(|_| panic!("unique at {i}"));
+            want.push(b);
+        }
+        assert_eq!(obj.len(), want.len());
+        assert_eq!(bytes_of(&obj), want);
+        // Appending nothing keeps it as it is.
+        let obj = BytesObj::append_unique(obj, &[]).unwrap_or_else(|_| panic!("unique"));
+        assert_eq!(bytes_of(&obj), want);
+    }
+
+    #[test]
+    fn a_shared_array_is_not_appended_to() {
+        let obj = BytesObj::from_slice(b"shared");
+        let other = obj.clone();
+        let back = BytesObj::append_unique(obj, b"!").err().expect("shared: refused");
+        assert_eq!(bytes_of(&back), b"shared");
+        assert_eq!(bytes_of(&other), b"shared");
     }
 }

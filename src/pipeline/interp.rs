@@ -189,7 +189,7 @@ impl Vm<'_> {
                             continue;
                         }
                     }
-                    if in_place && op == BinOp::Add && tri!(extend_in_place(regs, a as usize, b as usize)) {
+                    if in_place && op == BinOp::Add && tri!(add_in_place(regs, a as usize, b as usize)) {
                         if dst != a {
                             reg!(dst) = reg!(a).clone();
                         }
@@ -384,10 +384,26 @@ fn widen_long_text(slot: &mut Slot) {
     *slot = wide;
 }
 
-/// `a += b` on a list extends it where it stands, as Python does; false when `a` is no list.
-fn extend_in_place(regs: &mut [Slot], a: usize, b: usize) -> Result<bool> {
-    let Some(mut list) = List::from_view(&regs[a].view()) else { return Ok(false) };
-    let items = iter_values(regs[b].view())?;
-    list.extend(items);
-    Ok(true)
+/// `a += b` where `a` stands: a list is extended, as Python does, and UTF-8 text that no other
+/// value refers to grows in place (CPython does the same for a string it holds the only
+/// reference to), so that building a string a piece at a time is linear, not quadratic.
+/// False when neither applies and `a + b` is to be computed the ordinary way.
+fn add_in_place(regs: &mut [Slot], a: usize, b: usize) -> Result<bool> {
+    if let Some(mut list) = List::from_view(&regs[a].view()) {
+        let items = iter_values(regs[b].view())?;
+        list.extend(items);
+        return Ok(true);
+    }
+    // A copy of the addend (no allocation: inline, or one more count on a heap string), so that
+    // `s += s` reads it while `s` is written; the extra count then keeps `s` from growing in place.
+    let addend = regs[b].clone();
+    Ok(match addend.value() {
+        Value::Str(text) => regs[a].try_append_text(text),
+        Value::UStr(chars)
+            if regs[a].inline_text().is_some() || regs[a].type_index() == crate::any::type_index::STR =>
+        {
+            regs[a].try_append_text(&chars.iter().collect::<String>())
+        }
+        _ => false,
+    })
 }
