@@ -4,7 +4,7 @@
 //! exception, which costs more than the whole conversion (DESIGN.md, "Python boundary").
 
 use crate::callback::callable_to_func;
-use crate::function::Function;
+use crate::function_type::{function_state, new_function};
 use crate::ndarray::{PyNDArray, import_dlpack};
 use crate::object::Opaque;
 use anyproc::{AnyValue, AnyView, Dict, FromAny, List, NDArray, PackedFunc, Value};
@@ -84,8 +84,8 @@ fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     if let Some(b) = exact::<PyBytes>(obj) {
         return Ok(AnyValue::from_bytes(b.as_bytes()));
     }
-    if let Some(f) = exact::<Function>(obj) {
-        return Ok(f.get().func.clone().into_any());
+    if let Some(f) = function_state(obj) {
+        return Ok(f.func.clone().into_any());
     }
     if let Some(a) = exact::<PyNDArray>(obj) {
         return Ok(a.get().array.clone().into_any());
@@ -232,7 +232,7 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
         return Ok(Bound::new(py, PyNDArray { array })?.into_any());
     }
     if let Some(func) = PackedFunc::from_view(v) {
-        return Ok(Bound::new(py, Function::new(func, None))?.into_any());
+        return new_function(py, func, None);
     }
     Ok(Bound::new(py, Opaque { value: v.to_owned() })?.into_any())
 }

@@ -9,6 +9,7 @@ mod convert;
 mod dlpack;
 mod errors;
 mod function;
+mod function_type;
 mod module;
 mod ndarray;
 mod object;
@@ -22,7 +23,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add_class::<function::Function>()?;
+    function_type::add_to_module(m)?;
     m.add_class::<ndarray::PyNDArray>()?;
     m.add_class::<pipeline::PyPipeline>()?;
     m.add_class::<object::Opaque>()?;

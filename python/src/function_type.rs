@@ -1,0 +1,399 @@
+//! `anyproc.Function`: a `PackedFunc` as a Python callable that CPython calls through vectorcall.
+//!
+//! Rationale: a `#[pyclass]` with `__call__` is reached through `tp_call`, so every call first
+//! packs its arguments into a tuple and then unpacks them in PyO3's argument extraction; PyO3
+//! classes cannot offer vectorcall (PyO3 issue 4252). This type is built with `PyType_FromSpec`
+//! (stable ABI) and names its per-instance vectorcall pointer through the `__vectorcalloffset__`
+//! member (honoured since CPython 3.9), so `f(x)` hands us CPython's own argument array.
+
+use crate::convert::{any_to_py, py_to_any};
+use crate::errors::IntoPyResult;
+use anyproc::{AnyValue, AnyView, PackedFunc};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::ffi;
+use pyo3::panic::PanicException;
+use pyo3::prelude::*;
+use std::ffi::{CStr, c_int, c_void};
+use std::mem::offset_of;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::ptr::{self, null_mut};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+
+/// Arguments up to this many are converted into arrays on the stack.
+const INLINE_ARGS: usize = 6;
+
+// Vectorcall pieces the limited API of Python 3.9 does not declare; their values have been
+// fixed since PEP 590 (CPython 3.8).
+const TPFLAGS_HAVE_VECTORCALL: std::ffi::c_ulong = 1 << 11;
+const VECTORCALL_ARGUMENTS_OFFSET: usize = 1 << (usize::BITS - 1);
+type VectorcallFn = unsafe extern "C" fn(
+    *mut ffi::PyObject,
+    *const *mut ffi::PyObject,
+    usize,
+    *mut ffi::PyObject,
+) -> *mut ffi::PyObject;
+
+/// What a `Function` carries besides its Python header.
+pub struct FunctionState {
+    /// The function.
+    pub func: PackedFunc,
+    /// The registry name or script entry it came from, for `repr` and `name`.
+    pub name: Option<String>,
+    /// Whether calls release the GIL (see [`release_gil_by_default`]).
+    release_gil: AtomicBool,
+}
+
+/// The instance layout: CPython's header, the vectorcall pointer CPython reads, the state.
+#[repr(C)]
+struct FunctionObject {
+    ob_base: ffi::PyObject,
+    vectorcall: VectorcallFn,
+    state: FunctionState,
+}
+
+/// The type object, created once by [`add_to_module`] and never freed.
+static FUNCTION_TYPE: AtomicPtr<ffi::PyTypeObject> = AtomicPtr::new(null_mut());
+
+/// Whether new `Function`s release the GIL: yes unless `ANYPROC_RELEASE_GIL_BY_DEFAULT=0`.
+///
+/// Releasing and retaking the GIL costs a mutex round trip per call, which dominates a
+/// call that does almost nothing; such functions can turn it off with `release_gil`.
+fn release_gil_by_default() -> bool {
+    static DEFAULT: OnceLock<bool> = OnceLock::new();
+    *DEFAULT.get_or_init(|| std::env::var("ANYPROC_RELEASE_GIL_BY_DEFAULT").map_or(true, |v| v.trim() != "0"))
+}
+
+/// A new `anyproc.Function` wrapping `func`; `name` is shown by `repr` and `.name`.
+pub fn new_function<'py>(py: Python<'py>, func: PackedFunc, name: Option<String>) -> PyResult<Bound<'py, PyAny>> {
+    let tp = FUNCTION_TYPE.load(Ordering::Acquire);
+    if tp.is_null() {
+        return Err(PyValueError::new_err("anyproc._native is not initialised (Function type missing)"));
+    }
+    let state = FunctionState { func, name, release_gil: AtomicBool::new(release_gil_by_default()) };
+    // SAFETY: `tp` is our live type object; GenericAlloc returns a zeroed instance of its
+    // basic size (that of `FunctionObject`) with the header set, or null with an exception set.
+    unsafe {
+        let obj = ffi::PyType_GenericAlloc(tp, 0);
+        if obj.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let this = obj.cast::<FunctionObject>();
+        ptr::addr_of_mut!((*this).vectorcall).write(function_vectorcall);
+        ptr::addr_of_mut!((*this).state).write(state);
+        Ok(Bound::from_owned_ptr(py, obj))
+    }
+}
+
+/// The state of `obj` if it is exactly an `anyproc.Function`.
+pub fn function_state<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a FunctionState> {
+    let tp = FUNCTION_TYPE.load(Ordering::Acquire);
+    // SAFETY: reading the type of a live object; the type is final (no subclasses), so an
+    // object of exactly this type has our layout and lives as long as the borrow of `obj`.
+    unsafe {
+        if tp.is_null() || ffi::Py_TYPE(obj.as_ptr()) != tp {
+            return None;
+        }
+        Some(&(*obj.as_ptr().cast::<FunctionObject>()).state)
+    }
+}
+
+/// Creates the type and adds it to the module as `Function`.
+pub fn add_to_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let mut tp = FUNCTION_TYPE.load(Ordering::Acquire);
+    if tp.is_null() {
+        tp = create_type(py)?;
+        FUNCTION_TYPE.store(tp, Ordering::Release);
+    }
+    // SAFETY: `tp` is a live type object; the module gets a reference of its own.
+    let ty = unsafe { Bound::from_borrowed_ptr(py, tp.cast::<ffi::PyObject>()) };
+    m.add("Function", ty)
+}
+
+fn create_type(py: Python<'_>) -> PyResult<*mut ffi::PyTypeObject> {
+    // CPython keeps pointers to the spec's name and the getset table for the type's
+    // lifetime (the whole process), so they are leaked once here.
+    let getset: &'static mut [ffi::PyGetSetDef] = Box::leak(Box::new([
+        getset(c"name", Some(get_name), None, c"The name it was looked up or compiled under, if any."),
+        getset(
+            c"release_gil",
+            Some(get_release_gil),
+            Some(set_release_gil),
+            c"Whether calls release the GIL while Rust runs (default: yes, or ANYPROC_RELEASE_GIL_BY_DEFAULT).",
+        ),
+        // SAFETY: an all-zero `PyGetSetDef` is the table's sentinel.
+        unsafe { std::mem::zeroed() },
+    ]));
+    let members: &'static mut [ffi::PyMemberDef] = Box::leak(Box::new([
+        ffi::PyMemberDef {
+            name: c"__vectorcalloffset__".as_ptr(),
+            type_code: ffi::Py_T_PYSSIZET,
+            offset: offset_of!(FunctionObject, vectorcall) as ffi::Py_ssize_t,
+            flags: ffi::Py_READONLY,
+            doc: ptr::null(),
+        },
+        // SAFETY: an all-zero `PyMemberDef` is the table's sentinel.
+        unsafe { std::mem::zeroed() },
+    ]));
+    let doc = c"An anyproc function (a PackedFunc); calls release the GIL while Rust runs unless `release_gil` is off.";
+    let slots: &'static mut [ffi::PyType_Slot] = Box::leak(Box::new([
+        slot(ffi::Py_tp_dealloc, function_dealloc as *mut c_void),
+        slot(ffi::Py_tp_call, function_call as *mut c_void),
+        slot(ffi::Py_tp_new, function_new as *mut c_void),
+        slot(ffi::Py_tp_repr, function_repr as *mut c_void),
+        slot(ffi::Py_tp_hash, function_hash as *mut c_void),
+        slot(ffi::Py_tp_richcompare, function_richcompare as *mut c_void),
+        slot(ffi::Py_tp_getset, getset.as_mut_ptr().cast()),
+        slot(ffi::Py_tp_members, members.as_mut_ptr().cast()),
+        slot(ffi::Py_tp_doc, doc.as_ptr() as *mut c_void),
+        slot(0, null_mut()),
+    ]));
+    let spec = Box::leak(Box::new(ffi::PyType_Spec {
+        name: c"anyproc._native.Function".as_ptr(),
+        basicsize: size_of::<FunctionObject>() as c_int,
+        itemsize: 0,
+        // Not a base type: `function_state` relies on the exact type.
+        flags: (ffi::Py_TPFLAGS_DEFAULT | TPFLAGS_HAVE_VECTORCALL) as _,
+        slots: slots.as_mut_ptr(),
+    }));
+    // SAFETY: the spec and every table it points to live forever (leaked above).
+    let tp = unsafe { ffi::PyType_FromSpec(spec) };
+    if tp.is_null() {
+        return Err(PyErr::fetch(py));
+    }
+    Ok(tp.cast())
+}
+
+fn slot(slot: c_int, pfunc: *mut c_void) -> ffi::PyType_Slot {
+    ffi::PyType_Slot { slot, pfunc }
+}
+
+fn getset(
+    name: &'static CStr,
+    get: Option<ffi::getter>,
+    set: Option<ffi::setter>,
+    doc: &'static CStr,
+) -> ffi::PyGetSetDef {
+    ffi::PyGetSetDef { name: name.as_ptr(), get, set, doc: doc.as_ptr(), closure: null_mut() }
+}
+
+/// Runs `body` with the GIL held, turning an error or a panic into a raised exception and `err`.
+///
+/// # Safety
+/// The caller holds the GIL (every slot CPython calls does).
+unsafe fn guarded<T>(err: T, body: impl FnOnce(Python<'_>) -> PyResult<T>) -> T {
+    // SAFETY: the caller holds the GIL.
+    let py = unsafe { Python::assume_attached() };
+    match catch_unwind(AssertUnwindSafe(|| body(py))) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            e.restore(py);
+            err
+        }
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic in anyproc.Function".into());
+            PanicException::new_err(msg).restore(py);
+            err
+        }
+    }
+}
+
+/// The state behind a `self` pointer CPython passes to a slot of this type.
+///
+/// # Safety
+/// `obj` is a live instance of the Function type.
+unsafe fn state_of<'a>(obj: *mut ffi::PyObject) -> &'a FunctionState {
+    // SAFETY: the caller's contract; the state was written when the object was made.
+    unsafe { &(*obj.cast::<FunctionObject>()).state }
+}
+
+/// Converts the arguments, calls the function (without the GIL if `release_gil` is on) and
+/// converts the result.
+fn call<'py>(py: Python<'py>, state: &FunctionState, args: &[*mut ffi::PyObject]) -> PyResult<Bound<'py, PyAny>> {
+    let run = |views: &[AnyView<'_>]| -> PyResult<Bound<'py, PyAny>> {
+        let out = if state.release_gil.load(Ordering::Relaxed) {
+            py.detach(|| state.func.call(views))
+        } else {
+            state.func.call(views)
+        };
+        any_to_py(py, &out.py_err(py)?.view())
+    };
+    // SAFETY (both closures): CPython's argument pointers are live, borrowed references for
+    // the duration of the call.
+    let convert = |a: &*mut ffi::PyObject| py_to_any(&*unsafe { pyo3::Borrowed::from_ptr(py, *a) });
+    let n = args.len();
+    if n > INLINE_ARGS {
+        let values = args.iter().map(convert).collect::<PyResult<Vec<AnyValue>>>()?;
+        let views: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
+        return run(&views);
+    }
+    // Up to `INLINE_ARGS` arguments live in arrays on the stack: a call allocates nothing of
+    // its own, and the unused slots are Nones that cost nothing to drop.
+    let mut values: [AnyValue; INLINE_ARGS] = [const { AnyValue::none() }; INLINE_ARGS];
+    for (slot, a) in values.iter_mut().zip(args) {
+        *slot = convert(a)?;
+    }
+    let views: [AnyView<'_>; INLINE_ARGS] = std::array::from_fn(|i| values[i].view());
+    run(&views[..n])
+}
+
+fn no_keywords() -> PyErr {
+    PyTypeError::new_err("anyproc.Function takes no keyword arguments")
+}
+
+unsafe extern "C" fn function_vectorcall(
+    callable: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargsf: usize,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls this slot with the GIL held, on an instance of this type, with
+    // `nargs` live argument pointers at `args` and a tuple (or null) of keyword names.
+    unsafe {
+        guarded(null_mut(), |py| {
+            if !kwnames.is_null() && ffi::PyTuple_Size(kwnames) > 0 {
+                return Err(no_keywords());
+            }
+            let nargs = nargsf & !VECTORCALL_ARGUMENTS_OFFSET;
+            let args = if nargs == 0 { &[][..] } else { std::slice::from_raw_parts(args, nargs) };
+            call(py, state_of(callable), args).map(Bound::into_ptr)
+        })
+    }
+}
+
+/// `tp_call`, for callers that come with a tuple (CPython uses vectorcall where it can).
+unsafe extern "C" fn function_call(
+    callable: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls this slot with the GIL held, on an instance of this type, with an
+    // argument tuple and a dict (or null) of keyword arguments.
+    unsafe {
+        guarded(null_mut(), |py| {
+            if !kwargs.is_null() && ffi::PyDict_Size(kwargs) > 0 {
+                return Err(no_keywords());
+            }
+            let n = ffi::PyTuple_Size(args).max(0);
+            let items: Vec<*mut ffi::PyObject> = (0..n).map(|i| ffi::PyTuple_GetItem(args, i)).collect();
+            call(py, state_of(callable), &items).map(Bound::into_ptr)
+        })
+    }
+}
+
+unsafe extern "C" fn function_new(
+    _: *mut ffi::PyTypeObject,
+    _: *mut ffi::PyObject,
+    _: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls `tp_new` with the GIL held.
+    unsafe {
+        guarded(null_mut(), |_| {
+            Err(PyTypeError::new_err(
+                "anyproc.Function cannot be created directly: use anyproc.get_global_func, anyproc.script or register_func",
+            ))
+        })
+    }
+}
+
+unsafe extern "C" fn function_dealloc(obj: *mut ffi::PyObject) {
+    // SAFETY: CPython calls `tp_dealloc` once, with the GIL held, when the count reaches zero;
+    // the state was written at creation. The instance memory goes back through the type's
+    // `tp_free`, and the reference every instance of a heap type holds on it is released.
+    unsafe {
+        let tp = ffi::Py_TYPE(obj);
+        let state = ptr::addr_of_mut!((*obj.cast::<FunctionObject>()).state);
+        // Dropping the function may drop a Python callable; a panic must not unwind into CPython.
+        let _ = catch_unwind(AssertUnwindSafe(|| ptr::drop_in_place(state)));
+        let free = ffi::PyType_GetSlot(tp, ffi::Py_tp_free);
+        if !free.is_null() {
+            let free: ffi::freefunc = std::mem::transmute(free);
+            free(obj.cast());
+        }
+        ffi::Py_DECREF(tp.cast());
+    }
+}
+
+unsafe extern "C" fn function_repr(obj: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    // SAFETY: a slot of this type, called with the GIL held.
+    unsafe {
+        guarded(null_mut(), |py| {
+            let state = state_of(obj);
+            let text = match &state.name {
+                Some(n) => format!("<anyproc.Function {n}>"),
+                None => format!("<anyproc.Function {:?}>", state.func),
+            };
+            Ok(pyo3::types::PyString::new(py, &text).into_any().into_ptr())
+        })
+    }
+}
+
+unsafe extern "C" fn function_hash(obj: *mut ffi::PyObject) -> ffi::Py_hash_t {
+    // SAFETY: a slot of this type, called with the GIL held.
+    let state = unsafe { state_of(obj) };
+    let any = state.func.clone().into_any();
+    let h = any.as_obj().map_or(0, |o| o.as_raw().as_ptr() as usize as ffi::Py_hash_t);
+    // -1 means "error" to CPython.
+    if h == -1 { -2 } else { h }
+}
+
+unsafe extern "C" fn function_richcompare(
+    a: *mut ffi::PyObject,
+    b: *mut ffi::PyObject,
+    op: c_int,
+) -> *mut ffi::PyObject {
+    // SAFETY: a slot of this type, called with the GIL held on live objects.
+    unsafe {
+        guarded(null_mut(), |py| {
+            let other = Bound::from_borrowed_ptr(py, b);
+            let same = function_state(&other).map(|o| o.func.ptr_eq(&state_of(a).func));
+            let result = match (op, same) {
+                (ffi::Py_EQ, Some(s)) => s.into_pyobject(py)?.to_owned().into_any(),
+                (ffi::Py_NE, Some(s)) => (!s).into_pyobject(py)?.to_owned().into_any(),
+                _ => py.NotImplemented().into_bound(py),
+            };
+            Ok(result.into_ptr())
+        })
+    }
+}
+
+unsafe extern "C" fn get_name(obj: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    // SAFETY: a getter of this type, called with the GIL held.
+    unsafe {
+        guarded(null_mut(), |py| {
+            Ok(match &state_of(obj).name {
+                Some(n) => pyo3::types::PyString::new(py, n).into_any().into_ptr(),
+                None => py.None().into_ptr(),
+            })
+        })
+    }
+}
+
+unsafe extern "C" fn get_release_gil(obj: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    // SAFETY: a getter of this type, called with the GIL held.
+    unsafe {
+        guarded(null_mut(), |py| {
+            let on = state_of(obj).release_gil.load(Ordering::Relaxed);
+            Ok(on.into_pyobject(py)?.to_owned().into_any().into_ptr())
+        })
+    }
+}
+
+unsafe extern "C" fn set_release_gil(obj: *mut ffi::PyObject, value: *mut ffi::PyObject, _: *mut c_void) -> c_int {
+    // SAFETY: a setter of this type, called with the GIL held; `value` is null for `del`.
+    unsafe {
+        guarded(-1, |py| {
+            if value.is_null() {
+                return Err(PyTypeError::new_err("cannot delete release_gil"));
+            }
+            let on: bool = Bound::from_borrowed_ptr(py, value).extract()?;
+            state_of(obj).release_gil.store(on, Ordering::Relaxed);
+            Ok(0)
+        })
+    }
+}

@@ -1,0 +1,79 @@
+"""``anyproc.Function``: the callable type, reached through vectorcall and through ``tp_call``."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+import anyproc
+
+
+def test_vectorcall_and_tuple_call_give_the_same_results():
+    lower = anyproc.get_global_func("text.lower")
+    echo = anyproc.get_global_func("testing.echo")
+    # `f(x)` goes through vectorcall; `type(f).__call__(f, x)` through the `tp_call` slot
+    # with an argument tuple.
+    assert lower("ÀBC") == "àbc" == type(lower).__call__(lower, "ÀBC")
+    args = ([1, "x", None], 2, 3, 4, 5, 6, 7, 8)  # more arguments than fit on the stack
+    assert echo(*args) == [1, "x", None] == type(echo).__call__(echo, *args)
+    assert anyproc.get_global_func("testing.nop")() is None
+
+
+def test_keyword_arguments_are_refused():
+    lower = anyproc.get_global_func("text.lower")
+    with pytest.raises(TypeError, match="keyword"):
+        lower(text="A")
+    with pytest.raises(TypeError, match="keyword"):
+        type(lower).__call__(lower, text="A")
+
+
+def test_errors_name_the_op_through_both_paths():
+    lower = anyproc.get_global_func("text.lower")
+    with pytest.raises(TypeError, match=r"text\.lower: argument 0: expected str, got int"):
+        lower(1)
+    with pytest.raises(TypeError, match=r"text\.lower: argument 0: expected str, got int"):
+        type(lower).__call__(lower, 1)
+
+
+def test_cannot_be_created_or_subclassed_from_python():
+    with pytest.raises(TypeError, match="cannot be created directly"):
+        anyproc.Function()
+    with pytest.raises(TypeError):
+        type("Sub", (anyproc.Function,), {})
+
+
+def test_attributes_repr_equality_hash():
+    a = anyproc.get_global_func("text.lower")
+    b = anyproc.get_global_func("text.lower")
+    c = anyproc.get_global_func("text.upper")
+    assert isinstance(a, anyproc.Function) and type(a).__name__ == "Function"
+    assert a.name == "text.lower" and repr(a) == "<anyproc.Function text.lower>"
+    assert a == b and hash(a) == hash(b) and a != c and a != "text.lower"
+    assert len({a, b, c}) == 2
+    with pytest.raises(TypeError):
+        a.release_gil = "yes"
+    with pytest.raises(TypeError):
+        del a.release_gil
+    with pytest.raises(AttributeError):
+        a.name = "other"
+
+
+def test_functions_do_not_leak_references():
+    echo = anyproc.get_global_func("testing.echo")
+    def token(x):
+        return x
+
+    before = sys.getrefcount(token)
+    for _ in range(1000):
+        # The callable becomes a PackedFunc holding it, and comes back as a new Function:
+        # freeing that Function must release the callable.
+        back = echo([token])[0]
+        assert isinstance(back, anyproc.Function) and back(3) == 3
+        del back
+        anyproc.get_global_func("testing.nop")
+    assert sys.getrefcount(token) == before
+    # A function made in Rust and returned to Python (the callback wrapper) is freed with it.
+    made = echo(lambda x: x)
+    assert isinstance(made, anyproc.Function) and made.name is None
+    assert made(5) == 5
