@@ -277,11 +277,7 @@ fn to_list<'a>(text: &str, pieces: impl IntoIterator<Item = &'a str>) -> List {
 
 /// Each character as an inline one-character UTF-8 string (never a heap object).
 fn chars_list(s: &str) -> List {
-    let mut list = List::with_capacity(s.chars().count());
-    for c in s.chars() {
-        list.push(AnyValue::from_char(c));
-    }
-    list
+    List::from_chars(s)
 }
 
 /// Each code point as an inline one-code-point UCS4 string.

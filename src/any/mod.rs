@@ -16,7 +16,7 @@ pub use anyproc_abi::type_index;
 pub use anyproc_abi::{Payload, RawAny};
 pub use convert::{FromAny, unbox};
 pub use eq_hash::{hash_value, values_equal};
-pub use pad::{AnyPad, AnyValue};
+pub use pad::{AnyPad, AnyValue, clear_values};
 pub use repr::{write_repr, write_str};
 pub use value_ref::Value;
 pub use view::AnyView;

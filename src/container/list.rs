@@ -1,7 +1,7 @@
 //! `List`: a growable list of `AnyValue`, shared by reference like a Python list.
 
 use crate::any::type_index::LIST;
-use crate::any::{AnyPad, AnyValue, AnyView, FromAny, Value, hash_value, values_equal, write_repr};
+use crate::any::{AnyPad, AnyValue, AnyView, FromAny, Value, clear_values, hash_value, values_equal, write_repr};
 use crate::error::{Result, ResultExt};
 use crate::object::{ObjPtr, ObjRef, Object, ObjectType, Recycle, RecycleBin, TypeHooks};
 use crate::string::{normalize_index, normalize_range};
@@ -38,7 +38,7 @@ impl Recycle for ListObj {
     #[inline]
     fn reset(&mut self) -> bool {
         let items = self.items.get_mut();
-        items.clear();
+        clear_values(items);
         items.capacity() <= RECYCLED_MAX_CAPACITY
     }
     fn bin() -> &'static LocalKey<RecycleBin<Self>> {
@@ -102,16 +102,19 @@ fn list_repr(o: ObjPtr<'_>, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Re
     })
 }
 
-/// Appends `value` to the list held in `slot`, lock-free when the slot holds the only reference.
+/// Runs `f` on the items of the list held in `slot`, lock-free when the slot holds the only
+/// reference; `None` when the slot holds no list.
 ///
-/// This is the interpreter's `list.append`: it works on the register itself, so it
-/// costs no reference-count traffic. Gives `value` back when the slot holds no list.
+/// This is how the interpreter changes a list in a register (`list.append`, an append loop run
+/// as one extend): it works on the register itself, so it costs no reference-count traffic.
+/// When the list is shared, `f` runs under its write lock, so it must not read this list
+/// through another handle.
 #[inline]
-pub fn append_in_slot<const N: usize>(slot: &mut AnyPad<N>, value: AnyValue) -> Result<(), AnyValue> {
-    let Some(obj) = slot.as_obj() else { return Err(value) };
-    // The exact type first: a range check through the type registry costs more than the push.
+pub fn items_in_slot<const N: usize, R>(slot: &mut AnyPad<N>, f: impl FnOnce(&mut Vec<AnyValue>) -> R) -> Option<R> {
+    let obj = slot.as_obj()?;
+    // The exact type first: a range check through the type registry costs more than a push.
     if obj.type_index() != LIST && !obj.is::<ListObj>() {
-        return Err(value);
+        return None;
     }
     let ptr = obj.as_raw().cast::<ListObj>();
     // Acquire pairs with the Release of other handles' drops, as in `ObjRef::get_mut`.
@@ -119,12 +122,22 @@ pub fn append_in_slot<const N: usize>(slot: &mut AnyPad<N>, value: AnyValue) -> 
         // SAFETY: the object is a `ListObj` (checked above); the slot holds the only reference and
         // we borrow the slot mutably, so no other handle or borrow of the list exists (the same
         // argument as `ObjRef::get_mut`), and no shared reference of ours is alive here.
-        unsafe { (*ptr.as_ptr()).items.get_mut().push(value) };
+        Some(f(unsafe { (*ptr.as_ptr()).items.get_mut() }))
     } else {
         // SAFETY: the object is a `ListObj` (checked above), kept alive by the slot.
-        unsafe { ptr.as_ref() }.items.write().push(value);
+        Some(f(&mut unsafe { ptr.as_ref() }.items.write()))
     }
-    Ok(())
+}
+
+/// Appends `value` to the list held in `slot` (see [`items_in_slot`]); gives `value` back when
+/// the slot holds no list.
+#[inline]
+pub fn append_in_slot<const N: usize>(slot: &mut AnyPad<N>, value: AnyValue) -> Result<(), AnyValue> {
+    let mut value = Some(value);
+    match items_in_slot(slot, |items| items.push(value.take().expect("taken once"))) {
+        Some(()) => Ok(()),
+        None => Err(value.take().expect("not taken when there is no list")),
+    }
 }
 
 /// A shared, growable list of any-values.

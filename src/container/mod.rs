@@ -3,8 +3,10 @@
 //! They have Python's reference semantics: clones of a handle share one object,
 //! and a change through one is seen through all.
 
+mod chars;
 mod dict;
 mod list;
 
+pub use chars::push_chars;
 pub use dict::{Dict, DictObj};
-pub use list::{List, ListObj, append_in_slot};
+pub use list::{List, ListObj, append_in_slot, items_in_slot};
