@@ -103,3 +103,94 @@ fn the_seed_function_keeps_characters_inline() {
     assert_eq!(out.len(), 4);
     out.with_items(|items| assert!(items.iter().all(|v| !v.is_object()), "one-character strings stay inline"));
 }
+
+/// Calls `name` of a scratch script on `args`.
+fn run_script(src: &str, name: &str, args: &[AnyView<'_>]) -> anyproc::Result<serde_json::Value> {
+    let f = script(src, name)?;
+    f.call(args).map(|v| any_to_json(&v).unwrap())
+}
+
+#[test]
+fn append_loops_run_as_one_extend_and_leave_the_loop_variables() {
+    // The seed's loop and its relatives compile to the fused extend (the listing shows it) ...
+    // (The entry function is listed first, as fn#0.)
+    let entry = |name: &str| {
+        let listing = anyproc::pipeline::script_listing(&functions(), name).unwrap();
+        listing.split("fn#1 ").next().unwrap().to_string()
+    };
+    let program = entry("append_loops");
+    // Nine append loops; the one appending a list to itself is left as written.
+    assert_eq!(program.matches(".extend(").count(), 8, "{program}");
+    let seed = entry("unicode_split_any");
+    assert_eq!(seed.matches(".extend(").count(), 1, "{seed}");
+    // ... and give what CPython gives (hand-computed from CPython 3.11's output).
+    let want = serde_json::json!([
+        ["a", "b", " ", "c", "é"],
+        ["a", "b", " ", "c", "é"],
+        ["a", "b", " ", "c", "é"],
+        ["ab", "cé"],
+        ["ab", "cé"],
+        ["ab", "cé", "ab", "cé"],
+        ["b", "a"],
+        ["a", "b", " ", "c", "é"],
+        ["a", "b", " ", "c", "é"],
+        4,
+        "é",
+        4,
+        "é",
+        "cé",
+        1
+    ]);
+    assert_eq!(call("append_loops", "ab cé"), want);
+    let empty = serde_json::json!([[], [], [], [], [], [], ["b", "a"], [], [], -1, "", -1, "", "", -1]);
+    assert_eq!(call("append_loops", ""), empty);
+}
+
+#[test]
+fn append_loops_that_do_not_fit_run_as_written() {
+    let src = "
+def into_text(s):
+    out = \"\"
+    for c in s:
+        out.append(c)
+    return out
+
+def over_dict(d):
+    out = []
+    for k in d:
+        out.append(k)
+    return out
+
+def over_int(n):
+    out = []
+    for i in range(len(n)):
+        out.append(n[i])
+    return out
+
+def nested(xs):
+    out = []
+    for x in xs:
+        out.append(x)
+    out[0].append(9)
+    return [out, xs]
+";
+    // Not a list to append to: the loop runs and fails as CPython does.
+    let e = run_script(src, "into_text", &[AnyView::from("ab")]).unwrap_err().to_string();
+    assert!(e.contains("'str' object has no attribute 'append'"), "{e}");
+    // An empty sequence never reaches the append, as in CPython.
+    assert_eq!(run_script(src, "into_text", &[AnyView::from("")]).unwrap(), serde_json::json!(""));
+    // A dict is iterated by its keys.
+    let d = anyproc::Dict::new();
+    let mut d2 = d.clone();
+    d2.set("k", 1i64);
+    let dv = anyproc::AnyValue::from(d);
+    assert_eq!(run_script(src, "over_dict", &[dv.view()]).unwrap(), serde_json::json!(["k"]));
+    // len() of an int is CPython's TypeError.
+    let e = run_script(src, "over_int", &[AnyView::from(5i64)]).unwrap_err().to_string();
+    assert!(e.contains("len()"), "{e}");
+    // Elements are shared, not copied: appending to the inner list shows through both.
+    let inner = List::from_vec(vec![1i64.into()]);
+    let xs = List::from_vec(vec![anyproc::AnyValue::from(inner)]);
+    let xs = anyproc::AnyValue::from(xs);
+    assert_eq!(run_script(src, "nested", &[xs.view()]).unwrap(), serde_json::json!([[[1, 9]], [[1, 9]]]));
+}

@@ -6,6 +6,7 @@
 //! same program, `len(x)` a builtin, `x.lower()` a method.
 
 use super::Slot;
+use super::append_loop::{AppendLoop, Scope};
 use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Literal, Stmt, StmtKind, Target};
 use super::builtins::Builtin;
 use super::direct::DirectCall;
@@ -404,11 +405,14 @@ impl<'a> FnCompiler<'a> {
             }
             StmtKind::For { target, iter, body } => {
                 let line = self.line;
+                let fused = self.scope(|s| s.for_statement(target, iter, body));
+                let skip = fused.map(|a| self.extend_each(a));
                 self.for_loop(target, iter, |c| {
                     c.block(body)?;
                     c.line = line;
                     Ok(())
                 })?;
+                self.patch_skip(skip);
             }
             StmtKind::While { test, body } => {
                 let slot = self.enter_loop_slot();
@@ -511,6 +515,26 @@ impl<'a> FnCompiler<'a> {
         self.emit(Inst::ForNext { slot, dst, body: body_start });
         self.leave_loop(next);
         Ok(())
+    }
+
+    /// Runs the append-loop matcher over this function's scope.
+    fn scope<R>(&self, f: impl FnOnce(&Scope<'_>) -> R) -> R {
+        f(&Scope { locals: &self.locals, is_defined: &|id| self.is_defined(id) })
+    }
+
+    /// Emits the fused form of an append loop and the jump past the loop that follows it
+    /// (the loop itself comes next, for when the fused form does not apply); returns the jump.
+    fn extend_each(&mut self, a: AppendLoop) -> usize {
+        self.emit(Inst::ExtendEach { list: a.list, seq: a.seq, index: a.index, item: a.item });
+        self.emit(Inst::Jump { to: 0 })
+    }
+
+    /// Points the jump from [`Self::extend_each`], if any, past the loop just compiled.
+    fn patch_skip(&mut self, skip: Option<usize>) {
+        if let Some(at) = skip {
+            let end = self.here();
+            self.patch(at, end);
+        }
     }
 
     fn range_args<'e>(&self, iter: &'e Expr) -> Option<&'e [Expr]> {
@@ -703,6 +727,8 @@ impl<'a> FnCompiler<'a> {
                 let out = self.temp();
                 let none = self.operands(&[]);
                 self.emit(Inst::BuildList { dst: out, items: none });
+                let fused = self.scope(|s| s.comprehension(out, elt, target, iter, ifs));
+                let skip = fused.map(|a| self.extend_each(a));
                 self.for_loop(target, iter, |c| {
                     let mut skips = Vec::new();
                     for cond in ifs {
@@ -715,6 +741,7 @@ impl<'a> FnCompiler<'a> {
                     skips.into_iter().for_each(|at| c.patch(at, next));
                     Ok(())
                 })?;
+                self.patch_skip(skip);
                 Ok(self.move_to(out, dst))
             }
         }

@@ -10,11 +10,11 @@ use super::Slot;
 use super::ast::{BinOp, UnaryOp};
 use super::builtins::{Builtin, call_builtin};
 use super::direct::{located, with_op_name};
-use super::ir::{Function, Inst, Operands, Program};
+use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
 use super::methods::call_method;
 use super::value_ops::{binary, compare, get_item, len, set_item, slice, truthy, unary};
-use crate::container::append_in_slot;
+use crate::container::{append_in_slot, items_in_slot, push_chars};
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::call_obj;
 use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Value};
@@ -291,6 +291,11 @@ impl Vm<'_> {
                         fail!(Error::new(ErrorKind::Type, format!("'{t}' object has no attribute 'append'")));
                     }
                 }
+                Inst::ExtendEach { list, seq, index, item } => {
+                    if !extend_each(regs, list, seq, index, item) {
+                        pc += 1; // not a list and a sequence it applies to: the loop itself runs
+                    }
+                }
                 Inst::FuncRef { dst, func } => {
                     reg!(dst) = Slot::from(as_packed_func(self.program.clone(), func));
                 }
@@ -336,6 +341,59 @@ impl Vm<'_> {
             }
         }
     }
+}
+
+/// [`Inst::ExtendEach`]: appends every element of `regs[seq]` to the list in `regs[list]` and
+/// leaves the loop's variables as the loop would, or returns false (changing nothing) unless
+/// `list` holds a list and `seq` text or another list.
+///
+/// Rationale: `for i in range(len(s)): out.append(s[i])` and `for c in s: out.append(c)` are
+/// how untyped glue code builds a list (the seed's `unicode_split_any` is one); run as one
+/// extend they cost a push per element instead of three dispatches, and no step of them can
+/// fail once the types are known.
+fn extend_each(regs: &mut [Slot], list: Reg, seq: Reg, index: Reg, item: Reg) -> bool {
+    // A copy of the sequence (inline, or one more count on a heap object), so that the list
+    // register can be borrowed mutably while it is read.
+    let source = regs[seq as usize].clone();
+    let same_object =
+        matches!((source.as_obj(), regs[list as usize].as_obj()), (Some(a), Some(b)) if a.as_raw() == b.as_raw());
+    if same_object {
+        return false; // `xs` extended by itself while it grows: the loop's own semantics apply
+    }
+    let last = match source.value() {
+        Value::Str(text) => {
+            let Some(()) = items_in_slot(&mut regs[list as usize], |items| push_chars(items, text)) else {
+                return false;
+            };
+            text.chars().next_back().map(|c| (text.chars().count(), Slot::from_char(c)))
+        }
+        Value::UStr(chars) => {
+            let Some(()) = items_in_slot(&mut regs[list as usize], |items| {
+                items.extend(chars.iter().map(|&c| AnyValue::from_char(c)))
+            }) else {
+                return false;
+            };
+            chars.last().map(|&c| (chars.len(), Slot::from_char(c)))
+        }
+        Value::Object(_) => {
+            let Some(elements) = List::from_view(&source.view()) else { return false };
+            // A snapshot, so that no two list locks are ever held at once.
+            let xs = elements.to_vec();
+            let last = xs.last().map(|x| (xs.len(), x.clone().resize::<1>()));
+            let Some(()) = items_in_slot(&mut regs[list as usize], |items| items.extend(xs)) else { return false };
+            last
+        }
+        _ => return false,
+    };
+    if let Some((n, value)) = last {
+        if index != NO_REG {
+            regs[index as usize] = Slot::from_int(n as i64 - 1);
+        }
+        if item != NO_REG {
+            regs[item as usize] = value;
+        }
+    }
+    true
 }
 
 /// The state of `range(start, stop, step)`: ints, and a step that is not zero.

@@ -14,6 +14,9 @@ use std::fmt;
 /// A register index within a function's frame.
 pub type Reg = u32;
 
+/// "No register", for the optional operands of [`Inst::ExtendEach`].
+pub const NO_REG: Reg = Reg::MAX;
+
 /// A run of operands in [`Function::operands`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Operands {
@@ -75,6 +78,12 @@ pub enum Inst {
     CallMethod { dst: Reg, method: Method, obj: Reg, args: Operands },
     /// `list.append(value)`, the hot path of list building.
     Append { list: Reg, value: Reg },
+    /// A loop that appends each element of `seq` to `list`, run as one extend (see
+    /// `compile::append_each`): when `list` is a list and `seq` a string or another list, the
+    /// elements are appended, `index` (if not [`NO_REG`]) is left at the last index and `item`
+    /// (if not [`NO_REG`]) at the last element, as the loop would leave them, and the next
+    /// instruction (a jump past the loop) runs; otherwise it is skipped and the loop runs.
+    ExtendEach { list: Reg, seq: Reg, index: Reg, item: Reg },
     /// `dst = <the program's function>` as a function value.
     FuncRef { dst: Reg, func: u32 },
     /// Starts iterating `src` in loop slot `slot`.
@@ -186,6 +195,16 @@ impl fmt::Display for Function {
                     format!("{} = {}.{}({})", r(dst), r(obj), method.name(), self.regs(args))
                 }
                 Inst::Append { list, value } => format!("{}.append({})", r(list), r(value)),
+                Inst::ExtendEach { list, seq, index, item } => {
+                    let var = |x: Reg| if x == NO_REG { "-".to_string() } else { r(x) };
+                    format!(
+                        "{}.extend({}) (index {}, item {}), or skip the next",
+                        r(list),
+                        r(seq),
+                        var(index),
+                        var(item)
+                    )
+                }
                 Inst::FuncRef { dst, func } => format!("{} = fn#{func}", r(dst)),
                 Inst::IterStart { slot, src } => format!("loop{slot} = iter {}", r(src)),
                 Inst::RangeStart { slot, start, stop, step } => {

@@ -3,6 +3,7 @@
 //! `spec` reads a pipeline file, `parser` reads anyscript into `ast`, `compile`
 //! lowers it to `ir`, `interp` runs it, `batch` runs a pipeline over many records.
 
+mod append_loop;
 pub mod ast;
 pub mod batch;
 pub mod builtins;
@@ -25,7 +26,7 @@ pub mod value_ops;
 
 pub use batch::{BatchOutput, ErrorPolicy};
 pub use load::Pipeline;
-pub use script::{script, script_json};
+pub use script::{script, script_json, script_listing};
 pub use spec::{Format, PipelineSpec};
 
 /// The register type of the interpreter: one slot holds any value, strings up to 16 bytes inline.

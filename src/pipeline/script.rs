@@ -14,6 +14,13 @@ pub fn script(source: &str, entry: &str) -> Result<PackedFunc> {
     script_module(parse_module(source)?, entry, &Globals::new(), Limits::default())
 }
 
+/// Compiles the `def`s of `source` with `entry` first and returns the program's listing (what
+/// `anyproc check` prints for a pipeline).
+pub fn script_listing(source: &str, entry: &str) -> Result<String> {
+    let (functions, _) = entry_first(parse_module(source)?, entry)?;
+    Ok(compile(&functions, &Globals::new(), Limits::default(), &[])?.to_string())
+}
+
 /// Compiles a module given as JSON (the shape of [`Module`]) and returns `entry`.
 pub fn script_json(json: &str, entry: &str) -> Result<PackedFunc> {
     let module: Module = serde_json::from_str(json)
@@ -23,13 +30,18 @@ pub fn script_json(json: &str, entry: &str) -> Result<PackedFunc> {
 
 /// Compiles `module` with `globals` and returns its function `entry` as a `PackedFunc`.
 pub fn script_module(module: Module, entry: &str, globals: &Globals, limits: Limits) -> Result<PackedFunc> {
+    let (functions, _) = entry_first(module, entry)?;
+    let program = compile(&functions, globals, limits, &[])?;
+    Ok(as_packed_func(Arc::new(program), 0))
+}
+
+/// The module's functions with `entry` moved first (the entry point is function 0).
+fn entry_first(module: Module, entry: &str) -> Result<(Vec<FunctionDef>, usize)> {
     let mut functions: Vec<FunctionDef> = module.functions;
     let at = functions
         .iter()
         .position(|f| f.name == entry)
         .ok_or_else(|| Error::new(ErrorKind::Key, format!("no function named '{entry}' in the script")))?;
-    // The entry point is function 0.
     functions.swap(0, at);
-    let program = compile(&functions, globals, limits, &[])?;
-    Ok(as_packed_func(Arc::new(program), 0))
+    Ok((functions, at))
 }

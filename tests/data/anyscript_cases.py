@@ -215,11 +215,49 @@ def skip_and_stop(text):
     return "".join(out)
 
 
+def append_loops(text):
+    # Loops that only append each element to a list (run as one extend when they can),
+    # and the variables they leave behind.
+    words = text.split()
+    i = -1
+    c = ""
+    chars = []
+    for i in range(len(text)):
+        c = text[i]
+        chars.append(c)
+    j = -1
+    by_index = []
+    for j in range(len(text)):
+        by_index.append(text[j])
+    ch = ""
+    letters = []
+    for ch in text:
+        letters.append(ch)
+    w = ""
+    copied = []
+    for w in words:
+        copied.append(w)
+    k = -1
+    word_list = []
+    for k in range(len(words)):
+        word_list.append(words[k])
+    doubled = words[:]
+    for m in range(len(doubled)):
+        doubled.append(doubled[m])
+    counts = {"b": 2, "a": 1}
+    keys = []
+    for key in counts:
+        keys.append(key)
+    comp = [x for x in text]
+    comp_index = [text[n] for n in range(len(text))]
+    return [chars, by_index, letters, copied, word_list, doubled, keys, comp, comp_index, i, c, j, ch, w, k]
+
+
 CASES = [
     "unicode_split_any", "count_vowels", "word_lengths", "capitalize_words", "first_long_word",
     "reverse_words", "char_histogram", "collatz_steps", "fizz", "dedupe", "pairs_with_break",
     "numbers", "stats", "tags", "clean", "zipped", "nested", "find_all", "wrap_lines",
-    "skip_and_stop",
+    "skip_and_stop", "append_loops",
 ]
 
 if __name__ == "__main__":
