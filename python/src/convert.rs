@@ -180,6 +180,10 @@ fn dict_to_any(d: &Bound<'_, PyDict>, depth: usize) -> PyResult<AnyValue> {
 
 /// Converts an anyproc value to a Python object.
 pub fn any_to_py<'py>(py: Python<'py>, v: &AnyView<'_>) -> PyResult<Bound<'py, PyAny>> {
+    // None, what most ops called for their effect return, without decoding the value.
+    if v.is_none() {
+        return Ok(py.None().into_bound(py));
+    }
     to_py(py, v, 0)
 }
 

@@ -20,9 +20,6 @@ use std::ptr::{self, null_mut};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
-/// Arguments up to this many are converted into arrays on the stack.
-const INLINE_ARGS: usize = 6;
-
 // Vectorcall pieces the limited API of Python 3.9 does not declare; their values have been
 // fixed since PEP 590 (CPython 3.8).
 const TPFLAGS_HAVE_VECTORCALL: std::ffi::c_ulong = 1 << 11;
@@ -223,23 +220,45 @@ fn call<'py>(py: Python<'py>, state: &FunctionState, args: &[*mut ffi::PyObject]
         };
         any_to_py(py, &out.py_err(py)?.view())
     };
-    // SAFETY (both closures): CPython's argument pointers are live, borrowed references for
-    // the duration of the call.
-    let convert = |a: &*mut ffi::PyObject| py_to_any(&*unsafe { pyo3::Borrowed::from_ptr(py, *a) });
-    let n = args.len();
-    if n > INLINE_ARGS {
-        let values = args.iter().map(convert).collect::<PyResult<Vec<AnyValue>>>()?;
-        let views: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
-        return run(&views);
+    match args.len() {
+        0 => run(&[]),
+        1 => call_with::<1, _>(py, args, run),
+        2 => call_with::<2, _>(py, args, run),
+        3 => call_with::<3, _>(py, args, run),
+        4 => call_with::<4, _>(py, args, run),
+        5 => call_with::<5, _>(py, args, run),
+        6 => call_with::<6, _>(py, args, run),
+        _ => {
+            let values = args.iter().map(|&a| convert(py, a)).collect::<PyResult<Vec<AnyValue>>>()?;
+            let views: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
+            run(&views)
+        }
     }
-    // Up to `INLINE_ARGS` arguments live in arrays on the stack: a call allocates nothing of
-    // its own, and the unused slots are Nones that cost nothing to drop.
-    let mut values: [AnyValue; INLINE_ARGS] = [const { AnyValue::none() }; INLINE_ARGS];
-    for (slot, a) in values.iter_mut().zip(args) {
-        *slot = convert(a)?;
+}
+
+/// Converts exactly `N` arguments into arrays on the stack and runs `run` on their views.
+///
+/// Rationale: one array of the exact size per arity, so a call converts, views and drops only
+/// the arguments it has (a fixed array of six cost more than the conversion of one int).
+#[inline(always)]
+fn call_with<'py, const N: usize, R>(
+    py: Python<'py>,
+    args: &[*mut ffi::PyObject],
+    run: impl FnOnce(&[AnyView<'_>]) -> PyResult<R>,
+) -> PyResult<R> {
+    let mut values: [AnyValue; N] = [const { AnyValue::none() }; N];
+    for (slot, &a) in values.iter_mut().zip(args) {
+        *slot = convert(py, a)?;
     }
-    let views: [AnyView<'_>; INLINE_ARGS] = std::array::from_fn(|i| values[i].view());
-    run(&views[..n])
+    let views: [AnyView<'_>; N] = std::array::from_fn(|i| values[i].view());
+    run(&views)
+}
+
+/// Converts one argument CPython passed.
+#[inline(always)]
+fn convert(py: Python<'_>, arg: *mut ffi::PyObject) -> PyResult<AnyValue> {
+    // SAFETY: CPython's argument pointers are live, borrowed references for the duration of the call.
+    py_to_any(&*unsafe { pyo3::Borrowed::from_ptr(py, arg) })
 }
 
 fn no_keywords() -> PyErr {

@@ -32,6 +32,20 @@ unsafe extern "C" fn drop_boxed<T: ObjectType>(obj: *mut Object) {
 }
 
 impl<T: ObjectType> ObjRef<T> {
+    /// Takes ownership of a dead object whose header was set by [`Self::adopt`]: its count
+    /// starts again at 1.
+    ///
+    /// # Safety
+    /// `ptr` is unshared, was set up by `adopt` for this `T`, and its count reached zero.
+    #[inline]
+    pub(crate) unsafe fn revive(ptr: NonNull<T>) -> Self {
+        let header = ptr.as_ptr().cast::<Object>();
+        // SAFETY: the caller guarantees `ptr` is valid and unshared; the header is at offset 0.
+        unsafe { (*header).ref_count.store(1, Ordering::Relaxed) };
+        census::on_birth();
+        ObjRef { ptr, _owns: PhantomData }
+    }
+
     /// Moves `value` to the heap as a new object with count 1.
     pub fn new(value: T) -> Self {
         let raw = Box::into_raw(Box::new(value));
@@ -203,8 +217,23 @@ pub unsafe fn dec_ref(obj: NonNull<Object>) {
         // Pairs with the Release decrements of other owners before the object is freed.
         fence(Ordering::Acquire);
     }
+    // SAFETY: the count reached zero, so we are the last owner.
+    unsafe { free_object(obj) }
+}
+
+/// Frees an object whose count reached zero: the deleter runs now or, under deeply nested
+/// frees, from the outermost deleter's queue.
+///
+/// Rationale: out of line, so that the thread-locals the deleter runner reads are not looked up
+/// in every function that drops a value. In a shared library (the Python extension) each
+/// thread-local costs a `__tls_get_addr` call, and the compiler hoisted those to the top of
+/// callers that merely might free something (two per call of a function from Python).
+///
+/// # Safety
+/// `obj`'s count reached zero and the caller gives up its last handle to it.
+#[inline(never)]
+unsafe fn free_object(obj: NonNull<Object>) {
     census::on_free();
-    // SAFETY: the count reached zero, so we are the last owner; the deleter runs now or,
-    // under deeply nested frees, from the outermost deleter's queue.
+    // SAFETY: the caller's contract.
     unsafe { run_deleter(obj) }
 }

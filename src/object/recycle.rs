@@ -74,14 +74,16 @@ impl<T: Recycle> ObjRef<T> {
     /// when the bin is empty.
     #[inline]
     pub fn new_recycled(fresh: impl FnOnce() -> T, prepare: impl FnOnce(&mut T)) -> Self {
-        let boxed = match T::bin().try_with(RecycleBin::take).ok().flatten() {
+        match T::bin().try_with(RecycleBin::take).ok().flatten() {
             Some(mut reused) => {
                 prepare(&mut reused);
-                reused
+                // SAFETY: an object of this type made by `adopt` below and filed by `recycle::<T>`
+                // when its count reached zero: its header still names its type and deleter (and
+                // its hooks are installed), so only the count starts again.
+                unsafe { Self::revive(NonNull::from(Box::leak(reused))) }
             }
-            None => Box::new(fresh()),
-        };
-        // SAFETY: a unique Box allocation of T; `recycle::<T>` frees or files it as a Box<T>.
-        unsafe { Self::adopt(NonNull::from(Box::leak(boxed)), recycle::<T>) }
+            // SAFETY: a unique Box allocation of T; `recycle::<T>` frees or files it as a Box<T>.
+            None => unsafe { Self::adopt(NonNull::from(Box::leak(Box::new(fresh()))), recycle::<T>) },
+        }
     }
 }
