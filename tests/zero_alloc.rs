@@ -378,8 +378,15 @@ fn the_interpreted_seed_function_allocates_nothing_per_character() {
     // (a pipeline's records are already owned and are not copied), and nothing per character.
     let long: Vec<String> = [("a", 40), ("é", 20), ("日", 15), ("🙂", 12)].map(|(c, n)| c.repeat(n)).to_vec();
     assert_eq!(interpreted_split_allocations(&f, &long), 400, "one argument copy per call, none per character");
-    // Text of 64 bytes or more is also widened to UCS4 once, on its first index (so that
-    // `text[i]` is O(1)): two allocations per call, still none per character.
+    // Text of 64 bytes or more: the seed's loop runs as one extend (it only appends each
+    // character), so it is never indexed and only the argument is copied.
     let long: Vec<String> = ["a", "é", "日", "🙂"].iter().map(|c| c.repeat(100)).collect();
-    assert_eq!(interpreted_split_allocations(&f, &long), 800, "two copies per call, none per character");
+    assert_eq!(interpreted_split_allocations(&f, &long), 400, "one copy per call, none per character");
+    // The same loop with one more statement runs instruction by instruction: long text is
+    // widened to UCS4 once, on its first index (so that `text[i]` is O(1)): two allocations
+    // per call, still none per character.
+    let src = "def split_indexed(word):\n    ret = []\n    last = -1\n    for i in range(len(word)):\n        res = word[i]\n        last = i\n        ret.append(res)\n    return ret\n";
+    let g = anyproc::pipeline::script(src, "split_indexed").unwrap();
+    assert_eq!(interpreted_split_allocations(&g, &short), 0);
+    assert_eq!(interpreted_split_allocations(&g, &long), 800, "two copies per call, none per character");
 }
