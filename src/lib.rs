@@ -18,7 +18,7 @@ pub mod string;
 
 pub use any::{AnyPad, AnyValue, AnyView, FromAny, Value};
 pub use container::{Dict, List};
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, Result, panic_message};
 pub use func::{PackedFunc, get_global_func, list_global_funcs, register_func};
 pub use ndarray::NDArray;
 pub use object::{ObjRef, Object, ObjectType};

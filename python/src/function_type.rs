@@ -189,12 +189,7 @@ unsafe fn guarded<T>(err: T, body: impl FnOnce(Python<'_>) -> PyResult<T>) -> T 
             err
         }
         Err(panic) => {
-            let msg = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic in anyproc.Function".into());
-            PanicException::new_err(msg).restore(py);
+            PanicException::new_err(anyproc::panic_message(&*panic)).restore(py);
             err
         }
     }

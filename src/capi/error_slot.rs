@@ -6,7 +6,7 @@
 //! -1. `error_last` reads the slot; a C callback reports its own failure by
 //! filling the slot with `error_set` before returning -1.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, panic_message};
 use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -41,12 +41,7 @@ pub(crate) fn guard(entry: &str, body: impl FnOnce() -> Result<()>) -> i32 {
             -1
         }
         Err(payload) => {
-            let msg = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            set_last_error(Error::runtime(format!("{entry}: internal panic: {msg}")));
+            set_last_error(Error::runtime(format!("{entry}: internal panic: {}", panic_message(&*payload))));
             -1
         }
     }

@@ -2,7 +2,7 @@
 
 use crate::any::type_index::FUNC;
 use crate::any::{AnyPad, AnyValue, AnyView, FromAny, Value};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, panic_message};
 use crate::object::{ObjPtr, ObjRef, Object, ObjectType, SubObject};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -62,14 +62,8 @@ fn call_raw(obj: NonNull<Object>, args: &[AnyView<'_>]) -> Result<AnyValue> {
     // SAFETY: `obj` is a live FuncObj (callers hold it); its entry matches its own layout.
     let entry = unsafe { obj.cast::<FuncObj>().as_ref() }.call;
     // SAFETY: the entry was installed for exactly this object's type.
-    catch_unwind(AssertUnwindSafe(|| unsafe { entry(obj, args) })).unwrap_or_else(|payload| {
-        let msg = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        Err(Error::runtime(format!("function panicked: {msg}")))
-    })
+    catch_unwind(AssertUnwindSafe(|| unsafe { entry(obj, args) }))
+        .unwrap_or_else(|payload| Err(Error::runtime(format!("function panicked: {}", panic_message(&*payload)))))
 }
 
 /// A function object: takes `&[AnyView]`, returns an `AnyValue` or an error.
