@@ -275,11 +275,6 @@ fn to_list<'a>(text: &str, pieces: impl IntoIterator<Item = &'a str>) -> List {
     list
 }
 
-/// Each character as an inline one-character UTF-8 string (never a heap object).
-fn chars_list(s: &str) -> List {
-    List::from_chars(s)
-}
-
 /// Each code point as an inline one-code-point UCS4 string.
 fn chars_ucs4_list(s: &str) -> List {
     let mut list = List::with_capacity(s.chars().count());
@@ -321,7 +316,12 @@ pub fn register(reg: &Registry) -> Result<()> {
         |s: Str| to_list(&s, split_sentences(&s)),
         false,
     )?;
-    reg.register_typed("text.chars", "Each character as a one-character string.", |s: Str| chars_list(&s), false)?;
+    reg.register_typed(
+        "text.chars",
+        "Each character as a one-character string.",
+        |s: Str| List::from_chars(&s),
+        false,
+    )?;
     reg.register_typed(
         "text.chars_ucs4",
         "Each code point as a one-code-point UCS4 string.",

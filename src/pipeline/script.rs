@@ -17,7 +17,7 @@ pub fn script(source: &str, entry: &str) -> Result<PackedFunc> {
 /// Compiles the `def`s of `source` with `entry` first and returns the program's listing (what
 /// `anyproc check` prints for a pipeline).
 pub fn script_listing(source: &str, entry: &str) -> Result<String> {
-    let (functions, _) = entry_first(parse_module(source)?, entry)?;
+    let functions = entry_first(parse_module(source)?, entry)?;
     Ok(compile(&functions, &Globals::new(), Limits::default(), &[])?.to_string())
 }
 
@@ -30,18 +30,18 @@ pub fn script_json(json: &str, entry: &str) -> Result<PackedFunc> {
 
 /// Compiles `module` with `globals` and returns its function `entry` as a `PackedFunc`.
 pub fn script_module(module: Module, entry: &str, globals: &Globals, limits: Limits) -> Result<PackedFunc> {
-    let (functions, _) = entry_first(module, entry)?;
+    let functions = entry_first(module, entry)?;
     let program = compile(&functions, globals, limits, &[])?;
     Ok(as_packed_func(Arc::new(program), 0))
 }
 
 /// The module's functions with `entry` moved first (the entry point is function 0).
-fn entry_first(module: Module, entry: &str) -> Result<(Vec<FunctionDef>, usize)> {
+fn entry_first(module: Module, entry: &str) -> Result<Vec<FunctionDef>> {
     let mut functions: Vec<FunctionDef> = module.functions;
     let at = functions
         .iter()
         .position(|f| f.name == entry)
         .ok_or_else(|| Error::new(ErrorKind::Key, format!("no function named '{entry}' in the script")))?;
     functions.swap(0, at);
-    Ok((functions, at))
+    Ok(functions)
 }
