@@ -9,6 +9,7 @@ pub mod heap_kinds;
 mod pad;
 pub mod py_text;
 mod repr;
+mod stack_slots;
 mod value_ref;
 mod view;
 
@@ -18,5 +19,6 @@ pub use convert::{FromAny, unbox};
 pub use eq_hash::{hash_value, values_equal};
 pub use pad::{AnyPad, AnyValue, clear_values};
 pub use repr::{write_repr, write_str};
+pub use stack_slots::StackSlots;
 pub use value_ref::Value;
 pub use view::AnyView;

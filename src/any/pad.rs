@@ -455,22 +455,29 @@ impl<const N: usize> Clone for AnyPad<N> {
 /// Empties `items`, skipping the per-item drop when none of them holds an object.
 ///
 /// Rationale: a recycled list of one-character strings is cleared once per word, and dropping
-/// it item by item (a compare and branch each) cost more than filling it. Or-ing the type
-/// indices, four at a time, is a branch-free scan; the result is below `OBJECT_BEGIN`
-/// exactly when every index is (any index at or above it, or negative, sets a higher bit).
+/// it item by item (a compare and branch each) cost more than filling it.
 #[inline]
 pub fn clear_values<const N: usize>(items: &mut Vec<AnyPad<N>>) {
+    if any_object(items) {
+        items.clear();
+    } else {
+        // SAFETY: no item holds an object, so dropping an item is a no-op and forgetting
+        // them leaks nothing; length 0 is always within capacity.
+        unsafe { items.set_len(0) }
+    }
+}
+
+/// Whether any of `items` holds an object, by one branch-free scan of their type indices.
+///
+/// Or-ing the type indices, four at a time, gives a value below `OBJECT_BEGIN` exactly when
+/// every index is (any index at or above it, or negative, sets a higher bit).
+#[inline]
+pub(crate) fn any_object<const N: usize>(items: &[AnyPad<N>]) -> bool {
     let tag = |v: &AnyPad<N>| v.raw.type_index as u32;
     let chunks = items.chunks_exact(4);
     let rest = chunks.remainder().iter().fold(0u32, |acc, v| acc | tag(v));
     let tags = chunks.fold(rest, |acc, c| acc | tag(&c[0]) | tag(&c[1]) | tag(&c[2]) | tag(&c[3]));
-    if tags < OBJECT_BEGIN as u32 {
-        // SAFETY: no item holds an object, so dropping an item is a no-op and forgetting
-        // them leaks nothing; length 0 is always within capacity.
-        unsafe { items.set_len(0) }
-    } else {
-        items.clear();
-    }
+    tags >= OBJECT_BEGIN as u32
 }
 
 impl<const N: usize> Drop for AnyPad<N> {

@@ -14,11 +14,12 @@ use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
 use super::methods::call_method;
 use super::value_ops::{binary, compare, get_item, len, set_item, slice, truthy, unary};
-use crate::any::clear_values;
+use crate::any::{StackSlots, clear_values};
 use crate::container::{append_in_slot, items_in_slot, push_chars};
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::call_obj;
 use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Value};
+use arrayvec::ArrayVec;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
@@ -29,18 +30,23 @@ struct Frame {
     loops: Vec<LoopState>,
 }
 
-/// Frames kept for reuse by the calls of one thread, one per call depth in use.
-#[derive(Default)]
-struct Pools {
-    frames: Vec<Frame>,
+/// What the script calls of one thread share.
+struct ThreadState {
+    /// Script calls in progress on this thread, through every path: calls within a program,
+    /// and calls that re-enter through a function value or an op calling back.
+    depth: Cell<u32>,
+    /// Frames kept for reuse by calls of functions too large for a frame on the stack.
+    frames: RefCell<Vec<Frame>>,
 }
 
 thread_local! {
-    static POOLS: RefCell<Pools> = RefCell::new(Pools::default());
-    /// Script calls in progress on this thread, through every path: calls within a program,
-    /// and calls that re-enter through a function value or an op calling back.
-    static DEPTH: Cell<u32> = const { Cell::new(0) };
+    static THREAD: ThreadState = const { ThreadState { depth: Cell::new(0), frames: RefCell::new(Vec::new()) } };
 }
+
+/// Functions with at most this many registers and loop slots run on a frame on the stack.
+const STACK_REGS: usize = 16;
+/// See [`STACK_REGS`].
+const STACK_LOOPS: usize = 4;
 
 /// Below this much stack left, a script call continues on a new stack segment.
 const STACK_RED_ZONE: usize = 128 * 1024;
@@ -48,23 +54,25 @@ const STACK_RED_ZONE: usize = 128 * 1024;
 const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 
 /// Counts one script call on this thread for as long as it lives (also when a panic unwinds).
-struct DepthGuard;
+struct DepthGuard<'t>(&'t Cell<u32>);
 
-impl DepthGuard {
+impl<'t> DepthGuard<'t> {
     /// Enters a call, or fails when `max_depth` calls are already in progress.
-    fn enter(max_depth: u32) -> Result<DepthGuard> {
-        let depth = DEPTH.get();
-        if depth >= max_depth {
+    #[inline(always)]
+    fn enter(depth: &'t Cell<u32>, max_depth: u32) -> Result<DepthGuard<'t>> {
+        let d = depth.get();
+        if d >= max_depth {
             return Err(Error::runtime(format!("maximum call depth {max_depth} exceeded")));
         }
-        DEPTH.set(depth + 1);
-        Ok(DepthGuard)
+        depth.set(d + 1);
+        Ok(DepthGuard(depth))
     }
 }
 
-impl Drop for DepthGuard {
+impl Drop for DepthGuard<'_> {
+    #[inline(always)]
     fn drop(&mut self) {
-        DEPTH.set(DEPTH.get() - 1);
+        self.0.set(self.0.get() - 1);
     }
 }
 
@@ -76,14 +84,7 @@ pub fn run(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -> Result<An
     if let Some(direct) = &f.direct {
         return direct.run(f, args);
     }
-    POOLS
-        .with(|cell| match cell.try_borrow_mut() {
-            Ok(mut pools) => Vm { program, pools: &mut pools }.call(func, args),
-            // A re-entrant call (an op calling back into a script function while this thread's
-            // pools are in use) runs on pools of its own.
-            Err(_) => Vm { program, pools: &mut Pools::default() }.call(func, args),
-        })
-        .map(Slot::resize::<0>)
+    THREAD.with(|thread| Vm { program, thread }.call(func, args)).map(Slot::resize::<0>)
 }
 
 /// A function of `program` as a `PackedFunc`, callable from Rust, pipelines and Python.
@@ -100,9 +101,11 @@ pub fn as_packed_func(program: Arc<Program>, func: u32) -> PackedFunc {
     })
 }
 
+/// One call from outside into a program, and the calls it makes.
 struct Vm<'p> {
     program: &'p Arc<Program>,
-    pools: &'p mut Pools,
+    /// This thread's state, looked up once per call from outside.
+    thread: &'p ThreadState,
 }
 
 /// Calls with up to this many arguments pass them from a stack array.
@@ -124,7 +127,7 @@ fn with_views<R>(regs: &[Slot], f: &Function, ops: Operands, call: impl FnOnce(&
 
 impl Vm<'_> {
     fn call(&mut self, func: u32, args: &[AnyView<'_>]) -> Result<Slot> {
-        let _depth = DepthGuard::enter(self.program.max_depth)?;
+        let _depth = DepthGuard::enter(&self.thread.depth, self.program.max_depth)?;
         // Deep recursion (a raised `max_depth`, or a thread with a small stack) goes on in new
         // stack segments instead of overflowing the thread's stack.
         stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.call_here(func, args))
@@ -133,23 +136,28 @@ impl Vm<'_> {
     fn call_here(&mut self, func: u32, args: &[AnyView<'_>]) -> Result<Slot> {
         let program = self.program;
         let f = &program.functions[func as usize];
-        let mut frame = self.pools.frames.pop().unwrap_or_default();
         let (n_regs, n_loops) = (f.n_regs as usize, f.n_loops as usize);
+        let mut regs = StackSlots::<1, STACK_REGS>::new();
+        if n_loops <= STACK_LOOPS && regs.fill(args, n_regs) {
+            let mut loops = ArrayVec::<LoopState, STACK_LOOPS>::new();
+            for _ in 0..n_loops {
+                loops.push(LoopState::Idle);
+            }
+            return self.exec(f, &mut regs, &mut loops);
+        }
+        // Larger functions: a pooled frame, taken for the call and given back after it (the
+        // pool is not borrowed meanwhile, so calls within the call use it too).
+        let mut frame = self.thread.frames.borrow_mut().pop().unwrap_or_default();
         frame.regs.reserve(n_regs);
         frame.regs.extend(args.iter().map(AnyView::to_owned));
-        while frame.regs.len() < n_regs {
-            frame.regs.push(Slot::none());
-        }
-        frame.loops.reserve(n_loops);
-        while frame.loops.len() < n_loops {
-            frame.loops.push(LoopState::Idle);
-        }
+        frame.regs.resize_with(n_regs, Slot::none);
+        frame.loops.resize_with(n_loops, || LoopState::Idle);
         let result = self.exec(f, &mut frame.regs, &mut frame.loops);
         // Registers mostly end holding inline values (the result was moved out): one pass
         // over their type indices instead of a drop per register.
         clear_values(&mut frame.regs);
         frame.loops.clear();
-        self.pools.frames.push(frame);
+        self.thread.frames.borrow_mut().push(frame);
         result
     }
 
