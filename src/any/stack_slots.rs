@@ -58,7 +58,8 @@ impl<const N: usize, const CAP: usize> Deref for StackSlots<N, CAP> {
 
     #[inline(always)]
     fn deref(&self) -> &[AnyPad<N>] {
-        // SAFETY: the first `len` items are initialised (`new` writes them, nothing shrinks them).
+        // SAFETY: the first `len` items are initialised (`fill` writes them before counting them, and
+        // nothing shrinks `len`).
         unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast(), self.len) }
     }
 }
