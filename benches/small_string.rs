@@ -18,7 +18,8 @@
 //! 4. `vec_string`: `c.to_string()` into a `Vec<String>` (one allocation per char).
 //! 5. `vec_compact_str`: `CompactString` into a `Vec<CompactString>` (inline, no allocation).
 //!
-//! Before criterion runs, a standalone table prints ns/char (best of 5 passes)
+//! Before criterion runs, a standalone table prints ns/char (best of 7 passes, the
+//! variants taking turns)
 //! and heap allocations per char, counted by a wrapping global allocator.
 //!
 //! Input: `$ANYPROC_WORDS`, else `../shared/data/corpus/words_1m.txt` next to
@@ -210,33 +211,38 @@ fn check_outputs(input: &Input) {
     }
 }
 
+/// Timed passes per variant in the standalone table; the best one counts.
+const TABLE_ROUNDS: usize = 7;
+
 /// Prints `variant | ns/char | allocs/char` from standalone passes, then the speed ratios.
+///
+/// The variants take turns, one pass each per round, and each keeps its best pass: the
+/// machine's speed drifts over seconds (shared cores), and taking turns exposes every
+/// variant to the same drift instead of timing one variant's passes all in a fast spell.
 fn print_table(input: &Input) {
     let chars = input.chars as f64;
+    let mut best = [Duration::MAX; VARIANTS.len()];
+    for _ in 0..TABLE_ROUNDS {
+        for (v, best) in VARIANTS.iter().zip(&mut best) {
+            let t = Instant::now();
+            (v.pass)(input);
+            *best = (*best).min(t.elapsed());
+        }
+    }
     println!("{:<18} | {:>8} | {:>11} | {:>11}", "variant", "ns/char", "allocs/char", "allocs/word");
-    let mut best = Vec::new();
-    for v in &VARIANTS {
-        let time = (0..5)
-            .map(|_| {
-                let t = Instant::now();
-                (v.pass)(input);
-                t.elapsed()
-            })
-            .min()
-            .unwrap_or(Duration::ZERO);
+    let ns: Vec<f64> = best.iter().map(|t| t.as_nanos() as f64 / chars).collect();
+    for (v, ns) in VARIANTS.iter().zip(&ns) {
         // A separate counted pass, so timing never pays for the counter.
         ALLOCS.store(0, Relaxed);
         COUNTING.store(true, Relaxed);
         (v.pass)(input);
         COUNTING.store(false, Relaxed);
         let allocs = ALLOCS.load(Relaxed) as f64;
-        let ns = time.as_nanos() as f64 / chars;
         println!("{:<18} | {ns:>8.2} | {:>11.3} | {:>11.3}", v.name, allocs / chars, allocs / input.words.len() as f64);
-        best.push(ns);
     }
-    println!("ratio vec_string / anyvalue_utf8 time: {:.2}x", best[3] / best[0]);
-    println!("ratio vec_string / anyvalue_utf8_loop time: {:.2}x", best[3] / best[1]);
-    println!("ratio vec_string / anyvalue_ucs4 time: {:.2}x", best[3] / best[2]);
+    println!("ratio vec_string / anyvalue_utf8 time: {:.2}x", ns[3] / ns[0]);
+    println!("ratio vec_string / anyvalue_utf8_loop time: {:.2}x", ns[3] / ns[1]);
+    println!("ratio vec_string / anyvalue_ucs4 time: {:.2}x", ns[3] / ns[2]);
 }
 
 fn bench_unicode_split(c: &mut Criterion, input: &Input) {

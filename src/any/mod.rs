@@ -3,6 +3,7 @@
 //! Layout, inline strings and conversions follow seed 000 (the AnyValue RFC).
 //! With `object`, this is where the crate's unsafe code lives.
 
+mod chars;
 mod convert;
 mod eq_hash;
 pub mod heap_kinds;
@@ -15,6 +16,7 @@ mod view;
 
 pub use anyproc_abi::type_index;
 pub use anyproc_abi::{Payload, RawAny};
+pub use chars::push_chars;
 pub use convert::{FromAny, unbox};
 pub use eq_hash::{hash_value, values_equal};
 pub use pad::{AnyPad, AnyValue, clear_values};

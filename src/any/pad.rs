@@ -455,10 +455,20 @@ impl<const N: usize> Clone for AnyPad<N> {
 /// Empties `items`, skipping the per-item drop when none of them holds an object.
 ///
 /// Rationale: a recycled list of one-character strings is cleared once per word, and dropping
-/// it item by item (a compare and branch each) cost more than filling it.
+/// it item by item (a compare and branch each) cost more than filling it. A list of at most
+/// eight items (most words) is scanned by eight reads of `items[min(i, len - 1)]`, with no
+/// loop exit to mispredict: list lengths are as random as word lengths.
 #[inline]
 pub fn clear_values<const N: usize>(items: &mut Vec<AnyPad<N>>) {
-    if any_object(items) {
+    let tag = |v: &AnyPad<N>| v.raw.type_index as u32;
+    let n = items.len();
+    let tags = if n.wrapping_sub(1) < 8 {
+        let last = n - 1;
+        (0..8).fold(0u32, |acc, i| acc | tag(&items[i.min(last)]))
+    } else {
+        items.iter().fold(0u32, |acc, v| acc | tag(v))
+    };
+    if tags >= OBJECT_BEGIN as u32 {
         items.clear();
     } else {
         // SAFETY: no item holds an object, so dropping an item is a no-op and forgetting
@@ -513,5 +523,30 @@ impl AnyPad<0> {
     /// live object whose reference the caller hands over.
     pub unsafe fn from_raw_owned(raw: RawAny) -> Self {
         Self::from_raw(raw)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::container::List;
+
+    #[test]
+    fn clear_values_drops_an_object_at_any_position_of_short_and_long_vectors() {
+        // Both scans (the fixed eight reads and the loop) must see an object wherever it is.
+        for n in 1..=12usize {
+            for at in 0..n {
+                let list = List::new();
+                let mut items: Vec<AnyValue> = (0..n as i64).map(AnyValue::from).collect();
+                items[at] = AnyValue::from(list.clone());
+                assert_eq!(list.handle_count(), 2);
+                clear_values(&mut items);
+                assert!(items.is_empty());
+                assert_eq!(list.handle_count(), 1, "object at {at} of {n} was not dropped");
+            }
+        }
+        let mut inline: Vec<AnyValue> = ["a", "b", "c"].into_iter().map(AnyValue::from).collect();
+        clear_values(&mut inline);
+        assert!(inline.is_empty());
     }
 }

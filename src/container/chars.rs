@@ -1,24 +1,7 @@
 //! Splitting text into a list of one-character strings: the seed's `unicode_split` as a kernel.
 
 use super::List;
-use crate::any::AnyValue;
-
-/// Appends each character of `text` to `items` as an inline one-character UTF-8 string.
-///
-/// Rationale: most words are ASCII, and for them a character is a byte: the whole word is
-/// checked once (a word at a time), then each byte becomes a value in a loop with no decoding
-/// and no per-item capacity check (`extend` over an exact-size iterator reserves once).
-#[inline]
-pub fn push_chars(items: &mut Vec<AnyValue>, text: &str) {
-    if text.is_ascii() {
-        items.extend(text.bytes().map(AnyValue::from_ascii_byte));
-    } else {
-        items.reserve(text.len());
-        for c in text.chars() {
-            items.push(AnyValue::from_char(c));
-        }
-    }
-}
+use crate::any::push_chars;
 
 impl List {
     /// Each character of `text` as an inline one-character UTF-8 string (never a heap object).
@@ -56,13 +39,5 @@ mod tests {
         for x in List::from_chars("ab\u{7f}é").to_vec() {
             assert!(x.as_obj().is_none(), "characters are inline");
         }
-    }
-
-    #[test]
-    fn push_chars_appends_after_existing_items() {
-        let mut items = vec![AnyValue::from(1i64)];
-        push_chars(&mut items, "ab");
-        push_chars(&mut items, "ç");
-        assert_eq!(items, [AnyValue::from(1i64), AnyValue::from("a"), AnyValue::from("b"), AnyValue::from("ç")]);
     }
 }

@@ -7,6 +7,6 @@ mod chars;
 mod dict;
 mod list;
 
-pub use chars::push_chars;
+pub use crate::any::push_chars;
 pub use dict::{Dict, DictObj};
 pub use list::{List, ListObj, append_in_slot, items_in_slot};
