@@ -106,6 +106,27 @@ fn a_failing_record_fails_the_batch_or_is_skipped() {
 }
 
 #[test]
+fn run_batches_keeps_each_batch_and_its_failure_apart() {
+    let p = load(TO_INT).unwrap();
+    let batch = |texts: &[&str]| texts.iter().map(|s| AnyValue::from(*s)).collect::<Vec<_>>();
+    let batches = [batch(&["1", "2"]), batch(&["3", "x", "5"]), batch(&["6"])];
+    let pool = anyproc::pipeline::batch::thread_pool(2).unwrap();
+    let ids = |out: &anyproc::pipeline::BatchOutput| {
+        out.get("n").unwrap().get::<NDArray>().unwrap().as_slice::<i64>().unwrap().to_vec()
+    };
+    let results = pool.install(|| p.run_batches(&batches, ErrorPolicy::Fail));
+    assert_eq!(results.len(), 3);
+    assert_eq!(ids(results[0].as_ref().unwrap()), [1, 2]);
+    let msg = err_text(results[1].as_ref().map(|o| o.records).map_err(Clone::clone));
+    assert_contains(&msg, &["test.toml: record 1: step 'parse'", "'x'"]);
+    assert_eq!(ids(results[2].as_ref().unwrap()), [6]);
+    let skipped = pool.install(|| p.run_batches(&batches, ErrorPolicy::Skip));
+    let kept: Vec<Vec<i64>> = skipped.iter().map(|r| ids(r.as_ref().unwrap())).collect();
+    assert_eq!(kept, [vec![1, 2], vec![3, 5], vec![6]]);
+    assert_eq!(skipped[1].as_ref().unwrap().skipped[0].0, 1);
+}
+
+#[test]
 fn endless_while_is_stopped_by_the_cap() {
     let text = "functions = '''\ndef spin(x):\n    n = 0\n    while True:\n        n += 1\n    return n\n'''\n[options]\nwhile_limit = 1000\n\
                 [[steps]]\nname = \"spin\"\nout = \"n\"\ncall = \"spin(text)\"\n[[outputs]]\nname = \"n\"\nfrom = \"n\"\nlayout = \"list\"\n";
@@ -196,6 +217,27 @@ fn cli_check_prints_the_program() {
     let (ok, out, err) = anyproc(&["check", "pipelines/keywords.toml"], None);
     assert!(ok, "{err}");
     assert_contains(&out, &["ok: inputs [\"text\"]", "function 'unicode_split_any'", "range(", ".append("]);
+}
+
+#[test]
+fn cli_runs_windows_of_batches_in_input_order() {
+    // Batches of one record on two threads: four batches per window, two windows and a part.
+    let p = temp_path("to_int_windows.toml");
+    std::fs::write(&p, TO_INT).unwrap();
+    let input = b"1\n2\n3\n4\n5\n6\nx\n8\n9\n10\n";
+    let args = ["run", p.to_str().unwrap(), "--input", "-", "--batch-size", "1", "--threads", "2"];
+    let (ok, _, err) = anyproc(&args, Some(input));
+    assert!(!ok);
+    assert_contains(&err, &["to_int_windows.toml: input line 7: step 'parse' (line 1):"]);
+    let out = temp_path("to_int_windows.npz");
+    let mut skip = args.to_vec();
+    skip.extend(["--skip-errors", "--output", out.to_str().unwrap()]);
+    let (ok, _, err) = anyproc(&skip, Some(input));
+    assert!(ok, "{err}");
+    assert_contains(&err, &["skipped input line 7:", "9 records (1 skipped)"]);
+    let arrays = anyproc::ndarray::npy::read_npz(&out).unwrap();
+    let n = &arrays.iter().find(|(k, _)| k == "n").unwrap().1;
+    assert_eq!(n.as_slice::<i64>().unwrap(), &[1, 2, 3, 4, 5, 6, 8, 9, 10]);
 }
 
 #[test]

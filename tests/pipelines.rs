@@ -27,12 +27,21 @@ fn pipeline(name: &str) -> Pipeline {
     Pipeline::load(root().join("pipelines").join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// Runs `p` over all lines in batches of 2048; returns each batch with its lines.
+/// Runs `p` over all lines in batches of 2048, four batches at a time on two threads (as
+/// `anyproc run --threads 2` does); returns each batch with its first line.
 fn run_all(p: &Pipeline) -> Vec<(usize, BatchOutput)> {
+    let batches: Vec<Vec<AnyValue>> =
+        LINES.chunks(2048).map(|chunk| chunk.iter().map(|l| AnyValue::from(l.as_str())).collect()).collect();
+    let pool = anyproc::pipeline::batch::thread_pool(2).expect("a pool");
     let mut out = Vec::new();
-    for (i, chunk) in LINES.chunks(2048).enumerate() {
-        let records: Vec<AnyValue> = chunk.iter().map(|l| AnyValue::from(l.as_str())).collect();
-        out.push((i * 2048, p.run_batch(&records, ErrorPolicy::Fail).expect("batch runs")));
+    for (w, window) in batches.chunks(4).enumerate() {
+        let results = pool.install(|| p.run_batches(window, ErrorPolicy::Fail));
+        assert_eq!(results.len(), window.len(), "one result per batch");
+        for (i, r) in results.into_iter().enumerate() {
+            let batch = r.expect("batch runs");
+            assert_eq!(batch.records, window[i].len(), "batch {i} of window {w}: every record, in its batch");
+            out.push(((w * 4 + i) * 2048, batch));
+        }
     }
     out
 }

@@ -1,7 +1,7 @@
 //! `anyproc run`: stream records through a pipeline in batches and report throughput.
 
 use anyproc::pipeline::batch::{thread_count, thread_pool};
-use anyproc::pipeline::stream::{RecordReader, Sink, padding_values, run_chunk};
+use anyproc::pipeline::stream::{Record, RecordReader, Sink, padding_values, run_chunks};
 use anyproc::pipeline::{ErrorPolicy, Pipeline};
 use anyproc::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -47,29 +47,38 @@ pub fn run(args: &RunArgs) -> Result<String> {
     let pool = thread_pool(threads)?;
     let pads = padding_values(&pipeline);
     let mut sink = Sink::open(args.output.as_deref(), pads)?;
-    let (reader, total_bytes, jsonl): (Box<dyn BufRead>, Option<u64>, bool) = open_input(args.input.as_deref())?;
-    let mut records = RecordReader::new(reader, jsonl);
+    let (reader, total_bytes, jsonl) = open_input(args.input.as_deref())?;
     let progress = progress_bar(total_bytes);
     let policy = if args.skip_errors { ErrorPolicy::Skip } else { ErrorPolicy::Fail };
     let start = Instant::now();
     let mut totals = Totals::default();
-    loop {
-        let first_line = records.line + 1;
-        let chunk = records.next_chunk(args.batch_size)?;
-        if chunk.is_empty() {
-            break;
+    // Batches are run a window at a time (two per thread when there are several), so that the workers go from one
+    // batch to the next without a barrier after each (`Pipeline::run_batches`), and written in
+    // input order. A reader thread reads and decodes the next window meanwhile.
+    let (windows, reader_thread) =
+        read_ahead(RecordReader::new(reader, jsonl), args.batch_size, Pipeline::batches_in_flight(threads));
+    for window in windows {
+        for batch in pool.install(|| run_chunks(&pipeline, window.chunks, policy)) {
+            let batch = batch?;
+            totals.records += batch.records;
+            totals.tokens += batch.tokens;
+            for (line, e) in &batch.skipped {
+                progress.suspend(|| eprintln!("anyproc: skipped input line {line}: {e}"));
+            }
+            totals.skipped += batch.skipped.len();
+            sink.write(batch)?;
         }
-        let batch = pool.install(|| run_chunk(&pipeline, chunk, policy, first_line))?;
-        totals.records += batch.records;
-        totals.tokens += batch.tokens;
-        for (line, e) in &batch.skipped {
-            progress.suspend(|| eprintln!("anyproc: skipped input line {line}: {e}"));
+        totals.bytes = window.bytes;
+        progress.set_position(window.bytes);
+        if let Some(e) = window.error {
+            // The chunks read before it ran and were written, as they would have been.
+            return Err(e);
         }
-        totals.skipped += batch.skipped.len();
-        sink.write(batch)?;
-        progress.set_position(records.bytes);
     }
-    totals.bytes = records.bytes;
+    // The windows end when the reader does: after its last window, or if it panicked.
+    if reader_thread.join().is_err() {
+        return Err(Error::runtime("the input reader stopped unexpectedly"));
+    }
     progress.finish_and_clear();
     if totals.records + totals.skipped == 0 {
         return Err(Error::value("the input holds no records"));
@@ -91,7 +100,53 @@ pub fn run(args: &RunArgs) -> Result<String> {
     ))
 }
 
-type Input = (Box<dyn BufRead>, Option<u64>, bool);
+/// Chunks read ahead for one parallel pass, each with the input line it starts at.
+struct Window {
+    chunks: Vec<(Vec<Record>, usize)>,
+    /// Input bytes read up to the end of this window.
+    bytes: u64,
+    /// The read error that ended the input after these chunks, if one did.
+    error: Option<Error>,
+}
+
+/// Reads windows of up to `window` chunks of `batch_size` records on a thread of its own, one
+/// window ahead of the consumer; the last window is the one that is short or carries an error.
+/// Returns the windows and the thread, to join once they end.
+///
+/// Rationale: reading and decoding lines is serial work that would otherwise leave the pool idle
+/// between windows. The thread is not joined: when the run stops early (a failed batch), it ends
+/// at its next send, or with the process if it is blocked reading a terminal.
+fn read_ahead(
+    mut records: RecordReader<Box<dyn BufRead + Send>>,
+    batch_size: usize,
+    window: usize,
+) -> (std::sync::mpsc::Receiver<Window>, std::thread::JoinHandle<()>) {
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    let thread = std::thread::spawn(move || {
+        loop {
+            let mut next = Window { chunks: Vec::with_capacity(window), bytes: 0, error: None };
+            while next.chunks.len() < window {
+                let first_line = records.line + 1;
+                match records.next_chunk(batch_size) {
+                    Ok(chunk) if chunk.is_empty() => break,
+                    Ok(chunk) => next.chunks.push((chunk, first_line)),
+                    Err(e) => {
+                        next.error = Some(e);
+                        break;
+                    }
+                }
+            }
+            next.bytes = records.bytes;
+            let last = next.chunks.len() < window || next.error.is_some();
+            if tx.send(next).is_err() || last {
+                break;
+            }
+        }
+    });
+    (rx, thread)
+}
+
+type Input = (Box<dyn BufRead + Send>, Option<u64>, bool);
 
 fn open_input(input: Option<&Path>) -> Result<Input> {
     match input {

@@ -1,22 +1,26 @@
-//! Owned array memory: 64-byte-aligned buffers, with a small per-thread cache of freed large ones.
+//! Owned array memory: 64-byte-aligned buffers, with a small process-wide cache of freed large ones.
 //!
 //! Rationale: a batch of padded ids is tens of MB; allocating it fresh every batch
 //! costs a page fault per 4 KiB (the kernel zeroes each page on first touch). A
 //! pipeline makes batches of the same size again and again, so a buffer that was
-//! dropped is kept and handed to the next batch of that size.
+//! dropped is kept and handed to the next batch of that size. The cache is shared by all
+//! threads, not kept per thread: batches are collated on pool workers and usually dropped
+//! by another thread (the one writing them out), so a per-thread cache never gave a worker
+//! back what it made; one lock per megabyte-sized allocation costs nothing measurable.
 
+use parking_lot::Mutex;
 use std::alloc::{Layout, alloc_zeroed, dealloc};
-use std::cell::RefCell;
 use std::ptr::NonNull;
 
 /// Alignment of owned buffers: a cache line, enough for any SIMD load.
 pub const ALIGNMENT: usize = 64;
 /// Buffers smaller than this are not cached (the allocator serves them well).
 const MIN_CACHED_BYTES: usize = 1 << 20;
-/// At most this many bytes of freed buffers are kept per thread.
+/// At most this many bytes of freed buffers are kept.
 const MAX_CACHED_BYTES: usize = 256 << 20;
-/// At most this many freed buffers are kept per thread.
-const MAX_CACHED_BUFFERS: usize = 8;
+/// At most this many freed buffers are kept: a window of batches in flight (`anyproc run` runs
+/// two per thread) makes up to three tensors each.
+const MAX_CACHED_BUFFERS: usize = 16;
 
 /// Raw parts of an allocation made by `Buffer`; plain data, so moving it never frees anything.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -24,6 +28,9 @@ struct Block {
     ptr: NonNull<u8>,
     layout: Layout,
 }
+
+// SAFETY: a block is plain memory with no thread affinity; whoever holds it owns it.
+unsafe impl Send for Block {}
 
 impl Block {
     /// # Safety
@@ -34,55 +41,35 @@ impl Block {
     }
 }
 
-/// Freed large blocks of one thread, reused by size.
+/// Freed large blocks, reused by size.
 struct Cache {
     blocks: Vec<Block>,
     bytes: usize,
 }
 
-impl Drop for Cache {
-    fn drop(&mut self) {
-        for b in self.blocks.drain(..) {
-            // SAFETY: cached blocks are owned by the cache alone.
-            unsafe { b.free() }
-        }
-    }
-}
-
-thread_local! {
-    static CACHE: RefCell<Cache> = const { RefCell::new(Cache { blocks: Vec::new(), bytes: 0 }) };
-}
+static CACHE: Mutex<Cache> = Mutex::new(Cache { blocks: Vec::new(), bytes: 0 });
 
 fn take_cached(layout: Layout) -> Option<Block> {
-    CACHE
-        .try_with(|c| {
-            let mut c = c.try_borrow_mut().ok()?;
-            // The most recently freed block of the size: it is the one most likely still in
-            // the cache. Taking any other made repeated batches cycle through every cached
-            // block (tens of MB each), so that every write missed the cache: twice the time.
-            let i = c.blocks.iter().rposition(|b| b.layout == layout)?;
-            c.bytes -= layout.size();
-            Some(c.blocks.remove(i))
-        })
-        .ok()
-        .flatten()
+    let mut c = CACHE.lock();
+    // The most recently freed block of the size: it is the one most likely still in
+    // the cache. Taking any other made repeated batches cycle through every cached
+    // block (tens of MB each), so that every write missed the cache: twice the time.
+    let i = c.blocks.iter().rposition(|b| b.layout == layout)?;
+    c.bytes -= layout.size();
+    Some(c.blocks.remove(i))
 }
 
-/// Files `block` in this thread's cache; false if it does not fit (or the thread is exiting).
+/// Files `block` in the cache; false if it does not fit.
 fn put_cached(block: Block) -> bool {
-    CACHE
-        .try_with(|c| {
-            let Ok(mut c) = c.try_borrow_mut() else { return false };
-            let size = block.layout.size();
-            if c.blocks.len() < MAX_CACHED_BUFFERS && c.bytes + size <= MAX_CACHED_BYTES {
-                c.bytes += size;
-                c.blocks.push(block);
-                true
-            } else {
-                false
-            }
-        })
-        .unwrap_or(false)
+    let mut c = CACHE.lock();
+    let size = block.layout.size();
+    if c.blocks.len() < MAX_CACHED_BUFFERS && c.bytes + size <= MAX_CACHED_BYTES {
+        c.bytes += size;
+        c.blocks.push(block);
+        true
+    } else {
+        false
+    }
 }
 
 /// A heap buffer of at least one byte, 64-byte aligned, always initialised.
@@ -142,7 +129,8 @@ mod tests {
 
     #[test]
     fn the_most_recently_freed_buffer_of_a_size_is_reused_first() {
-        let bytes = 2 * MIN_CACHED_BYTES;
+        // A size no other test uses, since the cache is shared by the test threads.
+        let bytes = 2 * MIN_CACHED_BYTES + 3 * ALIGNMENT;
         let (a, b) = (Buffer::scratch(bytes).unwrap(), Buffer::scratch(bytes).unwrap());
         let (pa, pb) = (a.ptr(), b.ptr());
         assert_ne!(pa, pb);
@@ -155,5 +143,15 @@ mod tests {
         // A size nobody freed is a fresh allocation, not a cached block of another size.
         let other = Buffer::scratch(bytes + ALIGNMENT).unwrap();
         assert!(other.ptr() != pa && other.ptr() != pb);
+    }
+
+    #[test]
+    fn a_buffer_freed_on_another_thread_is_reused() {
+        // Collated on a worker, dropped by the thread that writes the batch out.
+        let bytes = 2 * MIN_CACHED_BYTES + 5 * ALIGNMENT;
+        let made = Buffer::scratch(bytes).unwrap();
+        let p = made.ptr();
+        std::thread::spawn(move || drop(made)).join().unwrap();
+        assert_eq!(Buffer::scratch(bytes).unwrap().ptr(), p);
     }
 }

@@ -81,6 +81,29 @@ impl Pipeline {
         Ok(out)
     }
 
+    /// Runs the pipeline over several batches together: one result per batch, in order, each
+    /// as [`Self::run_batch`] would give it.
+    ///
+    /// Rationale: a batch ends in a barrier (its collation needs every record), and between
+    /// batches the second worker goes to sleep and must be woken for the next one. With a window
+    /// of batches in one parallel pass, a worker that finishes its share moves on to another
+    /// batch of the window instead of waiting, so a stream scales with threads as a whole
+    /// corpus does (each batch's records and rows are still split as in `run_batch`).
+    pub fn run_batches<B: AsRef<[AnyValue]> + Sync>(
+        &self,
+        batches: &[B],
+        policy: ErrorPolicy,
+    ) -> Vec<Result<BatchOutput>> {
+        batches.par_iter().map(|b| self.run_batch(b.as_ref(), policy)).collect()
+    }
+
+    /// How many batches to run together (see [`Self::run_batches`]) on `threads` threads: one
+    /// when there is one thread (nothing to overlap; more would only keep more tensors in flight),
+    /// else two per thread.
+    pub fn batches_in_flight(threads: usize) -> usize {
+        if threads <= 1 { 1 } else { 2 * threads }
+    }
+
     fn run_one(&self, record: &AnyValue) -> Result<Columns> {
         let values = self.bind_and_run(record)?;
         let mut cols = Columns::new();

@@ -4,6 +4,7 @@ use super::records::Record;
 use crate::pipeline::spec::Layout;
 use crate::pipeline::{BatchOutput, ErrorPolicy, Pipeline};
 use crate::{AnyValue, Error, Result};
+use rayon::prelude::*;
 
 /// Runs one chunk read from line `first_line` on; unreadable lines count as failed records,
 /// and every error names the input line (skipped records come back as (line, error)).
@@ -32,6 +33,16 @@ pub fn run_chunk(
     skipped.sort_by_key(|(line, _)| *line);
     batch.skipped = skipped;
     Ok(batch)
+}
+
+/// Runs a window of chunks, each given with the input line it starts at, together on the
+/// current rayon pool (see [`Pipeline::run_batches`]); one result per chunk, in order.
+pub fn run_chunks(
+    pipeline: &Pipeline,
+    chunks: Vec<(Vec<Record>, usize)>,
+    policy: ErrorPolicy,
+) -> Vec<Result<BatchOutput>> {
+    chunks.into_par_iter().map(|(chunk, first_line)| run_chunk(pipeline, chunk, policy, first_line)).collect()
 }
 
 /// Turns the executor's `record N` (index in the chunk) into the input's `input line L`.

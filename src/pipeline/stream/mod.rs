@@ -5,6 +5,6 @@ pub mod chunk;
 pub mod records;
 pub mod sink;
 
-pub use chunk::{padding_values, run_chunk};
+pub use chunk::{padding_values, run_chunk, run_chunks};
 pub use records::{Record, RecordReader};
 pub use sink::Sink;
