@@ -2,7 +2,7 @@
 
 use crate::errors::{IntoPyResult, error_text};
 use crate::pools::pool;
-use anyproc::pipeline::stream::{RecordReader, Sink, padding_values, run_chunk};
+use anyproc::pipeline::stream::{RecordReader, Sink, padding_values, run_chunks};
 use anyproc::pipeline::{BatchOutput, ErrorPolicy, Pipeline};
 use anyproc::{Error, Result};
 use pyo3::prelude::*;
@@ -21,8 +21,8 @@ pub struct Summary {
 }
 
 /// Runs `pipeline` over `input` (a line per record, or a JSON object per line for `.jsonl`),
-/// writing `output` (`.npz` or `.jsonl`) if given. The GIL is released while a chunk runs and
-/// signals are checked between chunks, so Ctrl-C stops the run.
+/// writing `output` (`.npz` or `.jsonl`) if given. The GIL is released while a window of chunks
+/// runs and signals are checked between windows, so Ctrl-C stops the run.
 pub fn run_file(
     py: Python<'_>,
     pipeline: &Pipeline,
@@ -44,23 +44,34 @@ pub fn run_file(
     let mut records = RecordReader::new(BufReader::with_capacity(1 << 20, file), jsonl);
     let policy = if skip_errors { ErrorPolicy::Skip } else { ErrorPolicy::Fail };
     let mut summary = Summary::default();
+    // A window of chunks per parallel pass, as `anyproc run` does (`Pipeline::run_batches`).
+    let window = Pipeline::batches_in_flight(pool.current_num_threads());
     loop {
-        let step = py.detach(|| -> Result<Option<BatchOutput>> {
-            let first_line = records.line + 1;
-            let chunk = records.next_chunk(batch_size).map_err(|e| e.context(pipeline.label.clone()))?;
-            if chunk.is_empty() {
-                return Ok(None);
+        let step = py.detach(|| -> Result<Vec<Result<BatchOutput>>> {
+            let mut chunks = Vec::with_capacity(window);
+            while chunks.len() < window {
+                let first_line = records.line + 1;
+                let chunk = records.next_chunk(batch_size).map_err(|e| e.context(pipeline.label.clone()))?;
+                if chunk.is_empty() {
+                    break;
+                }
+                chunks.push((chunk, first_line));
             }
-            let batch = pool.install(|| run_chunk(pipeline, chunk, policy, first_line))?;
-            Ok(Some(batch))
+            Ok(pool.install(|| run_chunks(pipeline, chunks, policy)))
         });
-        let Some(batch) = step.py_err(py)? else { break };
-        summary.records += batch.records;
-        summary.tokens += batch.tokens;
-        summary.skipped += batch.skipped.len();
-        // Discards any Python exceptions the skipped errors stand for.
-        batch.skipped.iter().for_each(|(_, e)| drop(error_text(e)));
-        py.detach(|| sink.write(batch)).py_err(py)?;
+        let batches = step.py_err(py)?;
+        if batches.is_empty() {
+            break;
+        }
+        for batch in batches {
+            let batch = batch.py_err(py)?;
+            summary.records += batch.records;
+            summary.tokens += batch.tokens;
+            summary.skipped += batch.skipped.len();
+            // Discards any Python exceptions the skipped errors stand for.
+            batch.skipped.iter().for_each(|(_, e)| drop(error_text(e)));
+            py.detach(|| sink.write(batch)).py_err(py)?;
+        }
         py.check_signals()?;
     }
     py.detach(|| sink.finish()).py_err(py)?;
