@@ -6,6 +6,7 @@
 
 use super::load::{Pipeline, PlannedOutput, RecordValues};
 use super::spec::Layout;
+use crate::container::ListObj;
 use crate::error::{Error, ErrorKind, Result, ResultExt};
 use crate::ndarray::collate::{collate, collate_ragged};
 use crate::{AnyValue, AnyView, Dict, FromAny, List, NDArray, Value};
@@ -200,7 +201,8 @@ impl Pipeline {
 
 /// A list of ints (or a 1-D int NDArray) as a row of ids.
 fn id_row(v: &AnyValue) -> Result<Vec<i64>> {
-    if let Some(list) = List::from_view(&v.view()) {
+    // Borrowed from the value, not taken as a `List` handle: a handle costs a count up and down.
+    if let Some(list) = v.as_obj().and_then(|o| o.downcast_ref::<ListObj>()) {
         return list.with_items(|items| {
             // Presized: collecting a `Result<Vec<_>>` cannot know the length and regrows.
             let mut ids = Vec::with_capacity(items.len());
