@@ -25,13 +25,15 @@
 //!     Targets: >= 10x CPython; 0 allocations per character (characters of up to 4 UTF-8 bytes).
 //! (c) The BERT pipeline through the interpreter on a 2-thread pool against a 1-thread pool,
 //!     run as `anyproc run` runs it: `Pipeline::run_batches` over windows of two batches per
-//!     thread (one batch at a time on one thread; the chained variant over the same windows beside it, for what the ops alone scale
-//!     to; and `run_batch` one batch at a time, for what the window gains). Target: >= 1.7x.
+//!     thread (one batch at a time on one thread). Beside it: the chained variant over the same
+//!     windows, for what the ops alone scale to, and `run_batch` one batch at a time, for what
+//!     the window gains. Target: >= 1.7x.
 //!
 //! Before criterion runs (only under `cargo bench`, which passes `--bench`), a standalone table
 //! prints best times (`Instant`; the BERT variants take turns over `ROUNDS` rounds, and the
-//! three sides of (b) over `SPLIT_ROUNDS`, CPython one pass per round in its own process). Criterion groups: `pipeline_bert` (interpreter and chained, 1 thread)
-//! and `unicode_split` (interpreter). Run only the table with
+//! three sides of (b) over `SPLIT_ROUNDS`, CPython one pass per round in its own process).
+//! Criterion groups: `pipeline_bert` (interpreter and chained, 1 thread) and `unicode_split`
+//! (interpreter). Run only the table with
 //! `cargo bench --bench pipeline -- zzz` (the filter matches no criterion benchmark).
 
 use anyproc::ndarray::collate::{Batch, CollateOptions, Padding, SpecialTokens, Truncation, collate};

@@ -48,14 +48,9 @@ pub fn run_file(
     let window = Pipeline::batches_in_flight(pool.current_num_threads());
     loop {
         let step = py.detach(|| -> Result<Vec<Result<BatchOutput>>> {
-            let mut chunks = Vec::with_capacity(window);
-            while chunks.len() < window {
-                let first_line = records.line + 1;
-                let chunk = records.next_chunk(batch_size).map_err(|e| e.context(pipeline.label.clone()))?;
-                if chunk.is_empty() {
-                    break;
-                }
-                chunks.push((chunk, first_line));
+            let (chunks, error) = records.next_window(batch_size, window);
+            if let Some(e) = error {
+                return Err(e.context(pipeline.label.clone()));
             }
             Ok(pool.install(|| run_chunks(pipeline, chunks, policy)))
         });

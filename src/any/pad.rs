@@ -460,15 +460,14 @@ impl<const N: usize> Clone for AnyPad<N> {
 /// loop exit to mispredict: list lengths are as random as word lengths.
 #[inline]
 pub fn clear_values<const N: usize>(items: &mut Vec<AnyPad<N>>) {
-    let tag = |v: &AnyPad<N>| v.raw.type_index as u32;
     let n = items.len();
-    let tags = if n.wrapping_sub(1) < 8 {
+    let holds_object = if n.wrapping_sub(1) < 8 {
         let last = n - 1;
-        (0..8).fold(0u32, |acc, i| acc | tag(&items[i.min(last)]))
+        (0..8).fold(0u32, |acc, i| acc | items[i.min(last)].raw.type_index as u32) >= OBJECT_BEGIN as u32
     } else {
-        items.iter().fold(0u32, |acc, v| acc | tag(v))
+        any_object(items)
     };
-    if tags >= OBJECT_BEGIN as u32 {
+    if holds_object {
         items.clear();
     } else {
         // SAFETY: no item holds an object, so dropping an item is a no-op and forgetting

@@ -52,9 +52,10 @@ pub fn run(args: &RunArgs) -> Result<String> {
     let policy = if args.skip_errors { ErrorPolicy::Skip } else { ErrorPolicy::Fail };
     let start = Instant::now();
     let mut totals = Totals::default();
-    // Batches are run a window at a time (two per thread when there are several), so that the workers go from one
-    // batch to the next without a barrier after each (`Pipeline::run_batches`), and written in
-    // input order. A reader thread reads and decodes the next window meanwhile.
+    // Batches are run a window at a time (two per thread when there are several), so that the
+    // workers go from one batch to the next without a barrier after each
+    // (`Pipeline::run_batches`), and written in input order. A reader thread reads and decodes
+    // the next window meanwhile.
     let (windows, reader_thread) =
         read_ahead(RecordReader::new(reader, jsonl), args.batch_size, Pipeline::batches_in_flight(threads));
     for window in windows {
@@ -111,11 +112,11 @@ struct Window {
 
 /// Reads windows of up to `window` chunks of `batch_size` records on a thread of its own, one
 /// window ahead of the consumer; the last window is the one that is short or carries an error.
-/// Returns the windows and the thread, to join once they end.
+/// Returns the windows and the thread, to join once the windows end.
 ///
 /// Rationale: reading and decoding lines is serial work that would otherwise leave the pool idle
-/// between windows. The thread is not joined: when the run stops early (a failed batch), it ends
-/// at its next send, or with the process if it is blocked reading a terminal.
+/// between windows. When the run stops early (a failed batch) the thread is left unjoined: it
+/// ends at its next send, or with the process if it is blocked reading a terminal.
 fn read_ahead(
     mut records: RecordReader<Box<dyn BufRead + Send>>,
     batch_size: usize,
@@ -124,19 +125,8 @@ fn read_ahead(
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
     let thread = std::thread::spawn(move || {
         loop {
-            let mut next = Window { chunks: Vec::with_capacity(window), bytes: 0, error: None };
-            while next.chunks.len() < window {
-                let first_line = records.line + 1;
-                match records.next_chunk(batch_size) {
-                    Ok(chunk) if chunk.is_empty() => break,
-                    Ok(chunk) => next.chunks.push((chunk, first_line)),
-                    Err(e) => {
-                        next.error = Some(e);
-                        break;
-                    }
-                }
-            }
-            next.bytes = records.bytes;
+            let (chunks, error) = records.next_window(batch_size, window);
+            let next = Window { chunks, bytes: records.bytes, error };
             let last = next.chunks.len() < window || next.error.is_some();
             if tx.send(next).is_err() || last {
                 break;

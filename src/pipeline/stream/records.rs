@@ -47,6 +47,22 @@ impl<R: BufRead> RecordReader<R> {
         Ok(out)
     }
 
+    /// Up to `window` more chunks of `batch_size` records, each with the input line it starts
+    /// at, for one parallel pass (`Pipeline::run_batches`); fewer at the end of the input. An
+    /// I/O error ends the window, and comes back beside the chunks read before it.
+    pub fn next_window(&mut self, batch_size: usize, window: usize) -> (Vec<(Vec<Record>, usize)>, Option<Error>) {
+        let mut chunks = Vec::with_capacity(window);
+        while chunks.len() < window {
+            let first_line = self.line + 1;
+            match self.next_chunk(batch_size) {
+                Ok(chunk) if chunk.is_empty() => break,
+                Ok(chunk) => chunks.push((chunk, first_line)),
+                Err(e) => return (chunks, Some(e)),
+            }
+        }
+        (chunks, None)
+    }
+
     fn record(&self, raw: &[u8]) -> Record {
         let line = self.line;
         let text = std::str::from_utf8(raw).map_err(|e| {
@@ -61,5 +77,23 @@ impl<R: BufRead> RecordReader<R> {
             return Err(Error::value(format!("line {line}: a .jsonl record must be a JSON object")));
         }
         json_to_any(&json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_hold_whole_chunks_with_their_first_lines() {
+        let mut r = RecordReader::new(&b"a\nb\nc\n"[..], false);
+        let first_lines = |w: &[(Vec<Record>, usize)]| w.iter().map(|(c, l)| (c.len(), *l)).collect::<Vec<_>>();
+        let (w, e) = r.next_window(1, 2);
+        assert!(e.is_none());
+        assert_eq!(first_lines(&w), [(1, 1), (1, 2)]);
+        let (w, _) = r.next_window(1, 2);
+        assert_eq!(first_lines(&w), [(1, 3)]);
+        assert_eq!(w[0].0[0].as_ref().unwrap(), &AnyValue::from("c"));
+        assert!(r.next_window(1, 2).0.is_empty());
     }
 }
