@@ -163,10 +163,9 @@ fn anyproc(args: &[&str], stdin: Option<&[u8]>) -> (bool, String, String) {
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
-fn temp_path(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("anyproc-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A fresh temporary directory, removed when the test drops it.
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }
 
 #[test]
@@ -183,7 +182,8 @@ fn cli_non_utf8_line_fails_or_is_skipped() {
     let (ok, _, err) = anyproc(&["run", "pipelines/bert-base-uncased.toml", "--input", "-"], Some(input));
     assert!(!ok);
     assert_contains(&err, &["line 2: not valid UTF-8 (at byte 0)"]);
-    let out = temp_path("skip.jsonl");
+    let dir = temp_dir();
+    let out = dir.path().join("skip.jsonl");
     let out_s = out.to_str().unwrap();
     let (ok, _, err) = anyproc(
         &["run", "pipelines/bert-base-uncased.toml", "--input", "-", "--skip-errors", "--output", out_s],
@@ -201,7 +201,8 @@ fn cli_non_utf8_line_fails_or_is_skipped() {
 
 #[test]
 fn cli_errors_are_one_located_line() {
-    let bad = temp_path("bad.toml");
+    let dir = temp_dir();
+    let bad = dir.path().join("bad.toml");
     std::fs::write(&bad, "name = \"bad\"\n[[steps]]\nout = \"a\"\ncall = \"ops.text.lowr(text)\"\n").unwrap();
     let (ok, _, err) = anyproc(&["check", bad.to_str().unwrap()], None);
     assert!(!ok);
@@ -222,14 +223,15 @@ fn cli_check_prints_the_program() {
 #[test]
 fn cli_runs_windows_of_batches_in_input_order() {
     // Batches of one record on two threads: four batches per window, two windows and a part.
-    let p = temp_path("to_int_windows.toml");
+    let dir = temp_dir();
+    let p = dir.path().join("to_int_windows.toml");
     std::fs::write(&p, TO_INT).unwrap();
     let input = b"1\n2\n3\n4\n5\n6\nx\n8\n9\n10\n";
     let args = ["run", p.to_str().unwrap(), "--input", "-", "--batch-size", "1", "--threads", "2"];
     let (ok, _, err) = anyproc(&args, Some(input));
     assert!(!ok);
     assert_contains(&err, &["to_int_windows.toml: input line 7: step 'parse' (line 1):"]);
-    let out = temp_path("to_int_windows.npz");
+    let out = dir.path().join("to_int_windows.npz");
     let mut skip = args.to_vec();
     skip.extend(["--skip-errors", "--output", out.to_str().unwrap()]);
     let (ok, _, err) = anyproc(&skip, Some(input));
@@ -242,12 +244,13 @@ fn cli_runs_windows_of_batches_in_input_order() {
 
 #[test]
 fn cli_failing_record_names_its_input_line() {
-    let p = temp_path("to_int.toml");
+    let dir = temp_dir();
+    let p = dir.path().join("to_int.toml");
     std::fs::write(&p, TO_INT).unwrap();
     let (ok, _, err) = anyproc(&["run", p.to_str().unwrap(), "--input", "-"], Some(b"1\nx\n3\n"));
     assert!(!ok);
     assert_contains(&err, &["to_int.toml: input line 2: step 'parse' (line 1):", "invalid literal for int()"]);
-    let out = temp_path("to_int.npz");
+    let out = dir.path().join("to_int.npz");
     let (ok, _, err) = anyproc(
         &["run", p.to_str().unwrap(), "--input", "-", "--skip-errors", "--output", out.to_str().unwrap()],
         Some(b"1\nx\n3\n"),

@@ -206,7 +206,8 @@ fn keywords_pipeline_equals_cpython_running_the_same_functions() {
         spec.functions,
         lines.len()
     );
-    let script = std::env::temp_dir().join(format!("anyproc-keywords-{}.py", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("keywords.py");
     std::fs::write(&script, program).unwrap();
     let mut child = std::process::Command::new(python)
         .arg(&script)

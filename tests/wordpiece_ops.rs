@@ -197,11 +197,9 @@ fn vocab_lookups() {
     assert!(call(&func("vocab.size"), &[vocab_path().into()]).unwrap() == 30522i64);
 }
 
-/// A vocab file in the temp dir with exactly `bytes`.
-fn temp_vocab(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("anyproc-wordpiece-ops-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
+/// A vocab file in `dir` with exactly `bytes`.
+fn temp_vocab(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.path().join(name);
     std::fs::write(&p, bytes).unwrap();
     p
 }
@@ -219,8 +217,9 @@ fn malformed_vocab_files_name_file_and_line() {
         ),
         ("bad_utf8.txt", b"[UNK]\nhel\xC3lo\n", ErrorKind::Parse, ":2: invalid UTF-8 at byte 3 of the line"),
     ];
+    let dir = tempfile::tempdir().unwrap();
     for (name, bytes, kind, tail) in cases {
-        let p = temp_vocab(name, bytes);
+        let p = temp_vocab(&dir, name, bytes);
         let shown = p.display().to_string();
         for ctor in ["tok.wordpiece.new", "vocab.lookup.new"] {
             let args: Vec<AnyValue> = vec![shown.clone().into(), "[UNK]".into(), 100i64.into()];
@@ -229,13 +228,12 @@ fn malformed_vocab_files_name_file_and_line() {
             assert_eq!(e.kind(), kind, "{name} via {ctor}: {e}");
             assert_eq!(e.to_string(), format!("{ctor}: {shown}{tail}"), "{name} via {ctor}");
         }
-        std::fs::remove_file(p).ok();
     }
     let e = err_of(call(&func("tok.bert.new"), &["/nonexistent/vocab.txt".into()]));
     assert_eq!(e.kind(), ErrorKind::Io);
     assert!(e.to_string().starts_with("tok.bert.new: cannot read vocab file /nonexistent/vocab.txt: "), "{e}");
     // A vocabulary without [CLS] cannot make a BERT tokenizer.
-    let p = temp_vocab("no_cls.txt", b"[UNK]\n[SEP]\nhello\n");
+    let p = temp_vocab(&dir, "no_cls.txt", b"[UNK]\n[SEP]\nhello\n");
     let e = err_of(call(&func("tok.bert.new"), &[p.display().to_string().into()]));
     assert!(e.to_string().ends_with("cls token \"[CLS]\" is not in the vocabulary (3 tokens)"), "{e}");
 }

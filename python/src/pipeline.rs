@@ -18,9 +18,13 @@ pub struct PyPipeline {
     pipeline: Pipeline,
     text: String,
     format: Format,
-    /// Where an unpickled pipeline's resources were written; removed with the pipeline.
-    _resources_dir: Option<Arc<tempfile::TempDir>>,
+    /// An unpickled pipeline's resource files (relative path, bytes), pickled again from memory:
+    /// the temporary directory they were loaded from is gone once the pipeline is built.
+    pickled_resources: Option<Arc<ResourceFiles>>,
 }
+
+/// Resource files carried by a pickle: each file's path relative to the pipeline, and its bytes.
+type ResourceFiles = Vec<(String, Vec<u8>)>;
 
 fn format_name(f: Format) -> &'static str {
     match f {
@@ -44,10 +48,10 @@ impl PyPipeline {
         format: Format,
         base_dir: &Path,
         label: &str,
-        dir: Option<Arc<tempfile::TempDir>>,
+        pickled_resources: Option<Arc<ResourceFiles>>,
     ) -> PyResult<Self> {
         let pipeline = py.detach(|| Pipeline::from_text(&text, format, base_dir, label)).py_err(py)?;
-        Ok(PyPipeline { pipeline, text, format, _resources_dir: dir })
+        Ok(PyPipeline { pipeline, text, format, pickled_resources })
     }
 }
 
@@ -169,6 +173,14 @@ impl PyPipeline {
     /// Pickles as the text plus every relative resource file's bytes, so a worker without the files can load it.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let resources = PyDict::new(py);
+        if let Some(files) = &self.pickled_resources {
+            for (i, (path, bytes)) in files.iter().enumerate() {
+                resources.set_item(i, (path, PyBytes::new(py, bytes)))?;
+            }
+            let ctor = py.import("anyproc._native")?.getattr("_pipeline_from_pickle")?;
+            let args = (&self.text, format_name(self.format), &self.pipeline.label, resources);
+            return Ok((ctor, args.into_pyobject(py)?));
+        }
         for (name, res) in &self.pipeline.spec.resources {
             // Absolute paths are left to resolve on the receiving side as they are.
             if Path::new(&res.path).is_absolute() {
@@ -188,7 +200,8 @@ impl PyPipeline {
     }
 }
 
-/// Rebuilds a pickled pipeline: writes its resources into a fresh temporary directory and loads from there.
+/// Rebuilds a pickled pipeline: writes its resources into a fresh temporary directory, loads from
+/// there, and removes the directory (resources are read while the pipeline is built).
 #[pyfunction]
 pub fn _pipeline_from_pickle(
     py: Python<'_>,
@@ -201,17 +214,16 @@ pub fn _pipeline_from_pickle(
     if resources.is_empty() {
         return PyPipeline::build(py, text, format, Path::new("."), label, None);
     }
-    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::with_capacity(resources.len());
+    let mut files: ResourceFiles = Vec::with_capacity(resources.len());
     for (_, entry) in resources.iter() {
-        let (path, bytes): (String, Vec<u8>) = entry.extract()?;
-        files.push((PathBuf::from(path), bytes));
+        files.push(entry.extract()?);
     }
     let dir = tempfile::Builder::new().prefix("anyproc-pipeline-").tempdir().map_err(Error::from).py_err(py)?;
     // Paths may climb out of the pipeline's directory (`../assets/x`): nest the base
     // deep enough that every path still lands inside the temporary directory.
     let mut climb = 0usize;
     for (path, _) in &files {
-        climb = climb.max(climb_of(path).map_err(PyValueError::new_err)?);
+        climb = climb.max(climb_of(Path::new(path)).map_err(PyValueError::new_err)?);
     }
     let base = (0..climb).fold(dir.path().to_path_buf(), |p, _| p.join("_"));
     let write = |path: &Path, bytes: &[u8]| -> std::io::Result<()> {
@@ -223,11 +235,15 @@ pub fn _pipeline_from_pickle(
         std::fs::write(target, bytes)
     };
     for (path, bytes) in &files {
-        write(path, bytes)
-            .map_err(|e| Error::from(e).context(format!("writing resource {}", path.display())))
+        write(Path::new(path), bytes)
+            .map_err(|e| Error::from(e).context(format!("writing resource {path}")))
             .py_err(py)?;
     }
-    PyPipeline::build(py, text, format, &base, label, Some(Arc::new(dir)))
+    let built = PyPipeline::build(py, text, format, &base, label, Some(Arc::new(files)));
+    // Removed here rather than left to drop: a pipeline alive at interpreter exit is never
+    // freed, and a DataLoader worker would leave a directory of vocab files behind per run.
+    dir.close().map_err(Error::from).py_err(py)?;
+    built
 }
 
 /// How many levels a relative path climbs above its base (`../../x` climbs 2); absolute paths are refused.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
 
 import numpy as np
@@ -31,6 +32,19 @@ def test_pickle_round_trip(name, lines_small):
             np.testing.assert_array_equal(a[k], b[k])
         else:
             assert a[k] == b[k]
+
+
+def test_unpickled_pipeline_leaves_no_files_and_pickles_again(lines_small):
+    pipe = anyproc.Pipeline.load(str(PIPELINES / "bert-base-uncased.toml"))
+    clone = pickle.loads(pickle.dumps(pipe))
+    # The resources were written to a temporary directory to load them; it is gone already,
+    # so a worker that never frees its pipeline leaves nothing in /tmp.
+    assert "anyproc-pipeline-" in clone.base_dir
+    assert not os.path.exists(clone.base_dir)
+    again = pickle.loads(pickle.dumps(clone))
+    a, b = as_numpy(pipe(lines_small)), as_numpy(again(lines_small))
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k])
 
 
 def test_pickle_pipeline_from_string(tmp_path):
