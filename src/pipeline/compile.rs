@@ -10,6 +10,7 @@ use super::append_loop::{AppendLoop, Scope};
 use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Literal, Stmt, StmtKind, Target};
 use super::builtins::Builtin;
 use super::direct::DirectCall;
+use super::inline::inline_leaf_calls;
 use super::ir::{Function, Inst, Operands, Program, Reg};
 use super::methods::Method;
 use crate::error::{Error, ErrorKind, Result};
@@ -58,7 +59,9 @@ pub fn compile(
     for def in functions {
         out.push(FnCompiler::new(&module, def, labels).compile(def)?);
     }
-    Ok(Program { functions: out, while_limit: limits.while_limit, max_depth: limits.max_depth })
+    let mut program = Program { functions: out, while_limit: limits.while_limit, max_depth: limits.max_depth };
+    inline_leaf_calls(&mut program);
+    Ok(program)
 }
 
 struct ModuleScope<'a> {
@@ -264,6 +267,8 @@ impl<'a> FnCompiler<'a> {
             ops: Vec::new(),
             reg_names,
             direct: None,
+            leaf: false,
+            inlined: Vec::new(),
         };
         FnCompiler { module, f, locals, next_temp: n_locals, loops: Vec::new(), loop_depth: 0, line: def.line }
     }
@@ -287,6 +292,7 @@ impl<'a> FnCompiler<'a> {
         let none = self.constant(Slot::default());
         self.emit(Inst::Return { src: none });
         self.f.direct = DirectCall::recognize(&self.f);
+        self.f.leaf = !self.f.code.iter().any(|i| matches!(i, Inst::CallUser { .. }));
         Ok(self.f)
     }
 

@@ -93,5 +93,5 @@ pub(super) fn with_op_name(e: Error, name: &str) -> Error {
 #[cold]
 #[inline(never)]
 pub(super) fn located(f: &Function, pc: u32, e: Error) -> Error {
-    e.context(f.location(pc as usize))
+    f.locate(pc as usize, e)
 }

@@ -44,9 +44,9 @@ thread_local! {
 }
 
 /// Functions with at most this many registers and loop slots run on a frame on the stack.
-const STACK_REGS: usize = 16;
+pub const STACK_REGS: usize = 32;
 /// See [`STACK_REGS`].
-const STACK_LOOPS: usize = 4;
+pub const STACK_LOOPS: usize = 4;
 
 /// Below this much stack left, a script call continues on a new stack segment.
 const STACK_RED_ZONE: usize = 128 * 1024;
@@ -137,6 +137,19 @@ impl Vm<'_> {
             return self.call_here(func, args);
         }
         stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.call_here(func, args))
+    }
+
+    /// A call from script code (`CallUser`). A leaf function adds one frame of bounded size to
+    /// its caller's, whose own call was checked for stack room (or is the outermost), so it
+    /// skips the check; whatever it re-enters through an op or a function value goes through
+    /// [`Self::call`] again.
+    #[inline(always)]
+    fn call_from_script(&mut self, func: u32, args: &[AnyView<'_>]) -> Result<Slot> {
+        if self.program.functions[func as usize].leaf {
+            let _depth = DepthGuard::enter(&self.thread.depth, self.program.max_depth)?;
+            return self.call_here(func, args);
+        }
+        self.call(func, args)
     }
 
     fn call_here(&mut self, func: u32, args: &[AnyView<'_>]) -> Result<Slot> {
@@ -282,7 +295,7 @@ impl Vm<'_> {
                     reg!(dst) = tri!(v).resize();
                 }
                 Inst::CallUser { dst, func, args } => {
-                    let v = with_views(regs, f, args, |a| self.call(func, a));
+                    let v = with_views(regs, f, args, |a| self.call_from_script(func, a));
                     reg!(dst) = tri!(v);
                 }
                 Inst::CallBuiltin { dst, builtin: Builtin::Len, args } if args.len == 1 => {
@@ -355,6 +368,14 @@ impl Vm<'_> {
                     }
                 }
                 Inst::Return { src } => return Ok(std::mem::take(&mut reg!(src))),
+                Inst::ReturnTo { dst, src, exit } => {
+                    reg!(dst) = std::mem::take(&mut reg!(src));
+                    pc = exit as usize;
+                }
+                Inst::Clear { first, count, first_loop, loops: n } => {
+                    regs[first as usize..(first + count) as usize].fill_with(Slot::none);
+                    loops[first_loop as usize..(first_loop + n) as usize].fill_with(|| LoopState::Idle);
+                }
             }
         }
     }

@@ -9,6 +9,7 @@ use super::builtins::Builtin;
 use super::direct::DirectCall;
 use super::methods::Method;
 use crate::PackedFunc;
+use crate::error::Error;
 use std::fmt;
 
 /// A register index within a function's frame.
@@ -99,6 +100,26 @@ pub enum Inst {
     Guard { slot: u32 },
     /// Returns `src`.
     Return { src: Reg },
+    /// `return src` of inlined code: moves `src` into the call's `dst` and continues at `exit`.
+    ReturnTo { dst: Reg, src: Reg, exit: u32 },
+    /// The end of inlined code: sets `count` registers from `first` to `None` and ends `loops`
+    /// loop states from `first_loop`, as dropping the callee's frame would.
+    Clear { first: Reg, count: u32, first_loop: u32, loops: u32 },
+}
+
+/// Code of a called function copied into its caller (see `inline`), for error locations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inlined {
+    /// The first instruction of the callee's body.
+    pub start: u32,
+    /// One past its last instruction.
+    pub end: u32,
+    /// The callee's index in the program.
+    pub func: u32,
+    /// The callee's label (`function 'f'`).
+    pub label: String,
+    /// The caller's line of the call.
+    pub call_line: u32,
 }
 
 /// A compiled function.
@@ -130,12 +151,33 @@ pub struct Function {
     pub reg_names: Vec<Option<String>>,
     /// Set when the body is a single op call, which then runs without a frame.
     pub direct: Option<DirectCall>,
+    /// Whether its code calls no function of the program (`CallUser`): a call of it from a
+    /// script adds one bounded frame, so it needs no stack check of its own.
+    pub leaf: bool,
+    /// The calls inlined into its code.
+    pub inlined: Vec<Inlined>,
 }
 
 impl Function {
     /// Where instruction `pc` is, for error messages: `function 'f', line 3` or `step 'encode' (line 12)`.
     pub fn location(&self, pc: usize) -> String {
-        let line = self.lines.get(pc).copied().unwrap_or(0);
+        self.location_of_line(self.lines.get(pc).copied().unwrap_or(0))
+    }
+
+    /// Adds where instruction `pc` is to an error. In inlined code that is the callee's line,
+    /// then the caller's line of the call, the two frames a real call adds.
+    pub fn locate(&self, pc: usize, e: Error) -> Error {
+        match self.inlined.iter().find(|site| (site.start..site.end).contains(&(pc as u32))) {
+            Some(site) => {
+                let line = self.lines.get(pc).copied().unwrap_or(0);
+                e.context(format!("{}, line {line}", site.label)).context(self.location_of_line(site.call_line))
+            }
+            None => e.context(self.location(pc)),
+        }
+    }
+
+    /// Where source line `line` of this function is: `function 'f', line 3` or `step 'encode' (line 12)`.
+    fn location_of_line(&self, line: u32) -> String {
         match self.line_labels.iter().find(|(l, _)| *l == line) {
             Some((_, label)) => format!("{label} (line {line})"),
             None => format!("{}, line {line}", self.label),
@@ -214,11 +256,22 @@ impl fmt::Display for Function {
                 Inst::GuardReset { slot } => format!("loop{slot} = counter 0"),
                 Inst::Guard { slot } => format!("loop{slot} += 1 (capped)"),
                 Inst::Return { src } => format!("return {}", r(src)),
+                Inst::ReturnTo { dst, src, exit } => format!("{} = {} and jump {exit} (return)", r(dst), r(src)),
+                Inst::Clear { first, count, first_loop, loops } => {
+                    format!("clear %{first}..%{}, loop{first_loop}..loop{}", first + count, first_loop + loops)
+                }
             };
             writeln!(f, "  {pc:4}  [line {:3}]  {text}", self.lines[pc])?;
         }
         if let Some(direct) = &self.direct {
             writeln!(f, "  ({})", direct.describe(self))?;
+        }
+        for site in &self.inlined {
+            writeln!(
+                f,
+                "  (fn#{} inlined at {}..{}, the call on line {})",
+                site.func, site.start, site.end, site.call_line
+            )?;
         }
         Ok(())
     }

@@ -1,0 +1,174 @@
+//! Inlining: a call of a small leaf function is replaced by a copy of its code.
+//!
+//! Rationale: a script function called once per word (`len(unicode_split_any(w))` in a loop)
+//! spent more on the call than on its body: the arguments copied into a new frame, the
+//! frame's registers filled and emptied, a depth count, and for a nested call a stack
+//! check. Inlined, the call is a move per argument, the body, and one instruction that empties
+//! the callee's registers (as returning from its frame would).
+//!
+//! Only leaves are inlined (functions that call no function of the program, so that nothing
+//! recurses), only small ones, and only while the caller's frame still fits on the stack.
+//! Errors in inlined code read as they did from a real call: the callee's location, then the
+//! caller's line of the call.
+
+use super::interp::{STACK_LOOPS, STACK_REGS};
+use super::ir::{Function, Inlined, Inst, NO_REG, Operands, Program, Reg};
+
+/// Callees of at most this many instructions are inlined.
+const MAX_INLINE_CODE: usize = 64;
+
+/// Inlines the program's calls of small leaf functions into their callers.
+pub fn inline_leaf_calls(program: &mut Program) {
+    let leaves: Vec<Option<Function>> = program
+        .functions
+        .iter()
+        .map(|f| (f.leaf && f.direct.is_none() && f.code.len() <= MAX_INLINE_CODE).then(|| f.clone()))
+        .collect();
+    for (index, caller) in program.functions.iter_mut().enumerate() {
+        if caller.leaf {
+            continue;
+        }
+        // Inlined bodies never run at the same time (a leaf calls no other function), and each
+        // empties its registers at its exit, so all of them share one area after the caller's own.
+        let area = Area { regs: caller.n_regs, loops: caller.n_loops };
+        let mut pc = 0;
+        while pc < caller.code.len() {
+            if let Inst::CallUser { dst, func, args } = caller.code[pc] {
+                if let Some(callee) = leaves[func as usize].as_ref().filter(|_| func as usize != index) {
+                    let fits = area.regs + callee.n_regs <= STACK_REGS as u32
+                        && area.loops + callee.n_loops <= STACK_LOOPS as u32;
+                    if fits {
+                        pc += inline_at(caller, pc, Call { dst, func, args }, callee, area);
+                        continue;
+                    }
+                }
+            }
+            pc += 1;
+        }
+        caller.leaf = !caller.code.iter().any(|i| matches!(i, Inst::CallUser { .. }));
+    }
+}
+
+/// Where inlined code keeps its registers and loop states: from these indices on.
+#[derive(Clone, Copy)]
+struct Area {
+    regs: u32,
+    loops: u32,
+}
+
+/// The operands of a `CallUser`.
+struct Call {
+    dst: Reg,
+    func: u32,
+    args: Operands,
+}
+
+/// Replaces the call at `at` with `callee`'s code; returns the length of the inlined code.
+fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, area: Area) -> usize {
+    let Call { dst, func, args } = call;
+    let (base, loop_base) = (area.regs, area.loops);
+    let const_base = caller.consts.len() as u32;
+    let op_base = caller.ops.len() as u32;
+    let call_line = caller.lines[at];
+    let arg_regs: Vec<Reg> = args.of(caller).to_vec();
+
+    // The layout: a move per argument, the body (one instruction for each of the callee's), and
+    // the exit that empties the callee's registers.
+    let body_start = (at + arg_regs.len()) as u32;
+    let exit = body_start + callee.code.len() as u32;
+    let len = arg_regs.len() + callee.code.len() + 1;
+    let reg = |r: Reg| if r == NO_REG { NO_REG } else { r + base };
+    let to = |t: u32| t + body_start;
+
+    let mut code = Vec::with_capacity(len);
+    let mut lines = Vec::with_capacity(len);
+    for (i, &a) in arg_regs.iter().enumerate() {
+        code.push(Inst::Move { dst: base + i as Reg, src: a });
+        lines.push(call_line);
+    }
+    for (&inst, &line) in callee.code.iter().zip(&callee.lines) {
+        let mut operands = |o: Operands| {
+            let start = caller.operands.len() as u32;
+            caller.operands.extend(o.of(callee).iter().map(|&r| reg(r)));
+            Operands { start, len: o.len }
+        };
+        code.push(match inst {
+            Inst::Const { dst, index } => Inst::Const { dst: reg(dst), index: index + const_base },
+            Inst::Move { dst, src } => Inst::Move { dst: reg(dst), src: reg(src) },
+            Inst::Unary { op, dst, src } => Inst::Unary { op, dst: reg(dst), src: reg(src) },
+            Inst::Binary { op, dst, a, b, in_place } => {
+                Inst::Binary { op, dst: reg(dst), a: reg(a), b: reg(b), in_place }
+            }
+            Inst::Compare { op, dst, a, b } => Inst::Compare { op, dst: reg(dst), a: reg(a), b: reg(b) },
+            Inst::Jump { to: t } => Inst::Jump { to: to(t) },
+            Inst::JumpIfFalse { cond, to: t } => Inst::JumpIfFalse { cond: reg(cond), to: to(t) },
+            Inst::JumpIfTrue { cond, to: t } => Inst::JumpIfTrue { cond: reg(cond), to: to(t) },
+            Inst::GetItem { dst, obj, key } => Inst::GetItem { dst: reg(dst), obj: reg(obj), key: reg(key) },
+            Inst::SetItem { obj, key, value } => Inst::SetItem { obj: reg(obj), key: reg(key), value: reg(value) },
+            Inst::Slice { dst, obj, bounds } => Inst::Slice { dst: reg(dst), obj: reg(obj), bounds: operands(bounds) },
+            Inst::BuildList { dst, items } => Inst::BuildList { dst: reg(dst), items: operands(items) },
+            Inst::BuildDict { dst, items } => Inst::BuildDict { dst: reg(dst), items: operands(items) },
+            Inst::Unpack { src, targets } => Inst::Unpack { src: reg(src), targets: operands(targets) },
+            Inst::CallOp { dst, op, args } => Inst::CallOp { dst: reg(dst), op: op + op_base, args: operands(args) },
+            Inst::CallValue { dst, callee, args } => {
+                Inst::CallValue { dst: reg(dst), callee: reg(callee), args: operands(args) }
+            }
+            Inst::CallUser { .. } => unreachable!("a leaf calls no function of the program"),
+            Inst::CallBuiltin { dst, builtin, args } => {
+                Inst::CallBuiltin { dst: reg(dst), builtin, args: operands(args) }
+            }
+            Inst::CallMethod { dst, method, obj, args } => {
+                Inst::CallMethod { dst: reg(dst), method, obj: reg(obj), args: operands(args) }
+            }
+            Inst::Append { list, value } => Inst::Append { list: reg(list), value: reg(value) },
+            Inst::ExtendEach { list, seq, index, item } => {
+                Inst::ExtendEach { list: reg(list), seq: reg(seq), index: reg(index), item: reg(item) }
+            }
+            Inst::FuncRef { dst, func } => Inst::FuncRef { dst: reg(dst), func },
+            Inst::IterStart { slot, src } => Inst::IterStart { slot: slot + loop_base, src: reg(src) },
+            Inst::RangeStart { slot, start, stop, step } => {
+                Inst::RangeStart { slot: slot + loop_base, start: reg(start), stop: reg(stop), step: reg(step) }
+            }
+            Inst::ForNext { slot, dst, body } => {
+                Inst::ForNext { slot: slot + loop_base, dst: reg(dst), body: to(body) }
+            }
+            Inst::GuardReset { slot } => Inst::GuardReset { slot: slot + loop_base },
+            Inst::Guard { slot } => Inst::Guard { slot: slot + loop_base },
+            Inst::Return { src } => Inst::ReturnTo { dst, src: reg(src), exit },
+            Inst::ReturnTo { .. } | Inst::Clear { .. } => unreachable!("only callers hold inlined code"),
+        });
+        lines.push(line);
+    }
+    code.push(Inst::Clear { first: base, count: callee.n_regs, first_loop: loop_base, loops: callee.n_loops });
+    lines.push(call_line);
+
+    // The caller's own jumps past the call move by what the call grew to.
+    let grown = (len - 1) as u32;
+    for inst in &mut caller.code {
+        let target = match inst {
+            Inst::Jump { to } | Inst::JumpIfFalse { to, .. } | Inst::JumpIfTrue { to, .. } => to,
+            Inst::ForNext { body, .. } => body,
+            Inst::ReturnTo { exit, .. } => exit,
+            _ => continue,
+        };
+        if *target > at as u32 {
+            *target += grown;
+        }
+    }
+    for site in &mut caller.inlined {
+        if site.start > at as u32 {
+            site.start += grown;
+            site.end += grown;
+        }
+    }
+    caller.code.splice(at..at + 1, code);
+    caller.lines.splice(at..at + 1, lines);
+    caller.consts.extend(callee.consts.iter().cloned());
+    caller.ops.extend(callee.ops.iter().cloned());
+    // The shared area's registers are listed without names: they hold different callees' variables.
+    caller.n_regs = caller.n_regs.max(base + callee.n_regs);
+    caller.n_loops = caller.n_loops.max(loop_base + callee.n_loops);
+    caller.reg_names.resize(caller.n_regs as usize, None);
+    caller.inlined.push(Inlined { start: body_start, end: exit, func, label: callee.label.clone(), call_line });
+    len
+}
