@@ -72,18 +72,28 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
     let call_line = caller.lines[at];
     let arg_regs: Vec<Reg> = args.of(caller).to_vec();
 
-    // The layout: a move per argument, the body (one instruction for each of the callee's), and
-    // the exit that empties the callee's registers.
-    let body_start = (at + arg_regs.len()) as u32;
+    // A parameter the callee only reads is the caller's register itself; the others get a
+    // move (a copy, as a call's frame would hold).
+    let written = written_params(callee);
+    let copied: Vec<(Reg, Reg)> =
+        (0..arg_regs.len() as Reg).filter(|&p| written[p as usize]).map(|p| (base + p, arg_regs[p as usize])).collect();
+
+    // The layout: the moves, the body (one instruction for each of the callee's), and the exit
+    // that empties the callee's registers.
+    let body_start = (at + copied.len()) as u32;
     let exit = body_start + callee.code.len() as u32;
-    let len = arg_regs.len() + callee.code.len() + 1;
-    let reg = |r: Reg| if r == NO_REG { NO_REG } else { r + base };
+    let len = copied.len() + callee.code.len() + 1;
+    let reg = |r: Reg| match r {
+        NO_REG => NO_REG,
+        p if p < callee.n_params && !written[p as usize] => arg_regs[p as usize],
+        r => r + base,
+    };
     let to = |t: u32| t + body_start;
 
     let mut code = Vec::with_capacity(len);
     let mut lines = Vec::with_capacity(len);
-    for (i, &a) in arg_regs.iter().enumerate() {
-        code.push(Inst::Move { dst: base + i as Reg, src: a });
+    for &(dst, src) in &copied {
+        code.push(Inst::Move { dst, src });
         lines.push(call_line);
     }
     for (&inst, &line) in callee.code.iter().zip(&callee.lines) {
@@ -171,4 +181,60 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
     caller.reg_names.resize(caller.n_regs as usize, None);
     caller.inlined.push(Inlined { start: body_start, end: exit, func, label: callee.label.clone(), call_line });
     len
+}
+
+/// For each parameter of `f`, whether its code may change what the parameter's register holds:
+/// assigns it, grows it in place (`s += x` on a string no one else holds), or moves it out
+/// (`return s`). A parameter that is only read can stay in the caller's register.
+fn written_params(f: &Function) -> Vec<bool> {
+    let mut written = vec![false; f.n_params as usize];
+    let mut mark = |r: Reg| {
+        if let Some(w) = written.get_mut(r as usize) {
+            *w = true;
+        }
+    };
+    for inst in &f.code {
+        match *inst {
+            Inst::Const { dst, .. }
+            | Inst::Move { dst, .. }
+            | Inst::Unary { dst, .. }
+            | Inst::Compare { dst, .. }
+            | Inst::GetItem { dst, .. }
+            | Inst::Slice { dst, .. }
+            | Inst::BuildList { dst, .. }
+            | Inst::BuildDict { dst, .. }
+            | Inst::CallOp { dst, .. }
+            | Inst::CallValue { dst, .. }
+            | Inst::CallUser { dst, .. }
+            | Inst::CallBuiltin { dst, .. }
+            | Inst::CallMethod { dst, .. }
+            | Inst::FuncRef { dst, .. }
+            | Inst::ForNext { dst, .. } => mark(dst),
+            Inst::Binary { dst, a, in_place, .. } => {
+                mark(dst);
+                if in_place {
+                    mark(a);
+                }
+            }
+            Inst::Unpack { targets, .. } => targets.of(f).iter().for_each(|&r| mark(r)),
+            Inst::ExtendEach { index, item, .. } => {
+                mark(index);
+                mark(item);
+            }
+            Inst::Return { src } | Inst::ReturnTo { src, .. } => mark(src),
+            Inst::Clear { first, count, .. } => (first..first + count).for_each(&mut mark),
+            // These change the objects registers hold, not the registers: a caller sees the
+            // change either way, as Python's caller sees a list its callee appended to.
+            Inst::Jump { .. }
+            | Inst::JumpIfFalse { .. }
+            | Inst::JumpIfTrue { .. }
+            | Inst::SetItem { .. }
+            | Inst::Append { .. }
+            | Inst::IterStart { .. }
+            | Inst::RangeStart { .. }
+            | Inst::GuardReset { .. }
+            | Inst::Guard { .. } => {}
+        }
+    }
+    written
 }

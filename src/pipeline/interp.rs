@@ -14,8 +14,9 @@ use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
 use super::methods::call_method;
 use super::value_ops::{binary, compare, get_item, len, set_item, slice, truthy, unary};
+use crate::any::type_index::LIST;
 use crate::any::{StackSlots, clear_values};
-use crate::container::{append_in_slot, items_in_slot, push_chars};
+use crate::container::{ListObj, append_in_slot, items_in_slot, push_chars};
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::call_obj;
 use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Value};
@@ -300,9 +301,13 @@ impl Vm<'_> {
                 }
                 Inst::CallBuiltin { dst, builtin: Builtin::Len, args } if args.len == 1 => {
                     let x = &reg!(f.operands[args.start as usize]);
-                    let n = match x.inline_ascii() {
-                        Some(bytes) => bytes.len() as i64,
-                        None => tri!(len(x.view())),
+                    // Inline ASCII text and lists (`len(split(w))`) without decoding the value.
+                    let list =
+                        || x.as_obj().filter(|o| o.type_index() == LIST).and_then(|o| o.downcast_ref::<ListObj>());
+                    let n = match (x.inline_ascii(), list()) {
+                        (Some(bytes), _) => bytes.len() as i64,
+                        (None, Some(items)) => items.len() as i64,
+                        (None, None) => tri!(len(x.view())),
                     };
                     reg!(dst) = Slot::from_int(n);
                 }
