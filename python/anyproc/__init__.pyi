@@ -35,8 +35,9 @@ def load_module(path: Union[str, os.PathLike[str]], override: bool = False) -> M
     """Loads a plugin built against ``include/anyproc.h``; its ops join the registry."""
     ...
 
-class ScriptFunction:
-    """A Python function compiled by anyproc (``anyproc.script``)."""
+class ScriptFunction(Function):
+    """A Python function compiled by anyproc (``anyproc.script``): an ``anyproc.Function``
+    that also carries the Python function's name, docstring and sources."""
 
     func: Function
     ast_json: str

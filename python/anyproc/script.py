@@ -33,7 +33,7 @@ import types
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from . import _native
-from .trace import _ACTIVE, _record_script
+from .trace import _record_script, _set_script_call
 from ._ops import OpNamespace
 from ._unparse import unparse_function
 
@@ -68,13 +68,14 @@ _UNSUPPORTED = {
 }
 
 
-class ScriptFunction:
+class ScriptFunction(_native.Function):
     """A scripted function: calls run the compiled program.
 
-    The native :class:`anyproc.Function` cannot carry attributes, so this thin
-    wrapper holds ``__name__``, ``__doc__`` and ``__wrapped__``. Use
-    :attr:`func` for the bare native function (one Python call less per call;
-    also what ``register_func`` registers).
+    It is an :class:`anyproc.Function` (the same native call, through CPython's vectorcall
+    where the interpreter offers it to subclasses, its tuple call otherwise) that also
+    carries ``__name__``, ``__doc__`` and ``__wrapped__``. :attr:`func` is the bare native
+    function; both share one ``release_gil`` setting. While a trace is being recorded the
+    class gains a Python ``__call__`` that records calls on symbols (see ``trace``).
     """
 
     def __init__(self, func: Any, wrapped: Callable, ast_json: str, sources: List[Tuple[str, str]]) -> None:
@@ -90,11 +91,6 @@ class ScriptFunction:
         #: ``(name, anyscript source)`` of the entry function and every function it calls.
         self.sources = sources
 
-    def __call__(self, *args: Any) -> Any:
-        if _ACTIVE[0]:
-            return _record_script(self, args)
-        return self.func(*args)
-
     @property
     def source(self) -> str:
         """The lowered functions as anyscript source (what a traced pipeline embeds)."""
@@ -102,6 +98,14 @@ class ScriptFunction:
 
     def __repr__(self) -> str:
         return f"<anyproc.script {self.__qualname__}>"
+
+
+def _traced_call(self: ScriptFunction, *args: Any) -> Any:
+    """``ScriptFunction.__call__`` while a trace is being recorded."""
+    return _record_script(self, args)
+
+
+_set_script_call(ScriptFunction, _traced_call)
 
 
 def script(fn: Callable) -> ScriptFunction:

@@ -41,6 +41,19 @@ from . import _native, _toml
 # this one integer; only when it is non-zero do they look for the thread's tracer.
 _ACTIVE = [0]
 _LOCK = threading.Lock()
+
+# ScriptFunction and the `__call__` it has only while a trace is recorded (set by the script
+# module, which imports this one). Outside traces the class has no Python `__call__`, so a
+# scripted function is called as natively as any anyproc.Function.
+_SCRIPT_CALL: List[Any] = [None, None]
+
+
+def _set_script_call(cls: Any, call: Any) -> None:
+    """Registers ``cls`` and the ``__call__`` it gets while any trace is active."""
+    with _LOCK:
+        _SCRIPT_CALL[0], _SCRIPT_CALL[1] = cls, call
+        if _ACTIVE[0]:
+            cls.__call__ = call
 _LOCAL = threading.local()
 
 # anyscript's builtins and Python keywords: never used as generated names.
@@ -554,12 +567,16 @@ def trace(fn: Any, inputs: Union[str, Sequence[str]] = ("text",), name: Optional
     stack.append(tracer)
     with _LOCK:
         _ACTIVE[0] += 1
+        if _ACTIVE[0] == 1:
+            _SCRIPT_CALL[0].__call__ = _SCRIPT_CALL[1]
     try:
         result = fn(*symbols)
     finally:
         stack.pop()
         with _LOCK:
             _ACTIVE[0] -= 1
+            if _ACTIVE[0] == 0:
+                del _SCRIPT_CALL[0].__call__
     if not isinstance(result, Mapping) or not result:
         raise TypeError(f"the traced function must return a non-empty dict of output name -> symbol or "
                         f"Collate, not {type(result).__name__}")

@@ -17,8 +17,8 @@ use std::ffi::{CStr, c_int, c_void};
 use std::mem::offset_of;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr::{self, null_mut};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::{Arc, OnceLock};
 
 // Vectorcall pieces the limited API of Python 3.9 does not declare; their values have been
 // fixed since PEP 590 (CPython 3.8).
@@ -37,8 +37,10 @@ pub struct FunctionState {
     pub func: PackedFunc,
     /// The registry name or script entry it came from, for `repr` and `name`.
     pub name: Option<String>,
-    /// Whether calls release the GIL (see [`release_gil_by_default`]).
-    release_gil: AtomicBool,
+    /// Whether calls release the GIL (see [`release_gil_by_default`]); shared with the copies
+    /// a subclass's constructor makes (a `ScriptFunction` and its `.func`), so one setting
+    /// governs both.
+    release_gil: Arc<AtomicBool>,
 }
 
 /// The instance layout: CPython's header, the vectorcall pointer CPython reads, the state.
@@ -67,9 +69,23 @@ pub fn new_function<'py>(py: Python<'py>, func: PackedFunc, name: Option<String>
     if tp.is_null() {
         return Err(PyValueError::new_err("anyproc._native is not initialised (Function type missing)"));
     }
-    let state = FunctionState { func, name, release_gil: AtomicBool::new(release_gil_by_default()) };
-    // SAFETY: `tp` is our live type object; GenericAlloc returns a zeroed instance of its
-    // basic size (that of `FunctionObject`) with the header set, or null with an exception set.
+    let state = FunctionState { func, name, release_gil: Arc::new(AtomicBool::new(release_gil_by_default())) };
+    // SAFETY: `tp` is our live type object.
+    unsafe { alloc_function(py, tp, state) }
+}
+
+/// A new instance of `tp` (ours, or a Python subclass of it) holding `state`.
+///
+/// # Safety
+/// `tp` is the Function type or a subtype of it, and the GIL is held.
+unsafe fn alloc_function<'py>(
+    py: Python<'py>,
+    tp: *mut ffi::PyTypeObject,
+    state: FunctionState,
+) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: GenericAlloc returns a zeroed instance of the type's basic size (at least that of
+    // `FunctionObject`: a subclass only appends its dict) with the header set (and tracked by
+    // the GC if the subclass is collected), or null with an exception set.
     unsafe {
         let obj = ffi::PyType_GenericAlloc(tp, 0);
         if obj.is_null() {
@@ -82,13 +98,15 @@ pub fn new_function<'py>(py: Python<'py>, func: PackedFunc, name: Option<String>
     }
 }
 
-/// The state of `obj` if it is exactly an `anyproc.Function`.
+/// The state of `obj` if it is an `anyproc.Function` (or of a Python subclass, `ScriptFunction`).
 pub fn function_state<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a FunctionState> {
     let tp = FUNCTION_TYPE.load(Ordering::Acquire);
-    // SAFETY: reading the type of a live object; the type is final (no subclasses), so an
-    // object of exactly this type has our layout and lives as long as the borrow of `obj`.
+    // SAFETY: reading the type of a live object. Instances of this type and of its subclasses
+    // begin with our layout (a subclass appends its dict after it; `tp_new` writes the state),
+    // and live as long as the borrow of `obj`.
     unsafe {
-        if tp.is_null() || ffi::Py_TYPE(obj.as_ptr()) != tp {
+        let own = ffi::Py_TYPE(obj.as_ptr());
+        if tp.is_null() || (own != tp && ffi::PyType_IsSubtype(own, tp) == 0) {
             return None;
         }
         Some(&(*obj.as_ptr().cast::<FunctionObject>()).state)
@@ -150,8 +168,8 @@ fn create_type(py: Python<'_>) -> PyResult<*mut ffi::PyTypeObject> {
         name: c"anyproc._native.Function".as_ptr(),
         basicsize: size_of::<FunctionObject>() as c_int,
         itemsize: 0,
-        // Not a base type: `function_state` relies on the exact type.
-        flags: (ffi::Py_TPFLAGS_DEFAULT | TPFLAGS_HAVE_VECTORCALL) as _,
+        // A base type for `anyproc.ScriptFunction`, whose instances are Functions with a dict.
+        flags: (ffi::Py_TPFLAGS_DEFAULT | ffi::Py_TPFLAGS_BASETYPE | TPFLAGS_HAVE_VECTORCALL) as _,
         slots: slots.as_mut_ptr(),
     }));
     // SAFETY: the spec and every table it points to live forever (leaked above).
@@ -293,24 +311,49 @@ unsafe extern "C" fn function_call(
             if !kwargs.is_null() && ffi::PyDict_Size(kwargs) > 0 {
                 return Err(no_keywords());
             }
-            let n = ffi::PyTuple_Size(args).max(0);
-            let items: Vec<*mut ffi::PyObject> = (0..n).map(|i| ffi::PyTuple_GetItem(args, i)).collect();
-            call(py, state_of(callable), &items).map(Bound::into_ptr)
+            // Python subclasses (`ScriptFunction`) are called this way on CPython 3.11 and older,
+            // which give mutable subclasses no vectorcall: up to six arguments go on the stack.
+            let n = ffi::PyTuple_Size(args).max(0) as usize;
+            let item = |i: usize| ffi::PyTuple_GetItem(args, i as ffi::Py_ssize_t);
+            if n <= 6 {
+                let items: [*mut ffi::PyObject; 6] = std::array::from_fn(|i| if i < n { item(i) } else { null_mut() });
+                call(py, state_of(callable), &items[..n]).map(Bound::into_ptr)
+            } else {
+                let items: Vec<*mut ffi::PyObject> = (0..n).map(item).collect();
+                call(py, state_of(callable), &items).map(Bound::into_ptr)
+            }
         })
     }
 }
 
+/// `tp_new`: refused for `Function` itself; a subclass is made from a Function given first
+/// (`ScriptFunction(func, ...)`), whose function, name and GIL setting it shares. The other
+/// arguments are left to the subclass's `__init__`.
 unsafe extern "C" fn function_new(
-    _: *mut ffi::PyTypeObject,
-    _: *mut ffi::PyObject,
+    subtype: *mut ffi::PyTypeObject,
+    args: *mut ffi::PyObject,
     _: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
-    // SAFETY: CPython calls `tp_new` with the GIL held.
+    // SAFETY: CPython calls `tp_new` with the GIL held, on our type or a subtype, with an
+    // argument tuple.
     unsafe {
-        guarded(null_mut(), |_| {
-            Err(PyTypeError::new_err(
-                "anyproc.Function cannot be created directly: use anyproc.get_global_func, anyproc.script or register_func",
-            ))
+        guarded(null_mut(), |py| {
+            if subtype == FUNCTION_TYPE.load(Ordering::Acquire) {
+                return Err(PyTypeError::new_err(
+                    "anyproc.Function cannot be created directly: use anyproc.get_global_func, anyproc.script or register_func",
+                ));
+            }
+            let first = if ffi::PyTuple_Size(args) > 0 { ffi::PyTuple_GetItem(args, 0) } else { null_mut() };
+            let source = (!first.is_null()).then(|| Bound::from_borrowed_ptr(py, first));
+            let Some(from) = source.as_ref().and_then(function_state) else {
+                return Err(PyTypeError::new_err("a subclass of anyproc.Function is made from an anyproc.Function"));
+            };
+            let state = FunctionState {
+                func: from.func.clone(),
+                name: from.name.clone(),
+                release_gil: Arc::clone(&from.release_gil),
+            };
+            alloc_function(py, subtype, state).map(Bound::into_ptr)
         })
     }
 }

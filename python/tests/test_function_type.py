@@ -36,11 +36,38 @@ def test_errors_name_the_op_through_both_paths():
         type(lower).__call__(lower, 1)
 
 
-def test_cannot_be_created_or_subclassed_from_python():
+def test_cannot_be_created_directly_and_subclasses_wrap_a_function():
     with pytest.raises(TypeError, match="cannot be created directly"):
         anyproc.Function()
-    with pytest.raises(TypeError):
-        type("Sub", (anyproc.Function,), {})
+    sub = type("Sub", (anyproc.Function,), {})
+    with pytest.raises(TypeError, match="made from an anyproc.Function"):
+        sub()
+    with pytest.raises(TypeError, match="made from an anyproc.Function"):
+        sub(len)
+    lower = anyproc.get_global_func("text.lower")
+    s = sub(lower)
+    assert isinstance(s, anyproc.Function) and s("ABC") == "abc" and s.name == "text.lower"
+    assert s == lower and hash(s) == hash(lower)
+    # One GIL setting for both; a subclass instance has a dict of its own.
+    before = lower.release_gil
+    s.release_gil = not before
+    assert lower.release_gil is (not before)
+    lower.release_gil = before
+    s.note = "kept"
+    assert s.note == "kept" and not hasattr(lower, "note")
+    # Subclass instances are collected in cycles (the subclass adds a dict, hence the GC).
+    import gc
+    import weakref
+
+    class Holder(anyproc.Function):
+        pass
+
+    h = Holder(lower)
+    h.me = h
+    gone = weakref.ref(h.__dict__.setdefault("probe", type("P", (), {})()))
+    del h
+    gc.collect()
+    assert gone() is None
 
 
 def test_attributes_repr_equality_hash():

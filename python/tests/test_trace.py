@@ -219,3 +219,20 @@ def test_nested_traces_are_independent():
     traced = anyproc.trace(outer)
     assert list(traced(["Ab"])["l"]) == ["ab"]
     assert "text.upper" not in traced.to_toml()
+
+
+def test_script_functions_record_only_while_tracing():
+    # Outside traces a ScriptFunction is called natively (no Python __call__ on the class);
+    # a trace gives the class one that records calls on symbols, and takes it away after.
+    assert "__call__" not in anyproc.ScriptFunction.__dict__
+    seen = []
+
+    def record(text):
+        seen.append("__call__" in anyproc.ScriptFunction.__dict__)
+        return {"vowels": count_vowels(text)}
+
+    traced = anyproc.trace(record, "text")
+    assert seen == [True]
+    assert "__call__" not in anyproc.ScriptFunction.__dict__
+    assert "count_vowels" in traced.to_toml()
+    assert count_vowels("aeb") == load_cases().count_vowels("aeb") == 2
