@@ -41,6 +41,7 @@ from . import _native, _toml
 # this one integer; only when it is non-zero do they look for the thread's tracer.
 _ACTIVE = [0]
 _LOCK = threading.Lock()
+_LOCAL = threading.local()
 
 # ScriptFunction and the `__call__` it has only while a trace is recorded (set by the script
 # module, which imports this one). Outside traces the class has no Python `__call__`, so a
@@ -54,7 +55,7 @@ def _set_script_call(cls: Any, call: Any) -> None:
         _SCRIPT_CALL[0], _SCRIPT_CALL[1] = cls, call
         if _ACTIVE[0]:
             cls.__call__ = call
-_LOCAL = threading.local()
+
 
 # anyscript's builtins and Python keywords: never used as generated names.
 _BUILTINS = {

@@ -173,26 +173,28 @@ impl PyPipeline {
     /// Pickles as the text plus every relative resource file's bytes, so a worker without the files can load it.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let resources = PyDict::new(py);
-        if let Some(files) = &self.pickled_resources {
-            for (i, (path, bytes)) in files.iter().enumerate() {
-                resources.set_item(i, (path, PyBytes::new(py, bytes)))?;
+        match &self.pickled_resources {
+            // An unpickled pipeline's files are kept in memory: their directory is gone.
+            Some(files) => {
+                for (i, (path, bytes)) in files.iter().enumerate() {
+                    resources.set_item(i, (path, PyBytes::new(py, bytes)))?;
+                }
             }
-            let ctor = py.import("anyproc._native")?.getattr("_pipeline_from_pickle")?;
-            let args = (&self.text, format_name(self.format), &self.pipeline.label, resources);
-            return Ok((ctor, args.into_pyobject(py)?));
-        }
-        for (name, res) in &self.pipeline.spec.resources {
-            // Absolute paths are left to resolve on the receiving side as they are.
-            if Path::new(&res.path).is_absolute() {
-                continue;
+            None => {
+                for (name, res) in &self.pipeline.spec.resources {
+                    // Absolute paths are left to resolve on the receiving side as they are.
+                    if Path::new(&res.path).is_absolute() {
+                        continue;
+                    }
+                    let full = self.pipeline.base_dir.join(&res.path);
+                    let bytes = std::fs::read(&full)
+                        .map_err(|e| {
+                            Error::new(ErrorKind::Io, format!("resource '{name}': cannot read {}: {e}", full.display()))
+                        })
+                        .py_err(py)?;
+                    resources.set_item(name, (&res.path, PyBytes::new(py, &bytes)))?;
+                }
             }
-            let full = self.pipeline.base_dir.join(&res.path);
-            let bytes = std::fs::read(&full)
-                .map_err(|e| {
-                    Error::new(ErrorKind::Io, format!("resource '{name}': cannot read {}: {e}", full.display()))
-                })
-                .py_err(py)?;
-            resources.set_item(name, (&res.path, PyBytes::new(py, &bytes)))?;
         }
         let ctor = py.import("anyproc._native")?.getattr("_pipeline_from_pickle")?;
         let args = (&self.text, format_name(self.format), &self.pipeline.label, resources);

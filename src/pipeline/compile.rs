@@ -292,7 +292,7 @@ impl<'a> FnCompiler<'a> {
         let none = self.constant(Slot::default());
         self.emit(Inst::Return { src: none });
         self.f.direct = DirectCall::recognize(&self.f);
-        self.f.leaf = !self.f.code.iter().any(|i| matches!(i, Inst::CallUser { .. }));
+        self.f.leaf = self.f.calls_no_function();
         Ok(self.f)
     }
 

@@ -24,7 +24,7 @@ pub fn inline_leaf_calls(program: &mut Program) {
         .iter()
         .map(|f| (f.leaf && f.direct.is_none() && f.code.len() <= MAX_INLINE_CODE).then(|| f.clone()))
         .collect();
-    for (index, caller) in program.functions.iter_mut().enumerate() {
+    for caller in &mut program.functions {
         if caller.leaf {
             continue;
         }
@@ -34,7 +34,8 @@ pub fn inline_leaf_calls(program: &mut Program) {
         let mut pc = 0;
         while pc < caller.code.len() {
             if let Inst::CallUser { dst, func, args } = caller.code[pc] {
-                if let Some(callee) = leaves[func as usize].as_ref().filter(|_| func as usize != index) {
+                // A leaf makes no calls, so it is never its own caller here.
+                if let Some(callee) = &leaves[func as usize] {
                     let fits = area.regs + callee.n_regs <= STACK_REGS as u32
                         && area.loops + callee.n_loops <= STACK_LOOPS as u32;
                     if fits {
@@ -45,7 +46,7 @@ pub fn inline_leaf_calls(program: &mut Program) {
             }
             pc += 1;
         }
-        caller.leaf = !caller.code.iter().any(|i| matches!(i, Inst::CallUser { .. }));
+        caller.leaf = caller.calls_no_function();
     }
 }
 

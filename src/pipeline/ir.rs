@@ -164,6 +164,11 @@ impl Function {
         self.location_of_line(self.lines.get(pc).copied().unwrap_or(0))
     }
 
+    /// Whether its code calls no function of the program (what [`Self::leaf`] records).
+    pub fn calls_no_function(&self) -> bool {
+        !self.code.iter().any(|i| matches!(i, Inst::CallUser { .. }))
+    }
+
     /// Adds where instruction `pc` is to an error. In inlined code that is the callee's line,
     /// then the caller's line of the call, the two frames a real call adds.
     pub fn locate(&self, pc: usize, e: Error) -> Error {
