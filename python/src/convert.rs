@@ -73,7 +73,7 @@ fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
         return Ok(AnyValue::from_float(f.value()));
     }
     if let Some(l) = exact::<PyList>(obj) {
-        return seq_to_any(l.iter(), l.len(), depth);
+        return list_to_any(l, depth);
     }
     if let Some(t) = exact::<PyTuple>(obj) {
         return seq_to_any(t.iter(), t.len(), depth);
@@ -167,6 +167,39 @@ fn seq_to_any<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>, len: usize, d
     Ok(list.into_any())
 }
 
+/// A Python list converted item by item; exact strs are read through a borrowed reference.
+///
+/// Rationale: a list of words is what scripts are most often given, and taking and dropping a
+/// reference to each item cost as much as converting it. Converting a str runs no Python
+/// code, so nothing can remove the item from the list while it is borrowed; any other item
+/// is held by a reference of its own, since its conversion may run Python code.
+fn list_to_any(l: &Bound<'_, PyList>, depth: usize) -> PyResult<AnyValue> {
+    if depth >= MAX_NESTING {
+        return Err(too_deep());
+    }
+    let py = l.py();
+    let mut list = List::with_capacity(l.len());
+    // The length is read again each time: converting an item may run code that shrinks the list.
+    let mut i = 0;
+    while i < l.len() {
+        // SAFETY: `i` is below the list's current length, so the call returns a borrowed
+        // reference to a live item (or null with an IndexError set, checked below).
+        let item = unsafe { pyo3::ffi::PyList_GetItem(l.as_ptr(), i as pyo3::ffi::Py_ssize_t) };
+        if item.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        // SAFETY: `item` is a live object borrowed from the list, which `l` keeps alive.
+        let borrowed = unsafe { pyo3::Borrowed::from_ptr(py, item) };
+        let value = match exact::<PyString>(&borrowed) {
+            Some(s) => AnyValue::from_text(&text_of(s)?),
+            None => to_any(&borrowed.to_owned(), depth + 1)?,
+        };
+        list.push(value);
+        i += 1;
+    }
+    Ok(list.into_any())
+}
+
 fn dict_to_any(d: &Bound<'_, PyDict>, depth: usize) -> PyResult<AnyValue> {
     if depth >= MAX_NESTING {
         return Err(too_deep());
@@ -193,7 +226,7 @@ fn to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<
         Value::Int(i) => i.into_pyobject(py)?.into_any(),
         Value::Bool(b) => PyBool::new(py, b).to_owned().into_any(),
         Value::Float(f) => PyFloat::new(py, f).into_any(),
-        Value::Str(s) => PyString::new(py, s).into_any(),
+        Value::Str(s) => str_to_py(py, s)?,
         Value::UStr(chars) => PyString::new(py, &chars.iter().collect::<String>()).into_any(),
         Value::Bytes(b) => PyBytes::new(py, b).into_any(),
         Value::Pod(..) => Bound::new(py, Opaque { value: v.to_owned() })?.into_any(),
@@ -201,18 +234,43 @@ fn to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<
     })
 }
 
+/// A Python str; a one-character string is made from its code point, which for code points
+/// below 256 returns the interpreter's cached string instead of decoding UTF-8 into a new one.
+fn str_to_py<'py>(py: Python<'py>, s: &str) -> PyResult<Bound<'py, PyAny>> {
+    let mut chars = s.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        // SAFETY: any `char` is a valid code point; the call returns a new reference, or null
+        // with an exception set, which `from_owned_ptr_or_err` turns into the error.
+        return unsafe { Bound::from_owned_ptr_or_err(py, pyo3::ffi::PyUnicode_FromOrdinal(c as std::ffi::c_int)) };
+    }
+    Ok(PyString::new(py, s).into_any())
+}
+
+/// A Python list of `items`, converted one by one into a list made at its final size (appends
+/// would regrow it).
+fn py_list<'py>(py: Python<'py>, items: &[AnyValue], depth: usize) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: `PyList_New` returns a new list of `len` empty slots, or null with an exception
+    // set. Each slot is then set once, with a new reference the list takes over; if a
+    // conversion fails first, the list is dropped with some slots still empty, which its
+    // deallocation skips; the collector skips them too. It is handed to no Python code before
+    // it is full, the use `PyList_New` documents.
+    let list =
+        unsafe { Bound::from_owned_ptr_or_err(py, pyo3::ffi::PyList_New(items.len() as pyo3::ffi::Py_ssize_t))? };
+    for (i, item) in items.iter().enumerate() {
+        let obj = to_py(py, &item.view(), depth + 1)?;
+        // SAFETY: `i` is within the list's length and `obj` is a new reference, which the call
+        // steals; it cannot fail for an in-range index of a list.
+        unsafe { pyo3::ffi::PyList_SetItem(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, obj.into_ptr()) };
+    }
+    Ok(list)
+}
+
 fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<'py, PyAny>> {
     if let Some(list) = List::from_view(v) {
         if depth >= MAX_NESTING {
             return Err(too_deep());
         }
-        let fill = |items: &[AnyValue]| -> PyResult<Bound<'py, PyAny>> {
-            let out = PyList::empty(py);
-            for item in items {
-                out.append(to_py(py, &item.view(), depth + 1)?)?;
-            }
-            Ok(out.into_any())
-        };
+        let fill = |items: &[AnyValue]| py_list(py, items, depth);
         // Two counts, `list` and the value converted: no other handle exists, so nothing that
         // runs while Python objects are made can reach the list, and it is read in place.
         if list.handle_count() == 2 {

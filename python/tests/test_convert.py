@@ -130,3 +130,44 @@ def test_unconvertible_type():
         echo(object())
     with pytest.raises(TypeError):
         echo({1, 2})
+
+
+def test_one_character_strings_of_every_width():
+    # One-character results are made from their code point (cached by CPython below 256); the
+    # expected values are Python's own one-character strings.
+    chars = ["a", "\x00", "\x7f", "é", "ÿ", "Ā", "€", "日", "😀", "\U0010ffff"]
+    out = echo(chars)
+    assert out == chars
+    assert all(type(c) is str and len(c) == 1 for c in out)
+    assert anyproc.script(split_chars)("aé€😀") == ["a", "é", "€", "😀"]
+
+
+def split_chars(word):
+    out = []
+    for c in word:
+        out.append(c)
+    return out
+
+
+class Shrinking:
+    """An int-like item whose conversion empties the list it sits in."""
+
+    def __init__(self, owner):
+        self.owner = owner
+
+    def __index__(self):
+        self.owner.clear()
+        return 7
+
+
+def test_list_items_converted_while_the_list_changes():
+    class Text(str):
+        pass
+
+    # A str subclass and an item whose conversion runs Python code go the general way; the
+    # list is read again after each item, so emptying it ends the conversion without a crash.
+    items = ["plain", Text("sub"), 1]
+    items.append(Shrinking(items))
+    items.append("never read")
+    assert echo(items) == ["plain", "sub", 1, 7]
+    assert items == []

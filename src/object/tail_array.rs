@@ -83,7 +83,18 @@ unsafe extern "C" fn free_tail_array<K: TailKind>(obj: *mut Object) {
 impl<K: TailKind> TailArray<K> {
     /// A new object holding a copy of `elems`.
     pub fn from_slice(elems: &[K::Elem]) -> ObjRef<Self> {
-        Self::from_iter_exact(elems.len(), elems.iter().copied())
+        let len = elems.len();
+        let layout = layout_for::<K>(len);
+        // SAFETY: the layout has non-zero size (it holds the header).
+        let base = NonNull::new(unsafe { alloc(layout) }.cast::<TailArray<K>>());
+        let base = base.unwrap_or_else(|| handle_alloc_error(layout));
+        // SAFETY: `base` is a fresh allocation with room for the header and `len` elements, which
+        // are copied in one go (the elements are `Copy`, and `elems` cannot overlap new memory).
+        unsafe {
+            base.as_ptr().add(1).cast::<K::Elem>().copy_from_nonoverlapping(elems.as_ptr(), len);
+            base.as_ptr().write(TailArray { header: Object::blank(), len, _kind: PhantomData, _elems: [] });
+            ObjRef::adopt(base, free_tail_array::<K>)
+        }
     }
 
     /// A new object filled from an iterator that yields exactly `len` elements.
