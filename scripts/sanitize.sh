@@ -13,9 +13,12 @@ which="${1:-all}"
 target=x86_64-unknown-linux-gnu
 core_tests=(--lib --test smoke_core --test zero_alloc --test objects --test bad_input --test proptest_values
     --test object_census --test dlpack_roundtrip --test collate --test npy_numpy --test interp_cpython
-    --test pipeline_errors --test direct_call --test deep_nesting --test long_text --test capi_abi --test capi_plugins --test capi_layout)
-# Property tests run fewer cases under the (slow) checkers; the plain run covers the full count.
+    --test pipeline_errors --test direct_call --test deep_nesting --test long_text --test capi_abi --test capi_plugins --test capi_layout
+    --test mutated_scripts)
+# Property tests and mutated scripts run fewer cases under the (slow) checkers; the plain run
+# covers the full count.
 export PROPTEST_CASES="${PROPTEST_CASES:-32}"
+export ANYPROC_MUTANTS="${ANYPROC_MUTANTS:-8}"
 # The NumPy interop tests need an interpreter with numpy; scripts/test.sh makes .venv.
 if [[ -z "${ANYPROC_PYTHON:-}" && -x .venv/bin/python ]]; then
     export ANYPROC_PYTHON="$PWD/.venv/bin/python"
