@@ -101,14 +101,16 @@ def bench_calls(quick: bool) -> None:
 # ---- (b) BERT end to end ---------------------------------------------------------------------
 
 
-def best_of(fn, repeat: int) -> float:
-    times = []
+def interleaved_best(variants: dict, repeat: int) -> dict:
+    """The best time of each variant over ``repeat`` rounds in which every variant runs once."""
+    best = dict.fromkeys(variants, float("inf"))
     for _ in range(repeat):
-        gc.collect()
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+        for name, fn in variants.items():
+            gc.collect()
+            t0 = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - t0)
+    return best
 
 
 def bench_bert(n_lines: int, quick: bool) -> None:
@@ -134,8 +136,8 @@ def bench_bert(n_lines: int, quick: bool) -> None:
     repeat = 2 if quick else 3
     for threads in (1, 2):
         os.environ["TOKENIZERS_PARALLELISM"] = "true" if threads > 1 else "false"
-        a = best_of(lambda t=threads: ours(t), repeat)
-        h = best_of(theirs, repeat)
+        best = interleaved_best({"ours": lambda t=threads: ours(t), "theirs": theirs}, repeat)
+        a, h = best["ours"], best["theirs"]
         row("bert", f"{len(texts):,} lines ({mb:.1f} MB) to int64 [n, 128], {threads} thread{'s' * (threads > 1)}",
             f"{mb / a:.1f} MB/s", f"HF {mb / h:.2f} MB/s", f"**{h / a:.1f}x**")
     os.environ.pop("TOKENIZERS_PARALLELISM", None)
@@ -179,16 +181,28 @@ def bench_split(n_words: int, quick: bool) -> None:
                 f(w)
         return run
 
-    py = best_of(loop(unicode_split_any), repeat) / chars * 1e9
-    py_batch = best_of(lambda: split_all(words), repeat) / chars * 1e9
-    gc.disable()
-    try:
-        py_nogc = best_of(lambda: split_all(words), repeat) / chars * 1e9
-    finally:
-        gc.enable()
-    per_word = best_of(loop(split), repeat) / chars * 1e9
-    per_word_native = best_of(loop(native), repeat) / chars * 1e9
-    whole = best_of(lambda: batch(words), repeat) / chars * 1e9
+    def without_gc(fn):
+        def run():
+            gc.disable()
+            try:
+                fn()
+            finally:
+                gc.enable()
+        return run
+
+    # The sides take turns, pass by pass, and each keeps its best pass: on a shared machine the
+    # speed drifts within a minute, and timing one side's passes after the other's would fold
+    # that drift into the ratio.
+    best = interleaved_best({
+        "py": loop(unicode_split_any),
+        "py_batch": lambda: split_all(words),
+        "py_nogc": without_gc(lambda: split_all(words)),
+        "per_word": loop(split),
+        "per_word_native": loop(native),
+        "whole": lambda: batch(words),
+    }, repeat)
+    py, py_batch, py_nogc, per_word, per_word_native, whole = (
+        best[k] / chars * 1e9 for k in ("py", "py_batch", "py_nogc", "per_word", "per_word_native", "whole"))
     label = f"{len(words):,} words, {chars:,} chars"
     row("split", f"{label}: one call per word from Python", f"{per_word:.1f} ns/char",
         f"CPython {py:.1f} ns/char", f"**{py / per_word:.2f}x**")
