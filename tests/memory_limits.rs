@@ -79,6 +79,25 @@ fn repeating_and_replacing_beyond_memory_is_a_memory_error() {
 }
 
 #[test]
+fn a_repr_beyond_memory_is_a_memory_error() {
+    if !in_limited_child("a_repr_beyond_memory_is_a_memory_error") {
+        return;
+    }
+    // A list of one 1.6 GB string prints as 1.6 GB more: together past the 3 GB limit. The
+    // room for the string's repr is asked for before it is written: 1 byte of `[` so far, then
+    // the string and its two quotes.
+    for call in ["repr", "str"] {
+        assert_eq!(
+            memory_error_of(&format!("s = 'a' * n\n    return len({call}([s]))"), 1_600_000_000),
+            "function 'f', line 3: repr(): cannot allocate 1600000003 bytes"
+        );
+    }
+    // Smaller reprs still work, and the interpreter goes on after the refusal.
+    let f = script("def f(n):\n    return len(repr(['a' * n] * 3))\n", "f").expect("compiles");
+    assert_eq!(f.call(&[AnyView::from(1000i64)]).expect("3 KB").value().as_int(), Some(3 * 1002 + 2 * 2 + 2));
+}
+
+#[test]
 fn an_array_beyond_memory_is_a_memory_error() {
     if !in_limited_child("an_array_beyond_memory_is_a_memory_error") {
         return;

@@ -98,8 +98,7 @@ impl<const N: usize> AnyPad<N> {
             return Some(Self::from_text(&text.repeat(n)));
         }
         // Repeating valid UTF-8 gives valid UTF-8.
-        let bytes = text.as_bytes().iter().copied().cycle();
-        StrObj::try_from_iter_exact(total, bytes).map(Self::from_object)
+        StrObj::try_repeat(text.as_bytes(), n).map(Self::from_object)
     }
 
     /// `chars` repeated `n` times as a UCS4 string, built in one allocation; `None` when the
@@ -109,7 +108,7 @@ impl<const N: usize> AnyPad<N> {
         if total <= Self::INLINE_CHARS {
             return Some(Self::from_chars(&chars.repeat(n)));
         }
-        UStrObj::try_from_iter_exact(total, chars.iter().copied().cycle()).map(Self::from_object)
+        UStrObj::try_repeat(chars, n).map(Self::from_object)
     }
 
     /// `bytes` repeated `n` times, built in one allocation; `None` when the allocator refuses it.
@@ -118,7 +117,7 @@ impl<const N: usize> AnyPad<N> {
         if total <= Self::INLINE_BYTES {
             return Some(Self::from_bytes(&bytes.repeat(n)));
         }
-        BytesObj::try_from_iter_exact(total, bytes.iter().copied().cycle()).map(Self::from_object)
+        BytesObj::try_repeat(bytes, n).map(Self::from_object)
     }
 
     /// Appends `text` where this UTF-8 string stands: inline while it fits, else in a heap

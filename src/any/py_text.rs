@@ -121,6 +121,23 @@ pub fn write_str_repr(out: &mut impl Write, chars: impl Iterator<Item = char> + 
     out.write_char(quote)
 }
 
+/// [`write_str_repr`] of UTF-8 text, written in one piece when no character needs an escape.
+///
+/// Rationale: printable ASCII without a backslash, and without both kinds of quote, is its own
+/// repr between quotes; copying it whole instead of a character at a time makes the repr of a
+/// long string a copy.
+pub fn write_utf8_str_repr(out: &mut impl Write, s: &str) -> fmt::Result {
+    let plain = s.bytes().all(|b| (b' '..=b'~').contains(&b) && b != b'\\');
+    let (single, double) = (s.contains('\''), s.contains('"'));
+    if !plain || (single && double) {
+        return write_str_repr(out, s.chars());
+    }
+    let quote = if single { '"' } else { '\'' };
+    out.write_char(quote)?;
+    out.write_str(s)?;
+    out.write_char(quote)
+}
+
 /// CPython's `str.isprintable` for one character: not in categories C* or Z*, except space.
 pub fn is_printable(c: char) -> bool {
     static NONPRINTABLE: std::sync::LazyLock<regex::Regex> =
@@ -153,6 +170,29 @@ pub fn write_bytes_repr(out: &mut impl Write, b: &[u8]) -> fmt::Result {
 #[cfg(test)]
 mod tests {
     use crate::{AnyValue, List};
+
+    /// The whole-text path gives CPython 3.11's repr (written out by hand), and so does the
+    /// character path it falls back to.
+    #[test]
+    fn utf8_str_repr_is_cpython_repr() {
+        let cases = [
+            ("plain text", r#"'plain text'"#),
+            ("it's", r#""it's""#),
+            (r#"say "hi""#, r#"'say "hi"'"#),
+            (r#"it's "x""#, r#"'it\'s "x"'"#),
+            (r"back\slash", r"'back\\slash'"),
+            ("tab\t", r"'tab\t'"),
+            ("é~", "'é~'"),
+            ("", "''"),
+        ];
+        for (text, want) in cases {
+            let mut whole = String::new();
+            super::write_utf8_str_repr(&mut whole, text).expect("written");
+            let mut by_char = String::new();
+            super::write_str_repr(&mut by_char, text.chars()).expect("written");
+            assert_eq!((whole.as_str(), by_char.as_str()), (want, want), "{text:?}");
+        }
+    }
 
     /// `repr()` as CPython 3.11 prints it, for values whose text is known by heart.
     #[test]

@@ -133,6 +133,37 @@ impl<K: TailKind> TailArray<K> {
         }
     }
 
+    /// `pattern` repeated `n` times in one allocation, or `None` when the size overflows or the
+    /// allocator refuses it. Copies by doubling what is already written, so a repeat of gigabytes
+    /// (`'a' * n` in a script) takes a few dozen `memcpy`s, not one store per element.
+    pub fn try_repeat(pattern: &[K::Elem], n: usize) -> Option<ObjRef<Self>> {
+        let len = pattern.len().checked_mul(n).filter(|&len| len < GROWN)?;
+        let layout = Layout::array::<K::Elem>(len)
+            .ok()
+            .and_then(|data| Layout::new::<TailArray<K>>().extend(data).ok())
+            .map(|(layout, _)| layout.pad_to_align())?;
+        // SAFETY: the layout has non-zero size (it holds the header).
+        let base = NonNull::new(unsafe { alloc(layout) }.cast::<TailArray<K>>())?;
+        // SAFETY: `base` is a fresh allocation with room for the header and `len` elements. The
+        // first copy fills `pattern.len()` of them (or none when `len` is 0); each later copy
+        // reads the `filled` elements already written and writes right after them, never past
+        // `len`, so source and destination are disjoint and in bounds.
+        unsafe {
+            let data = base.as_ptr().add(1).cast::<K::Elem>();
+            if len > 0 {
+                data.copy_from_nonoverlapping(pattern.as_ptr(), pattern.len());
+            }
+            let mut filled = pattern.len().min(len);
+            while filled < len {
+                let chunk = filled.min(len - filled);
+                data.add(filled).copy_from_nonoverlapping(data, chunk);
+                filled += chunk;
+            }
+            base.as_ptr().write(TailArray { header: Object::blank(), len, _kind: PhantomData, _elems: [] });
+            Some(ObjRef::adopt(base, free_tail_array::<K>))
+        }
+    }
+
     /// The number of elements.
     pub fn len(&self) -> usize {
         self.len & !GROWN
@@ -224,6 +255,18 @@ mod tests {
         // Appending nothing keeps it as it is.
         let obj = BytesObj::append_unique(obj, &[]).unwrap_or_else(|_| panic!("unique"));
         assert_eq!(bytes_of(&obj), want);
+    }
+
+    #[test]
+    fn repeating_by_doubling_equals_repeat() {
+        for pattern in [&b""[..], b"a", b"ab", b"xyz", b"0123456789abcdef!"] {
+            for n in [0, 1, 2, 3, 5, 8, 13, 100, 1000] {
+                let obj = BytesObj::try_repeat(pattern, n).expect("small");
+                assert_eq!(bytes_of(&obj), pattern.repeat(n), "{pattern:?} * {n}");
+            }
+        }
+        // A size past isize::MAX is refused, not wrapped.
+        assert!(BytesObj::try_repeat(b"ab", usize::MAX / 2 + 1).is_none());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::ast::BinOp;
 use super::methods::{arity_error, decimal_value, is_space};
 use super::value_ops::{
     Text, binary, dict_update_from, index_arg, iter_items, len, overflow, py_lt, repr_value, sort_values, to_str,
-    truthy, type_error, value_error, vname,
+    truthy, try_repr_value, type_error, value_error, vname,
 };
 use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, List, Result, Value};
 use std::borrow::Cow;
@@ -98,7 +98,7 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
         Builtin::Str => Ok(match args.first() {
             None => Slot::from_text(""),
             Some(a) if Text::of(a.value()).is_some() => a.to_owned(),
-            Some(a) => Slot::from_text(&to_str(*a)),
+            Some(a) => Slot::from_text(&to_str(*a)?),
         }),
         Builtin::Int => int(args),
         Builtin::Float => float(args),
@@ -151,7 +151,7 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
                 .map(Slot::from_char)
                 .ok_or_else(|| value_error("chr() arg is a surrogate, which str cannot hold here"))
         }
-        Builtin::Repr => Ok(Slot::from_text(&repr_value(args[0].value()))),
+        Builtin::Repr => Ok(Slot::from_text(&try_repr_value(args[0].value())?)),
         Builtin::Round => round(args),
         Builtin::Any => Ok(Slot::from_bool(iter_items(args[0].value())?.iter().any(|x| truthy(x.view())))),
         Builtin::All => Ok(Slot::from_bool(iter_items(args[0].value())?.iter().all(|x| truthy(x.view())))),

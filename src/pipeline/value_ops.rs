@@ -8,7 +8,7 @@
 
 use super::Slot;
 use super::ast::{BinOp, CmpOp, UnaryOp};
-use crate::any::py_text::{write_bytes_repr, write_float_repr, write_str_repr};
+use crate::any::py_text::{write_bytes_repr, write_float_repr, write_str_repr, write_utf8_str_repr};
 use crate::any::type_index as ti;
 use crate::any::values_equal;
 use crate::container::{DictObj, ListObj};
@@ -942,29 +942,87 @@ pub fn len(v: AnyView<'_>) -> Result<i64> {
 
 // ---------------------------------------------------------------- str() and repr()
 
-/// Python `str(v)`: text as is, everything else as its repr.
-pub fn to_str(v: AnyView<'_>) -> String {
-    str_value(v.value())
-}
-
-/// Python `str()` of a decoded value.
-pub(crate) fn str_value(v: Value<'_>) -> String {
-    match v {
-        Value::Str(s) => s.to_owned(),
-        Value::UStr(u) => u.iter().collect(),
-        _ => repr_value(v),
+/// Python `str(v)`: text as is, everything else as its repr; a `MemoryError` when the allocator
+/// refuses the text.
+pub fn to_str(v: AnyView<'_>) -> Result<String> {
+    match v.value() {
+        Value::Str(s) => Ok(s.to_owned()),
+        Value::UStr(u) => Ok(u.iter().collect()),
+        other => try_repr_value(other),
     }
 }
 
-/// Python `repr()` of a decoded value (floats as `1e+16`, strings escaped as CPython does).
-pub(crate) fn repr_value(v: Value<'_>) -> String {
-    let mut out = String::new();
+/// Python `repr()` of a decoded value (floats as `1e+16`, strings escaped as CPython does), or
+/// a `MemoryError` when the allocator refuses the text.
+pub(crate) fn try_repr_value(v: Value<'_>) -> Result<String> {
+    let mut out = ReprOut::default();
     write_repr(&mut out, v, &mut Vec::new());
-    out
+    match out.refused {
+        Some(bytes) => Err(Error::out_of_memory("repr()", bytes)),
+        None => Ok(out.text),
+    }
+}
+
+/// [`try_repr_value`] for error messages: a repr the allocator refuses is cut short with `...`.
+pub(crate) fn repr_value(v: Value<'_>) -> String {
+    let mut out = ReprOut::default();
+    write_repr(&mut out, v, &mut Vec::new());
+    if out.refused.is_some() {
+        out.text.push_str("...");
+    }
+    out.text
+}
+
+/// A repr being written, whose growth the allocator may refuse.
+///
+/// Rationale: a repr can be far larger than its value (`[s] * 1000` of a 1 MB `s` prints a
+/// gigabyte), and `String`'s own growth aborts the process when the allocator refuses; here a
+/// refusal stops the writing and is reported instead.
+#[derive(Default)]
+struct ReprOut {
+    text: String,
+    /// The length the text needed when the allocator refused it.
+    refused: Option<usize>,
+}
+
+impl ReprOut {
+    /// Makes room for `additional` more bytes up front (a string's repr is at least as long as
+    /// the string), so that a repr too large for memory is refused before it is written.
+    fn reserve(&mut self, additional: usize) {
+        if self.refused.is_none() && self.text.try_reserve(additional).is_err() {
+            self.refused = Some(self.text.len().saturating_add(additional));
+        }
+    }
+
+    fn push_str(&mut self, s: &str) {
+        let _ = fmt::Write::write_str(self, s);
+    }
+
+    fn push(&mut self, c: char) {
+        let _ = fmt::Write::write_char(self, c);
+    }
+}
+
+impl fmt::Write for ReprOut {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if self.refused.is_some() {
+            return Err(fmt::Error);
+        }
+        if self.text.try_reserve(s.len()).is_err() {
+            self.refused = Some(self.text.len().saturating_add(s.len()));
+            return Err(fmt::Error);
+        }
+        self.text.push_str(s);
+        Ok(())
+    }
 }
 
 /// Writes a repr; `seen` holds the containers being printed, so cycles print as `[...]`.
-fn write_repr(out: &mut String, v: Value<'_>, seen: &mut Vec<usize>) {
+fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
+    // Once the allocator has refused, nothing more is written: skip the work of formatting it.
+    if out.refused.is_some() {
+        return;
+    }
     match v {
         Value::None => out.push_str("None"),
         Value::Bool(b) => out.push_str(if b { "True" } else { "False" }),
@@ -975,7 +1033,10 @@ fn write_repr(out: &mut String, v: Value<'_>, seen: &mut Vec<usize>) {
             let _ = write_float_repr(out, f);
         }
         Value::Str(s) => {
-            let _ = write_str_repr(out, s.chars());
+            out.reserve(s.len().saturating_add(2));
+            if out.refused.is_none() {
+                let _ = write_utf8_str_repr(out, s);
+            }
         }
         Value::UStr(u) => {
             let _ = write_str_repr(out, u.iter().copied());
@@ -1457,12 +1518,12 @@ mod tests {
             (f64::NAN, "nan"),
         ];
         for (x, want) in cases {
-            assert_eq!(to_str(f(x).view()), want);
+            assert_eq!(to_str(f(x).view()).unwrap(), want);
         }
-        assert_eq!(to_str(s("a'b").view()), "a'b");
-        assert_eq!(to_str(u("日本").view()), "日本");
-        assert_eq!(to_str(none().view()), "None");
-        assert_eq!(to_str(b(true).view()), "True");
+        assert_eq!(to_str(s("a'b").view()).unwrap(), "a'b");
+        assert_eq!(to_str(u("日本").view()).unwrap(), "日本");
+        assert_eq!(to_str(none().view()).unwrap(), "None");
+        assert_eq!(to_str(b(true).view()).unwrap(), "True");
         assert_eq!(rep(&s("a'b")), "\"a'b\"");
         assert_eq!(rep(&s("a\"b")), "'a\"b'");
         assert_eq!(rep(&s("a'\"b")), "'a\\'\"b'");
@@ -1473,12 +1534,12 @@ mod tests {
         assert_eq!(rep(&u("\u{e0001}")), "'\\U000e0001'");
         assert_eq!(rep(&Slot::from_bytes(b"a'\x00\xff")), "b\"a'\\x00\\xff\"");
         let l = list(vec![f(1e16), s("x"), none(), list(vec![])]);
-        assert_eq!(to_str(l.view()), "[1e+16, 'x', None, []]");
+        assert_eq!(to_str(l.view()).unwrap(), "[1e+16, 'x', None, []]");
         list_of(l.value()).unwrap().push(l.clone().resize::<0>());
-        assert_eq!(to_str(l.view()), "[1e+16, 'x', None, [], [...]]");
+        assert_eq!(to_str(l.view()).unwrap(), "[1e+16, 'x', None, [], [...]]");
         // Break the cycle: reference counting cannot free a list that contains itself.
         list_of(l.value()).unwrap().pop().unwrap();
-        assert_eq!(to_str(dict(vec![(s("a"), f(0.5)), (i(1), list(vec![]))]).view()), "{'a': 0.5, 1: []}");
+        assert_eq!(to_str(dict(vec![(s("a"), f(0.5)), (i(1), list(vec![]))]).view()).unwrap(), "{'a': 0.5, 1: []}");
         assert_eq!(type_name(u("x").view()), "str");
         assert_eq!(type_name(none().view()), "NoneType");
         assert_eq!(type_name(b(true).view()), "bool");
