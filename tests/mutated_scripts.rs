@@ -5,15 +5,19 @@
 //! The mutants come from a fixed seed, so every machine runs the same ones; a failure prints
 //! the mutant's source. `fuzz/` holds the coverage-guided version of the same checks.
 
+use anyproc::AnyView;
 use anyproc::pipeline::compile::{Globals, Limits};
 use anyproc::pipeline::parser::parse_module;
 use anyproc::pipeline::script::script_module;
 use anyproc::pipeline::{Format, Pipeline};
-use anyproc::{AnyValue, AnyView, Dict, List};
 use proptest::prelude::RngCore;
 use proptest::test_runner::{RngAlgorithm, TestRng};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
+
+#[path = "support/call_with_everything.rs"]
+mod call_with_everything;
+use call_with_everything::call_with_everything;
 
 const CASES: &str = include_str!("data/anyscript_cases.py");
 
@@ -196,19 +200,6 @@ fn seed_functions() -> Vec<(String, String)> {
         .collect()
 }
 
-/// Arguments of each kind a mutant may meet.
-fn arguments() -> Vec<AnyValue> {
-    let mut dict = Dict::new();
-    dict.set(AnyValue::from("k"), AnyValue::from(1i64));
-    vec![
-        AnyValue::from("Hello wörld, the 3 quick foxes jumped. Ünïcode 日本 ok!"),
-        AnyValue::from(""),
-        AnyValue::from(List::from_iter([AnyValue::from("a"), AnyValue::from(2i64), AnyValue::none()])),
-        AnyValue::from(-7i64),
-        AnyValue::from(dict),
-    ]
-}
-
 /// Runs `f` and names the mutant if it panics.
 fn must_not_panic(what: &str, source: &str, f: impl FnOnce()) {
     if let Err(panic) = catch_unwind(AssertUnwindSafe(f)) {
@@ -221,7 +212,6 @@ fn must_not_panic(what: &str, source: &str, f: impl FnOnce()) {
 fn mutated_scripts_end_in_a_value_or_an_error() {
     // Small caps keep each mutant quick: a doubled `while` line nests loops.
     let limits = Limits { while_limit: 200, max_depth: 32 };
-    let args = arguments();
     let mut rng = Rng::new();
     let (mut compiled, mut total) = (0, 0);
     for (name, seed) in seed_functions() {
@@ -232,11 +222,7 @@ fn mutated_scripts_end_in_a_value_or_an_error() {
                 let Ok(module) = parse_module(&source) else { return };
                 let Ok(f) = script_module(module, &name, &Globals::new(), limits) else { return };
                 compiled += 1;
-                for arg in &args {
-                    let _ = f.call(&[arg.view()]);
-                }
-                let _ = f.call(&[]);
-                let _ = f.call(&[AnyView::from(1i64), AnyView::from("two")]);
+                call_with_everything(&f);
             });
         }
     }
