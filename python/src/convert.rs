@@ -76,7 +76,7 @@ fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
         return list_to_any(l, depth);
     }
     if let Some(t) = exact::<PyTuple>(obj) {
-        return seq_to_any(t.iter(), t.len(), depth);
+        return tuple_to_any(t, depth);
     }
     if let Some(d) = exact::<PyDict>(obj) {
         return dict_to_any(d, depth);
@@ -111,7 +111,7 @@ fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
         return seq_to_any(l.iter(), l.len(), depth);
     }
     if let Ok(t) = obj.cast::<PyTuple>() {
-        return seq_to_any(t.iter(), t.len(), depth);
+        return tuple_to_any(t, depth);
     }
     if let Ok(d) = obj.cast::<PyDict>() {
         return dict_to_any(d, depth);
@@ -196,6 +196,29 @@ fn list_to_any(l: &Bound<'_, PyList>, depth: usize) -> PyResult<AnyValue> {
         };
         list.push(value);
         i += 1;
+    }
+    Ok(list.into_any())
+}
+
+/// A Python tuple converted item by item, each read through a borrowed reference.
+///
+/// Rationale: a tuple cannot change, and it holds each of its items for as long as it lives
+/// (which `t` ensures), so even a conversion that runs Python code cannot free an item that
+/// is being read; a reference of our own per item would be a count round trip for nothing.
+fn tuple_to_any(t: &Bound<'_, PyTuple>, depth: usize) -> PyResult<AnyValue> {
+    if depth >= MAX_NESTING {
+        return Err(too_deep());
+    }
+    let mut list = List::with_capacity(t.len());
+    for i in 0..t.len() {
+        // SAFETY: `i` is below the tuple's length, which never changes; the tuple, kept alive
+        // by `t`, holds the item it lends.
+        let item = unsafe { t.get_borrowed_item_unchecked(i) };
+        let value = match exact::<PyString>(&item) {
+            Some(s) => AnyValue::from_text(&text_of(s)?),
+            None => to_any(&item, depth + 1)?,
+        };
+        list.push(value);
     }
     Ok(list.into_any())
 }

@@ -171,3 +171,13 @@ def test_list_items_converted_while_the_list_changes():
     items.append("never read")
     assert echo(items) == ["plain", "sub", 1, 7]
     assert items == []
+
+
+def test_tuple_items_outlive_code_run_during_conversion():
+    # The tuple's items are read through borrowed references. An item whose conversion drops
+    # every other reference to its neighbours (held only in `owner`) cannot free them: the
+    # tuple holds its own, so they are read intact after it.
+    owner = ["a heap string longer than sixteen bytes", [1, 2], "é" * 40]
+    items = (Shrinking(owner), *owner, ("nested", Shrinking(owner)))
+    assert echo(items) == [7, "a heap string longer than sixteen bytes", [1, 2], "é" * 40, ["nested", 7]]
+    assert owner == []
