@@ -181,7 +181,8 @@ fn cli_non_utf8_line_fails_or_is_skipped() {
     let input = b"hello world\n\xff\xfe bad bytes\nlast line\n";
     let (ok, _, err) = anyproc(&["run", "pipelines/bert-base-uncased.toml", "--input", "-"], Some(input));
     assert!(!ok);
-    assert_contains(&err, &["line 2: not valid UTF-8 (at byte 0)"]);
+    // The input's line, not the pipeline file's: the message must not read as a TOML error.
+    assert_contains(&err, &["bert-base-uncased.toml: input line 2: not valid UTF-8 (at byte 0)"]);
     let dir = temp_dir();
     let out = dir.path().join("skip.jsonl");
     let out_s = out.to_str().unwrap();
@@ -190,13 +191,36 @@ fn cli_non_utf8_line_fails_or_is_skipped() {
         Some(input),
     );
     assert!(ok, "{err}");
-    assert_contains(&err, &["skipped input line 2: line 2: not valid UTF-8", "2 records (1 skipped)"]);
+    assert_contains(&err, &["skipped input line 2: not valid UTF-8 (at byte 0)", "2 records (1 skipped)"]);
     let written = std::fs::read_to_string(&out).unwrap();
     let rows: Vec<serde_json::Value> = written.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(rows.len(), 2);
     // [CLS] hello world [SEP] and [CLS] last line [SEP], ids from the BERT vocab.
     assert_eq!(rows[0]["input_ids"].as_array().unwrap()[..4], [101, 7592, 2088, 102]);
     assert_eq!(rows[1]["input_ids"].as_array().unwrap()[..4], [101, 2197, 2240, 102]);
+}
+
+#[test]
+fn cli_malformed_jsonl_records_name_their_input_line_and_column() {
+    let dir = temp_dir();
+    let input = dir.path().join("records.jsonl");
+    // Line 2 ends inside a value (column 9 is one past its last byte); line 3 is not an object.
+    std::fs::write(&input, "{\"text\": \"a\"}\n{\"text\": \n[1]\n{\"text\": \"b\"}\n").unwrap();
+    let args = ["run", "pipelines/gpt2.toml", "--input", input.to_str().unwrap()];
+    let (ok, _, err) = anyproc(&args, None);
+    assert!(!ok);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_contains(&err, &["gpt2.toml: input line 2: invalid JSON at column 9: EOF while parsing a value"]);
+    let (ok, _, err) = anyproc(&[&args[..], &["--skip-errors"]].concat(), None);
+    assert!(ok, "{err}");
+    assert_contains(
+        &err,
+        &[
+            "skipped input line 2: invalid JSON at column 9",
+            "skipped input line 3: a .jsonl record must be a JSON object",
+            "2 records (2 skipped)",
+        ],
+    );
 }
 
 #[test]

@@ -24,7 +24,8 @@ pub fn run_chunk(
                 lines.push(first_line + i);
             }
             Err(e) if policy == ErrorPolicy::Skip => unreadable.push((first_line + i, e)),
-            Err(e) => return Err(e.context(pipeline.label.clone())),
+            // Named as a failing record is: `gpt2.toml: input line 7: not valid UTF-8 ...`.
+            Err(e) => return Err(e.context(format!("input line {}", first_line + i)).context(pipeline.label.clone())),
         }
     }
     let mut batch = pipeline.run_batch(&good, policy).map_err(|e| relabel_record(e, &lines))?;

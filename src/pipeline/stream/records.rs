@@ -63,18 +63,23 @@ impl<R: BufRead> RecordReader<R> {
         (chunks, None)
     }
 
+    /// One line as a record; its errors say what is wrong with it, and whoever runs it adds
+    /// which input line it was (`input line 7: ...`), since only they know how it is shown.
     fn record(&self, raw: &[u8]) -> Record {
-        let line = self.line;
-        let text = std::str::from_utf8(raw).map_err(|e| {
-            Error::new(ErrorKind::Value, format!("line {line}: not valid UTF-8 (at byte {})", e.valid_up_to()))
-        })?;
+        let text = std::str::from_utf8(raw)
+            .map_err(|e| Error::new(ErrorKind::Value, format!("not valid UTF-8 (at byte {})", e.valid_up_to())))?;
         if !self.jsonl {
             return Ok(AnyValue::from(text));
         }
-        let json: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| Error::new(ErrorKind::Parse, format!("line {line}, column {}: {e}", e.column())))?;
+        let json: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            // serde's message ends with its own position, always line 1 of a one-line record.
+            let message = e.to_string();
+            let suffix = format!(" at line {} column {}", e.line(), e.column());
+            let what = message.strip_suffix(&suffix).unwrap_or(&message);
+            Error::new(ErrorKind::Parse, format!("invalid JSON at column {}: {what}", e.column()))
+        })?;
         if !json.is_object() {
-            return Err(Error::value(format!("line {line}: a .jsonl record must be a JSON object")));
+            return Err(Error::value("a .jsonl record must be a JSON object"));
         }
         json_to_any(&json)
     }
