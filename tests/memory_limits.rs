@@ -17,13 +17,22 @@ const IN_CHILD: &str = "ANYPROC_MEMORY_LIMIT_CHILD";
 
 /// Runs test `name` of this binary in a child under the address-space limit; true in the child.
 fn in_limited_child(name: &str) -> bool {
+    in_child_limited_to(name, CHILD_LIMIT_KIB)
+}
+
+/// A lower limit, for tests whose values grow item by item: the sizes that reach it are
+/// built ten times faster than the ones that reach [`CHILD_LIMIT_KIB`] (tests run unoptimised).
+const SMALL_CHILD_LIMIT_KIB: u64 = 1_000_000;
+
+/// [`in_limited_child`] under a limit of `limit_kib` KiB.
+fn in_child_limited_to(name: &str, limit_kib: u64) -> bool {
     if std::env::var_os(IN_CHILD).is_some() {
         return true;
     }
     let exe = std::env::current_exe().expect("test binary");
     let out = Command::new("sh")
         .arg("-c")
-        .arg(format!("ulimit -v {CHILD_LIMIT_KIB} && exec \"$0\" --exact {name} --nocapture --test-threads 1"))
+        .arg(format!("ulimit -v {limit_kib} && exec \"$0\" --exact {name} --nocapture --test-threads 1"))
         .arg(exe)
         .env(IN_CHILD, "1")
         .output()
@@ -76,6 +85,69 @@ fn repeating_and_replacing_beyond_memory_is_a_memory_error() {
     // The interpreter goes on working after each refusal.
     let f = script("def f(n):\n    return len('ab' * n)\n", "f").expect("compiles");
     assert_eq!(f.call(&[AnyView::from(1000i64)]).expect("2 KB").value().as_int(), Some(2000));
+}
+
+#[test]
+fn growing_a_list_beyond_memory_is_a_memory_error() {
+    if !in_child_limited_to("growing_a_list_beyond_memory_is_a_memory_error", SMALL_CHILD_LIMIT_KIB) {
+        return;
+    }
+    // A list of 4 * 10^7 items fills 640 MB exactly; one more item doubles its room to 1.28 GB,
+    // past the 1 GB limit, by each way a list grows.
+    let n = 40_000_000;
+    let cases = [
+        ("xs.append(1)", "line 3: list.append(): cannot allocate 1280000000 bytes"),
+        ("ys = [xs.append(1)]", "line 3: list.append(): cannot allocate 1280000000 bytes"),
+        ("xs.insert(0, 1)", "line 3: list.insert(): cannot allocate 1280000000 bytes"),
+        ("xs.extend([1])", "line 3: list.extend(): cannot allocate 1280000000 bytes"),
+        ("xs += [1]", "line 3: list +=: cannot allocate 1280000000 bytes"),
+        // A new list of both: 640 MB more, with the 640 MB of `xs` held.
+        ("ys = xs + [1]", "line 3: list +: cannot allocate 640000000 bytes"),
+        ("ys = list(xs)", "line 3: copy of a list: cannot allocate 640000000 bytes"),
+    ];
+    for (grow, want) in cases {
+        let body = format!("xs = [0] * n\n    {grow}\n    return len(xs)");
+        assert_eq!(memory_error_of(&body, n), format!("function 'f', {want}"), "{grow}");
+    }
+    // 10^8 one-character strings need 1.6 GB, asked for before the first is made. The fused
+    // append loop is located at its append, where CPython raises.
+    let n = 100_000_000;
+    for (build, want) in [
+        ("out = []\n    for c in s:\n        out.append(c)", "line 5: list.append(): cannot allocate 1600000000 bytes"),
+        ("out = [c for c in s]", "line 3: list.append(): cannot allocate 1600000000 bytes"),
+        ("out = list(s)", "line 3: list of characters: cannot allocate 1600000000 bytes"),
+    ] {
+        let body = format!("s = 'a' * n\n    {build}\n    return len(out)");
+        assert_eq!(memory_error_of(&body, n), format!("function 'f', {want}"), "{build}");
+    }
+    // The interpreter goes on working after each refusal.
+    let f = script("def f(n):\n    xs = [0] * n\n    xs.append(1)\n    return len(xs)\n", "f").expect("compiles");
+    assert_eq!(f.call(&[AnyView::from(1000i64)]).expect("16 KB").value().as_int(), Some(1001));
+}
+
+#[test]
+fn text_results_beyond_memory_are_memory_errors() {
+    if !in_child_limited_to("text_results_beyond_memory_are_memory_errors", SMALL_CHILD_LIMIT_KIB) {
+        return;
+    }
+    // 600 MB twice is past the 1 GB limit.
+    assert_eq!(
+        memory_error_of("s = 'a' * n\n    return len(s + s)", 600_000_000),
+        "function 'f', line 3: str +: cannot allocate 1200000000 bytes"
+    );
+    // 16 pieces of 70 MB and 15 commas: 1.12 GB.
+    assert_eq!(
+        memory_error_of("s = 'a' * n\n    return len(','.join([s] * 16))", 70_000_000),
+        "function 'f', line 3: str.join() result: cannot allocate 1120000015 bytes"
+    );
+    // 4 * 10^7 words of 2 bytes: their pieces (16 bytes each) fill 2^25 slots, and the next
+    // doubling asks for 2^26 * 16 bytes = 1 GiB.
+    assert_eq!(
+        memory_error_of("s = 'a ' * n\n    return len(s.split())", 40_000_000),
+        "function 'f', line 3: str.split() result: cannot allocate 1073741824 bytes"
+    );
+    let f = script("def f(n):\n    return len(','.join(['ab'] * n).split(','))\n", "f").expect("compiles");
+    assert_eq!(f.call(&[AnyView::from(1000i64)]).expect("small").value().as_int(), Some(1000));
 }
 
 #[test]

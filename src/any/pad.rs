@@ -91,6 +91,41 @@ impl<const N: usize> AnyPad<N> {
         }
     }
 
+    /// The UTF-8 strings `a` and `b` joined, inline when it fits, else in one allocation;
+    /// `None` when the allocator refuses it.
+    pub fn try_concat_text(a: &str, b: &str) -> Option<Self> {
+        if a.len().checked_add(b.len())? <= Self::INLINE_BYTES {
+            return Some(Self::from_text(&[a, b].concat()));
+        }
+        // Valid UTF-8 strings joined are valid UTF-8.
+        StrObj::try_concat(&[a.as_bytes(), b.as_bytes()]).map(Self::from_object)
+    }
+
+    /// The byte strings `parts` joined, inline when it fits, else in one allocation; `None` when
+    /// the allocator refuses it.
+    pub fn try_concat_bytes(parts: &[&[u8]]) -> Option<Self> {
+        let total = parts.iter().try_fold(0usize, |n, p| n.checked_add(p.len()))?;
+        if total <= Self::INLINE_BYTES {
+            return Some(Self::from_bytes(&parts.concat()));
+        }
+        BytesObj::try_concat(parts).map(Self::from_object)
+    }
+
+    /// A UCS4 string of the `n` characters `chars` yields, inline when it fits, else in one
+    /// allocation; `None` when the allocator refuses it.
+    pub fn try_from_char_iter(n: usize, chars: impl Iterator<Item = char>) -> Option<Self> {
+        if n <= Self::INLINE_CHARS.min(64) {
+            let mut buf = ['\0'; 64];
+            let mut len = 0;
+            for (slot, c) in buf.iter_mut().zip(chars) {
+                *slot = c;
+                len += 1;
+            }
+            return Some(Self::from_chars(&buf[..len]));
+        }
+        UStrObj::try_from_iter_exact(n, chars).map(Self::from_object)
+    }
+
     /// `text` repeated `n` times, built in one allocation; `None` when the allocator refuses it.
     pub fn try_repeat_text(text: &str, n: usize) -> Option<Self> {
         let total = text.len().checked_mul(n)?;

@@ -129,15 +129,21 @@ pub fn items_in_slot<const N: usize, R>(slot: &mut AnyPad<N>, f: impl FnOnce(&mu
     }
 }
 
-/// Appends `value` to the list held in `slot` (see [`items_in_slot`]); gives `value` back when
-/// the slot holds no list.
+/// Makes room in `items` for `additional` more, growing geometrically as `Vec::reserve` does,
+/// or a `MemoryError` naming `what` and the bytes asked for when the allocator refuses.
+///
+/// Rationale: a list a script grows without bound (a loop of appends, `xs += xs`) must end in
+/// Python's `MemoryError`, not in the abort that `Vec`'s infallible growth takes on refusal.
 #[inline]
-pub fn append_in_slot<const N: usize>(slot: &mut AnyPad<N>, value: AnyValue) -> Result<(), AnyValue> {
-    let mut value = Some(value);
-    match items_in_slot(slot, |items| items.push(value.take().expect("taken once"))) {
-        Some(()) => Ok(()),
-        None => Err(value.take().expect("not taken when there is no list")),
+pub fn try_reserve_items(items: &mut Vec<AnyValue>, additional: usize, what: &str) -> Result<()> {
+    if items.capacity() - items.len() >= additional {
+        return Ok(());
     }
+    items.try_reserve(additional).map_err(|_| {
+        // What amortized growth asks for: the larger of double the room and what is needed.
+        let wanted = items.len().saturating_add(additional).max(items.capacity().saturating_mul(2));
+        crate::Error::out_of_memory(what, wanted.saturating_mul(std::mem::size_of::<AnyValue>()))
+    })
 }
 
 /// A shared, growable list of any-values.
@@ -239,6 +245,36 @@ impl List {
         self.with_items_mut(|xs| {
             let at = normalize_range(Some(index), None, xs.len()).start;
             xs.insert(at, value)
+        })
+    }
+
+    /// As [`push`](Self::push), but a `MemoryError` naming `what` when the allocator refuses
+    /// the list's growth, for lists that grow as input directs (`xs.append(x)` in a script).
+    pub fn try_push(&mut self, value: AnyValue, what: &str) -> Result<()> {
+        self.with_items_mut(|items| {
+            try_reserve_items(items, 1, what)?;
+            items.push(value);
+            Ok(())
+        })
+    }
+
+    /// As [`insert`](Self::insert), but a `MemoryError` naming `what` when the list cannot grow.
+    pub fn try_insert(&mut self, index: i64, value: AnyValue, what: &str) -> Result<()> {
+        self.with_items_mut(|xs| {
+            try_reserve_items(xs, 1, what)?;
+            let at = normalize_range(Some(index), None, xs.len()).start;
+            xs.insert(at, value);
+            Ok(())
+        })
+    }
+
+    /// Appends `items`, or a `MemoryError` naming `what` (the list unchanged) when the allocator
+    /// refuses the room for them.
+    pub fn try_extend(&mut self, items: Vec<AnyValue>, what: &str) -> Result<()> {
+        self.with_items_mut(|xs| {
+            try_reserve_items(xs, items.len(), what)?;
+            xs.extend(items);
+            Ok(())
         })
     }
 

@@ -9,4 +9,4 @@ mod list;
 
 pub use crate::any::push_chars;
 pub use dict::{Dict, DictObj};
-pub use list::{List, ListObj, append_in_slot, items_in_slot};
+pub use list::{List, ListObj, items_in_slot, try_reserve_items};

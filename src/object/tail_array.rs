@@ -133,6 +133,30 @@ impl<K: TailKind> TailArray<K> {
         }
     }
 
+    /// `parts` one after the other in one allocation, or `None` when the size overflows or the
+    /// allocator refuses it (for concatenations whose size comes from input).
+    pub fn try_concat(parts: &[&[K::Elem]]) -> Option<ObjRef<Self>> {
+        let len = parts.iter().try_fold(0usize, |n, p| n.checked_add(p.len())).filter(|&len| len < GROWN)?;
+        let layout = Layout::array::<K::Elem>(len)
+            .ok()
+            .and_then(|data| Layout::new::<TailArray<K>>().extend(data).ok())
+            .map(|(layout, _)| layout.pad_to_align())?;
+        // SAFETY: the layout has non-zero size (it holds the header).
+        let base = NonNull::new(unsafe { alloc(layout) }.cast::<TailArray<K>>())?;
+        // SAFETY: `base` is a fresh allocation with room for the header and `len` elements, the
+        // sum of the parts' lengths; each part is copied right after the previous one, so the
+        // copies stay in bounds and cannot overlap the parts (new memory).
+        unsafe {
+            let mut at = base.as_ptr().add(1).cast::<K::Elem>();
+            for part in parts {
+                at.copy_from_nonoverlapping(part.as_ptr(), part.len());
+                at = at.add(part.len());
+            }
+            base.as_ptr().write(TailArray { header: Object::blank(), len, _kind: PhantomData, _elems: [] });
+            Some(ObjRef::adopt(base, free_tail_array::<K>))
+        }
+    }
+
     /// `pattern` repeated `n` times in one allocation, or `None` when the size overflows or the
     /// allocator refuses it. Copies by doubling what is already written, so a repeat of gigabytes
     /// (`'a' * n` in a script) takes a few dozen `memcpy`s, not one store per element.
@@ -255,6 +279,15 @@ mod tests {
         // Appending nothing keeps it as it is.
         let obj = BytesObj::append_unique(obj, &[]).unwrap_or_else(|_| panic!("unique"));
         assert_eq!(bytes_of(&obj), want);
+    }
+
+    #[test]
+    fn concatenating_equals_concat() {
+        let cases: [&[&[u8]]; 5] = [&[], &[b""], &[b"ab", b""], &[b"", b"xyz", b"0"], &[b"one", b" two", b" three"]];
+        for parts in cases {
+            let obj = BytesObj::try_concat(parts).expect("small");
+            assert_eq!(bytes_of(&obj), parts.concat(), "{parts:?}");
+        }
     }
 
     #[test]

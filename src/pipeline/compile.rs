@@ -412,7 +412,15 @@ impl<'a> FnCompiler<'a> {
             StmtKind::For { target, iter, body } => {
                 let line = self.line;
                 let fused = self.scope(|s| s.for_statement(target, iter, body));
-                let skip = fused.map(|a| self.extend_each(a));
+                // The fused loop can only fail as its append would (a `MemoryError`): it is
+                // located at the append, where CPython would raise it.
+                let append_line = body.last().map_or(line, |s| s.line);
+                let skip = fused.map(|a| {
+                    self.line = append_line;
+                    let skip = self.extend_each(a);
+                    self.line = line;
+                    skip
+                });
                 self.for_loop(target, iter, |c| {
                     c.block(body)?;
                     c.line = line;

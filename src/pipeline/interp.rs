@@ -16,7 +16,7 @@ use super::methods::call_method;
 use super::value_ops::{binary, compare, get_item, len, set_item, slice, truthy, unary};
 use crate::any::type_index::LIST;
 use crate::any::{StackSlots, clear_values};
-use crate::container::{ListObj, append_in_slot, items_in_slot, push_chars};
+use crate::container::{ListObj, items_in_slot, push_chars, try_reserve_items};
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::call_obj;
 use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Value};
@@ -321,13 +321,21 @@ impl Vm<'_> {
                 }
                 Inst::Append { list, value } => {
                     let v = reg!(value).clone().resize::<0>();
-                    if append_in_slot(&mut reg!(list), v).is_err() {
-                        let t = super::value_ops::type_name(reg!(list).view());
-                        fail!(Error::new(ErrorKind::Type, format!("'{t}' object has no attribute 'append'")));
+                    let appended = items_in_slot(&mut reg!(list), |items| {
+                        try_reserve_items(items, 1, "list.append()")?;
+                        items.push(v);
+                        Ok(())
+                    });
+                    match appended {
+                        Some(done) => tri!(done),
+                        None => {
+                            let t = super::value_ops::type_name(reg!(list).view());
+                            fail!(Error::new(ErrorKind::Type, format!("'{t}' object has no attribute 'append'")));
+                        }
                     }
                 }
                 Inst::ExtendEach { list, seq, index, item } => {
-                    if !extend_each(regs, list, seq, index, item) {
+                    if !tri!(extend_each(regs, list, seq, index, item)) {
                         pc += 1; // not a list and a sequence it applies to: the loop itself runs
                     }
                 }
@@ -388,48 +396,64 @@ impl Vm<'_> {
 
 /// [`Inst::ExtendEach`]: appends every element of `regs[seq]` to the list in `regs[list]` and
 /// leaves the loop's variables as the loop would, or returns false (changing nothing) unless
-/// `list` holds a list and `seq` text or another list.
+/// `list` holds a list and `seq` text or another list; a `MemoryError` (the list unchanged)
+/// when the allocator refuses the room for the elements.
 ///
 /// Rationale: `for i in range(len(s)): out.append(s[i])` and `for c in s: out.append(c)` are
 /// how untyped glue code builds a list (the seed's `unicode_split_any` is one); run as one
 /// extend they cost a push per element instead of three dispatches, and no step of them can
-/// fail once the types are known.
-fn extend_each(regs: &mut [Slot], list: Reg, seq: Reg, index: Reg, item: Reg) -> bool {
+/// fail once the types are known and the room is there.
+fn extend_each(regs: &mut [Slot], list: Reg, seq: Reg, index: Reg, item: Reg) -> Result<bool> {
+    const WHAT: &str = "list.append()";
     // A copy of the sequence (inline, or one more count on a heap object), so that the list
     // register can be borrowed mutably while it is read.
     let source = regs[seq as usize].clone();
     let same_object =
         matches!((source.as_obj(), regs[list as usize].as_obj()), (Some(a), Some(b)) if a.as_raw() == b.as_raw());
     if same_object {
-        return false; // `xs` extended by itself while it grows: the loop's own semantics apply
+        return Ok(false); // `xs` extended by itself while it grows: the loop's own semantics apply
     }
     let last = match source.value() {
         Value::Str(text) => {
-            let pushed = items_in_slot(&mut regs[list as usize], |items| {
+            let pushed: Option<Result<_>> = items_in_slot(&mut regs[list as usize], |items| {
+                // At most one item per byte; asked for up front only for long text, where a
+                // refusal is possible, so that a word costs no extra call.
+                if text.len() > LONG_EXTEND {
+                    try_reserve_items(items, text.len(), WHAT)?;
+                }
                 let before = items.len();
                 push_chars(items, text);
-                items.len() - before
+                Ok(items.len() - before)
             });
-            let Some(n) = pushed else { return false };
+            let Some(n) = pushed else { return Ok(false) };
+            let n = n?;
             text.chars().next_back().map(|c| (n, Slot::from_char(c)))
         }
         Value::UStr(chars) => {
-            let Some(()) = items_in_slot(&mut regs[list as usize], |items| {
-                items.extend(chars.iter().map(|&c| AnyValue::from_char(c)))
-            }) else {
-                return false;
-            };
+            let pushed: Option<Result<_>> = items_in_slot(&mut regs[list as usize], |items| {
+                try_reserve_items(items, chars.len(), WHAT)?;
+                items.extend(chars.iter().map(|&c| AnyValue::from_char(c)));
+                Ok(())
+            });
+            let Some(done) = pushed else { return Ok(false) };
+            done?;
             chars.last().map(|&c| (chars.len(), Slot::from_char(c)))
         }
         Value::Object(_) => {
-            let Some(elements) = List::from_view(&source.view()) else { return false };
+            let Some(elements) = List::from_view(&source.view()) else { return Ok(false) };
             // A snapshot, so that no two list locks are ever held at once.
             let xs = elements.to_vec();
             let last = xs.last().map(|x| (xs.len(), x.clone().resize::<1>()));
-            let Some(()) = items_in_slot(&mut regs[list as usize], |items| items.extend(xs)) else { return false };
+            let pushed: Option<Result<_>> = items_in_slot(&mut regs[list as usize], |items| {
+                try_reserve_items(items, xs.len(), WHAT)?;
+                items.extend(xs);
+                Ok(())
+            });
+            let Some(done) = pushed else { return Ok(false) };
+            done?;
             last
         }
-        _ => return false,
+        _ => return Ok(false),
     };
     if let Some((n, value)) = last {
         if index != NO_REG {
@@ -439,8 +463,12 @@ fn extend_each(regs: &mut [Slot], list: Reg, seq: Reg, index: Reg, item: Reg) ->
             regs[item as usize] = value;
         }
     }
-    true
+    Ok(true)
 }
+
+/// Text longer than this (in bytes) has the room for its characters asked for before an
+/// [`extend_each`] fills it.
+const LONG_EXTEND: usize = 4096;
 
 /// The state of `range(start, stop, step)`: ints, and a step that is not zero.
 #[inline(always)]
@@ -495,7 +523,7 @@ fn widen_long_text(slot: &mut Slot) {
 fn add_in_place(regs: &mut [Slot], a: usize, b: usize) -> Result<bool> {
     if let Some(mut list) = List::from_view(&regs[a].view()) {
         let items = iter_values(regs[b].view())?;
-        list.extend(items);
+        list.try_extend(items, "list +=")?;
         return Ok(true);
     }
     // A copy of the addend (no allocation: inline, or one more count on a heap string), so that

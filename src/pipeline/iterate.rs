@@ -4,6 +4,7 @@
 //! list, strings are walked by character and dicts by a snapshot of their keys.
 
 use super::Slot;
+use crate::container::try_reserve_items;
 use crate::error::{Error, ErrorKind, Result};
 use crate::{AnyValue, AnyView, Dict, FromAny, List, Value};
 
@@ -118,6 +119,7 @@ pub fn iter_values(v: AnyView<'_>) -> Result<Vec<AnyValue>> {
     let mut state = LoopState::start(v)?;
     let mut out = Vec::new();
     while let Some(x) = state.next_item() {
+        try_reserve_items(&mut out, 1, "list of items")?;
         out.push(x.resize::<0>());
     }
     Ok(out)

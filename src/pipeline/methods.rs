@@ -12,6 +12,7 @@ use super::value_ops::{
 };
 use crate::any::type_index as ti;
 use crate::any::values_equal;
+use crate::container::try_reserve_items;
 use crate::{AnyValue, AnyView, Dict, Error, List, Result, Value};
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -426,51 +427,63 @@ fn adjust_indices(start: Option<i64>, end: Option<i64>, len: usize) -> (i64, i64
     (start, end)
 }
 
+/// Adds `piece` to the pieces of a split, or a `MemoryError` when they cannot grow.
+fn push_piece<'s>(out: &mut Vec<&'s str>, piece: &'s str) -> Result<()> {
+    if out.len() == out.capacity() {
+        out.try_reserve(1).map_err(|_| {
+            let wanted = out.capacity().saturating_mul(2).max(out.len() + 1);
+            Error::out_of_memory("str.split() result", wanted.saturating_mul(std::mem::size_of::<&str>()))
+        })?;
+    }
+    out.push(piece);
+    Ok(())
+}
+
 /// Splits on runs of whitespace, at most `maxsplit` times (negative: no limit), as `str.split()`.
-fn split_whitespace(s: &str, maxsplit: i64) -> Vec<&str> {
+fn split_whitespace(s: &str, maxsplit: i64) -> Result<Vec<&str>> {
     let mut out = Vec::new();
     let mut rest = s.trim_start_matches(is_space);
     while !rest.is_empty() {
         if out.len() as i64 == maxsplit {
-            out.push(rest);
+            push_piece(&mut out, rest)?;
             break;
         }
         match rest.find(is_space) {
             Some(i) => {
-                out.push(&rest[..i]);
+                push_piece(&mut out, &rest[..i])?;
                 rest = rest[i..].trim_start_matches(is_space);
             }
             None => {
-                out.push(rest);
+                push_piece(&mut out, rest)?;
                 break;
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// `str.rsplit()` on whitespace: as [`split_whitespace`], from the right.
-fn rsplit_whitespace(s: &str, maxsplit: i64) -> Vec<&str> {
+fn rsplit_whitespace(s: &str, maxsplit: i64) -> Result<Vec<&str>> {
     let mut out = Vec::new();
     let mut rest = s.trim_end_matches(is_space);
     while !rest.is_empty() {
         if out.len() as i64 == maxsplit {
-            out.push(rest);
+            push_piece(&mut out, rest)?;
             break;
         }
         match rest.char_indices().rev().find(|&(_, c)| is_space(c)) {
             Some((i, c)) => {
-                out.push(&rest[i + c.len_utf8()..]);
+                push_piece(&mut out, &rest[i + c.len_utf8()..])?;
                 rest = rest[..i].trim_end_matches(is_space);
             }
             None => {
-                out.push(rest);
+                push_piece(&mut out, rest)?;
                 break;
             }
         }
     }
     out.reverse();
-    out
+    Ok(out)
 }
 
 fn split(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
@@ -485,48 +498,75 @@ fn split(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
     // `maxsplit + 1` pieces at most; a negative count means no limit.
     let limit = usize::try_from(maxsplit).map_or(usize::MAX, |k| k.saturating_add(1));
     let pieces: Vec<&str> = match (sep.as_deref(), m) {
-        (None, Method::Split) => split_whitespace(&s, maxsplit),
-        (None, _) => rsplit_whitespace(&s, maxsplit),
+        (None, Method::Split) => split_whitespace(&s, maxsplit)?,
+        (None, _) => rsplit_whitespace(&s, maxsplit)?,
         (Some(""), _) => return Err(value_error("empty separator")),
-        (Some(sep), Method::Split) => s.splitn(limit, sep).collect(),
+        (Some(sep), Method::Split) => {
+            let mut v = Vec::new();
+            s.splitn(limit, sep).try_for_each(|p| push_piece(&mut v, p))?;
+            v
+        }
         (Some(sep), _) => {
-            let mut v: Vec<&str> = s.rsplitn(limit, sep).collect();
+            let mut v = Vec::new();
+            s.rsplitn(limit, sep).try_for_each(|p| push_piece(&mut v, p))?;
             v.reverse();
             v
         }
     };
-    Ok(List::from_vec(pieces.into_iter().map(|p| text_item(p, t.is_ucs4())).collect()).into())
+    let mut items = Vec::new();
+    try_reserve_items(&mut items, pieces.len(), "str.split() result")?;
+    items.extend(pieces.into_iter().map(|p| text_item(p, t.is_ucs4())));
+    Ok(List::from_vec(items).into())
 }
 
 fn join(t: Text<'_>, iterable: &AnyView<'_>) -> Result<Slot> {
     let sep = t.as_str();
     let it = iterable.value();
+    // Two passes over the pieces: their total size first, so that the room for the result is
+    // asked for once, and a result too large for memory is a `MemoryError`, not an abort.
+    let mut total = 0usize;
     let mut out = String::new();
-    let mut push = |i: usize, x: Value<'_>| -> Result<()> {
+    let mut measure = |i: usize, x: Value<'_>| -> Result<()> {
         let Some(piece) = Text::of(x) else {
             return Err(type_error(format!("sequence item {i}: expected str instance, {} found", vname(x))));
         };
+        let len = match piece {
+            Text::Utf8(p) => p.len(),
+            Text::Ucs4(p) => p.iter().map(|c| c.len_utf8()).sum(),
+        };
+        total = total.saturating_add(len).saturating_add(if i > 0 { sep.len() } else { 0 });
+        Ok(())
+    };
+    for_each_join_piece(it, &mut measure)?;
+    out.try_reserve_exact(total).map_err(|_| Error::out_of_memory("str.join() result", total))?;
+    let mut push = |i: usize, x: Value<'_>| -> Result<()> {
         if i > 0 {
             out.push_str(&sep);
         }
-        match piece {
-            Text::Utf8(p) => out.push_str(p),
-            Text::Ucs4(p) => out.extend(p),
+        match Text::of(x) {
+            Some(Text::Utf8(p)) => out.push_str(p),
+            Some(Text::Ucs4(p)) => out.extend(p),
+            // Only if another thread put it there since the first pass.
+            None => return Err(type_error(format!("sequence item {i}: expected str instance, {} found", vname(x)))),
         }
         Ok(())
     };
-    if let Some(l) = list_obj(it) {
-        l.with_items(|xs| xs.iter().enumerate().try_for_each(|(i, x)| push(i, x.value())))?;
-    } else if let Some(src) = Text::of(it) {
-        for (i, c) in src.chars().enumerate() {
-            push(i, AnyValue::from_char(c).value())?;
-        }
-    } else if let Some(d) = dict_of(it) {
-        d.keys().iter().enumerate().try_for_each(|(i, k)| push(i, k.value()))?;
-    } else {
-        return Err(type_error("can only join an iterable"));
-    }
+    for_each_join_piece(it, &mut push)?;
     Ok(text_slot(&out, t.is_ucs4()))
+}
+
+/// Calls `f` with each piece `str.join` joins (and its index): a list's items, a str's
+/// characters, a dict's keys.
+fn for_each_join_piece(it: Value<'_>, f: &mut dyn FnMut(usize, Value<'_>) -> Result<()>) -> Result<()> {
+    if let Some(l) = list_obj(it) {
+        l.with_items(|xs| xs.iter().enumerate().try_for_each(|(i, x)| f(i, x.value())))
+    } else if let Some(src) = Text::of(it) {
+        src.chars().enumerate().try_for_each(|(i, c)| f(i, AnyValue::from_char(c).value()))
+    } else if let Some(d) = dict_of(it) {
+        d.keys().iter().enumerate().try_for_each(|(i, k)| f(i, k.value()))
+    } else {
+        Err(type_error("can only join an iterable"))
+    }
 }
 
 /// CPython's `tailmatch`: does `s[start:end]` start (or end) with `sub`?
@@ -647,17 +687,17 @@ fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Result<Slot> {
     let none = Ok(Slot::none());
     match m {
         Append => {
-            l.push(args[0].to_owned::<0>());
+            l.try_push(args[0].to_owned::<0>(), "list.append()")?;
             none
         }
         Extend => {
             let items = iter_items(args[0].value())?;
-            l.extend(items);
+            l.try_extend(items, "list.extend()")?;
             none
         }
         Insert => {
             let i = index_arg(&args[0])?;
-            l.insert(i, args[1].to_owned::<0>());
+            l.try_insert(i, args[1].to_owned::<0>(), "list.insert()")?;
             none
         }
         Pop => {

@@ -11,7 +11,7 @@ use super::ast::{BinOp, CmpOp, UnaryOp};
 use crate::any::py_text::{write_bytes_repr, write_float_repr, write_str_repr, write_utf8_str_repr};
 use crate::any::type_index as ti;
 use crate::any::values_equal;
-use crate::container::{DictObj, ListObj};
+use crate::container::{DictObj, ListObj, try_reserve_items};
 use crate::object::MAX_DEPTH;
 use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, FromAny, List, Result, Value};
 use std::borrow::Cow;
@@ -198,20 +198,41 @@ pub(crate) fn text_item(s: &str, ucs4: bool) -> AnyValue {
     if ucs4 { AnyValue::from_text_ucs4(s) } else { AnyValue::from_text(s) }
 }
 
+/// A copy of `xs`, or a `MemoryError` naming `what` when the allocator refuses it.
+pub(crate) fn try_copy_items(xs: &[AnyValue], what: &str) -> Result<Vec<AnyValue>> {
+    let mut items = Vec::new();
+    items.try_reserve_exact(xs.len()).map_err(|_| Error::out_of_memory(what, std::mem::size_of_val(xs)))?;
+    items.extend_from_slice(xs);
+    Ok(items)
+}
+
 /// The items of an iterable: a list's items, a str's characters, a dict's keys, a bytes' ints.
 pub(crate) fn iter_items(v: Value<'_>) -> Result<Vec<AnyValue>> {
     if let Some(l) = list_obj(v) {
-        return Ok(l.with_items(<[AnyValue]>::to_vec));
+        return l.with_items(|xs| try_copy_items(xs, "copy of a list"));
     }
     if let Some(d) = dict_of(v) {
         return Ok(d.keys());
     }
+    // A value per character or byte: 16 times the text's size for ASCII, so the room is asked
+    // for up front, and refused as a `MemoryError`.
+    let mut items = Vec::new();
     match v {
-        Value::Str(s) => Ok(s.chars().map(AnyValue::from_char).collect()),
-        Value::UStr(u) => Ok(u.iter().map(|&c| AnyValue::from_char_ucs4(c)).collect()),
-        Value::Bytes(b) => Ok(b.iter().map(|&x| AnyValue::from_int(x as i64)).collect()),
-        _ => Err(type_error(format!("'{}' object is not iterable", vname(v)))),
+        Value::Str(s) => {
+            try_reserve_items(&mut items, s.chars().count(), "list of characters")?;
+            items.extend(s.chars().map(AnyValue::from_char));
+        }
+        Value::UStr(u) => {
+            try_reserve_items(&mut items, u.len(), "list of characters")?;
+            items.extend(u.iter().map(|&c| AnyValue::from_char_ucs4(c)));
+        }
+        Value::Bytes(b) => {
+            try_reserve_items(&mut items, b.len(), "list of bytes")?;
+            items.extend(b.iter().map(|&x| AnyValue::from_int(x as i64)));
+        }
+        _ => return Err(type_error(format!("'{}' object is not iterable", vname(v)))),
     }
+    Ok(items)
 }
 
 /// `dict.update(src)` / `dict(src)`: from a dict, or from an iterable of 2-item sequences.
@@ -498,15 +519,18 @@ fn seq_binary(op: BinOp, x: Value<'_>, y: Value<'_>) -> Result<Slot> {
     match op {
         BinOp::Add => match (x, y) {
             (Value::Str(_) | Value::UStr(_), _) => match (Text::of(x), Text::of(y)) {
-                (Some(p), Some(q)) => Ok(concat_text(p, q)),
+                (Some(p), Some(q)) => concat_text(p, q),
                 _ => Err(type_error(format!("can only concatenate str (not \"{}\") to str", vname(y)))),
             },
-            (Value::Bytes(p), Value::Bytes(q)) => Ok(Slot::from_bytes(&[p, q].concat())),
+            (Value::Bytes(p), Value::Bytes(q)) => Slot::try_concat_bytes(&[p, q])
+                .ok_or_else(|| Error::out_of_memory("bytes +", p.len().saturating_add(q.len()))),
             (Value::Bytes(_), _) => Err(type_error(format!("can't concat {} to bytes", vname(y)))),
             _ => match (list_obj(x), list_obj(y)) {
                 (Some(p), Some(q)) => {
-                    let mut items = p.with_items(<[AnyValue]>::to_vec);
-                    q.with_items(|ys| items.extend_from_slice(ys));
+                    let mut items = p.with_items(|xs| try_copy_items(xs, "list +"))?;
+                    q.with_items(|ys| {
+                        try_reserve_items(&mut items, ys.len(), "list +").map(|()| items.extend_from_slice(ys))
+                    })?;
                     Ok(List::from_vec(items).into())
                 }
                 (Some(_), None) => Err(type_error(format!("can only concatenate list (not \"{}\") to list", vname(y)))),
@@ -538,7 +562,7 @@ fn seq_binary(op: BinOp, x: Value<'_>, y: Value<'_>) -> Result<Slot> {
     }
 }
 
-fn concat_text(p: Text<'_>, q: Text<'_>) -> Slot {
+fn concat_text(p: Text<'_>, q: Text<'_>) -> Result<Slot> {
     match (p, q) {
         (Text::Utf8(a), Text::Utf8(b)) => {
             let n = a.len() + b.len();
@@ -547,13 +571,17 @@ fn concat_text(p: Text<'_>, q: Text<'_>) -> Slot {
                 let mut buf = [0u8; Slot::INLINE_BYTES];
                 buf[..a.len()].copy_from_slice(a.as_bytes());
                 buf[a.len()..n].copy_from_slice(b.as_bytes());
-                Slot::from_text(std::str::from_utf8(&buf[..n]).unwrap_or_default())
+                Ok(Slot::from_text(std::str::from_utf8(&buf[..n]).unwrap_or_default()))
             } else {
-                Slot::from_text(&[a, b].concat())
+                Slot::try_concat_text(a, b).ok_or_else(|| Error::out_of_memory("str +", n))
             }
         }
         // Either side UCS4: the result stays UCS4 so that indexing it is O(1).
-        _ => Slot::from_chars(&p.chars().chain(q.chars()).collect::<Vec<char>>()),
+        _ => {
+            let n = p.char_len() + q.char_len();
+            Slot::try_from_char_iter(n, p.chars().chain(q.chars()))
+                .ok_or_else(|| Error::out_of_memory("str +", n.saturating_mul(4)))
+        }
     }
 }
 
