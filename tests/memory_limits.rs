@@ -126,6 +126,30 @@ fn growing_a_list_beyond_memory_is_a_memory_error() {
 }
 
 #[test]
+fn growing_a_dict_beyond_memory_is_a_memory_error() {
+    if !in_child_limited_to("growing_a_dict_beyond_memory_is_a_memory_error", 200_000) {
+        return;
+    }
+    // Filled from Rust, since a script loop that reaches the limit takes minutes unoptimised;
+    // `d[k] = v` and `d.setdefault(k, v)` in scripts go through `try_set`.
+    let mut d = anyproc::Dict::new();
+    let mut refused = None;
+    for i in 0..100_000_000i64 {
+        if let Err(e) = d.try_set(AnyValue::from(i), AnyValue::from(i), "dict item") {
+            refused = Some((i, e));
+            break;
+        }
+    }
+    let (at, e) = refused.expect("a 200 MB limit refuses a dict of 10^8 entries");
+    assert_eq!(e.kind(), ErrorKind::Memory, "{e}");
+    assert!(e.to_string().starts_with("dict item: cannot allocate "), "{e}");
+    // Refused when the table grows, with every entry so far kept.
+    assert!(at >= 1 << 20, "refused at {at}");
+    assert_eq!(d.len() as i64, at);
+    assert_eq!(d.get(AnyView::from(at - 1)).and_then(|v| v.value().as_int()), Some(at - 1));
+}
+
+#[test]
 fn text_results_beyond_memory_are_memory_errors() {
     if !in_child_limited_to("text_results_beyond_memory_are_memory_errors", SMALL_CHILD_LIMIT_KIB) {
         return;

@@ -204,6 +204,28 @@ impl Dict {
         })
     }
 
+    /// As [`set`](Self::set), but a `MemoryError` naming `what` (the dict unchanged) when the
+    /// allocator refuses the room for a new entry, for dicts that grow as input directs.
+    pub fn try_set(&mut self, key: AnyValue, value: AnyValue, what: &str) -> Result<Option<AnyValue>> {
+        let hash = self.0.hasher.hash_one(&key);
+        self.mutate(|m| {
+            if m.len() == m.capacity() {
+                m.try_reserve(1).map_err(|_| {
+                    // An entry and its index slot: the table doubles, as amortized growth does.
+                    let per_entry = std::mem::size_of::<(u64, AnyValue, AnyValue)>() + std::mem::size_of::<usize>();
+                    Error::out_of_memory(what, m.capacity().max(1).saturating_mul(2).saturating_mul(per_entry))
+                })?;
+            }
+            Ok(match m.raw_entry_mut_v1().from_hash(hash, |k| k == &key) {
+                RawEntryMut::Occupied(mut e) => Some(e.insert(value)),
+                RawEntryMut::Vacant(e) => {
+                    e.insert_hashed_nocheck(hash, key, value);
+                    None
+                }
+            })
+        })
+    }
+
     /// Removes `key`, keeping the order of the rest; returns its value.
     pub fn remove<'a>(&mut self, key: impl Into<AnyView<'a>>) -> Option<AnyValue> {
         let key = key.into();

@@ -552,7 +552,11 @@ fn join(t: Text<'_>, iterable: &AnyView<'_>) -> Result<Slot> {
         Ok(())
     };
     for_each_join_piece(it, &mut push)?;
-    Ok(text_slot(&out, t.is_ucs4()))
+    if t.is_ucs4() {
+        return Ok(text_slot(&out, true));
+    }
+    // The result is copied into its string object, which the allocator may refuse as well.
+    Slot::try_concat_text(&out, "").ok_or_else(|| Error::out_of_memory("str.join() result", out.len()))
 }
 
 /// Calls `f` with each piece `str.join` joins (and its index): a list's items, a str's
@@ -785,7 +789,7 @@ fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Result<Slot> {
                 return Ok(v.into());
             }
             let v = args.get(1).map_or_else(AnyValue::none, |a| a.to_owned());
-            d.set(args[0].to_owned::<0>(), v.clone());
+            d.try_set(args[0].to_owned::<0>(), v.clone(), "dict.setdefault()")?;
             Ok(v.into())
         }
         Update => {

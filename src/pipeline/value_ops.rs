@@ -848,7 +848,7 @@ pub fn set_item(obj: AnyView<'_>, key: AnyView<'_>, value: AnyView<'_>) -> Resul
     }
     if let Some(mut d) = dict_of(o) {
         check_hashable(k)?;
-        d.set(key.to_owned::<0>(), value.to_owned::<0>());
+        d.try_set(key.to_owned::<0>(), value.to_owned::<0>(), "dict item")?;
         return Ok(());
     }
     Err(type_error(format!("'{}' object does not support item assignment", vname(o))))
