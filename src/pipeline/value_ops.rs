@@ -238,7 +238,9 @@ pub(crate) fn iter_items(v: Value<'_>) -> Result<Vec<AnyValue>> {
 /// `dict.update(src)` / `dict(src)`: from a dict, or from an iterable of 2-item sequences.
 pub(crate) fn dict_update_from(d: &mut Dict, src: Value<'_>) -> Result<()> {
     if let Some(other) = dict_of(src) {
-        d.extend(other.items());
+        for (k, v) in other.items() {
+            d.try_set(k, v, "dict.update()")?;
+        }
         return Ok(());
     }
     for (i, el) in iter_items(src)?.iter().enumerate() {
@@ -257,7 +259,7 @@ pub(crate) fn dict_update_from(d: &mut Dict, src: Value<'_>) -> Result<()> {
             value_error(format!("dictionary update sequence element #{i} has length {}; 2 is required", p.len()))
         })?;
         check_hashable(k.value())?;
-        d.set(k, v);
+        d.try_set(k, v, "dict.update()")?;
     }
     Ok(())
 }
