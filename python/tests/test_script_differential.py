@@ -604,7 +604,7 @@ class Gen:
         shown = r.sample(names, min(len(names), r.randint(1, 4)))
         self.emit(1, f"return [{', '.join(shown)}]" if len(shown) > 1 or r.random() < 0.5 else f"return {shown[0]}")
         # An int literal as a method's receiver (from a type confusion) needs parentheses: `(7).copy()`.
-        text = re.sub(r"(?<![\w.'\"])(\d+)\.(?=[a-z_])", r"(\1).", "\n".join(self.lines) + "\n")
+        text = re.sub(r"(?<![\w.'\"+-])(\d+)\.(?=[a-z_])", r"(\1).", "\n".join(self.lines) + "\n")
         return text, kinds
 
 
@@ -764,10 +764,12 @@ def run_cpython(source: str, name: str, args: tuple, filename: str = "<difftest>
 
 
 def run_anyproc(func: Any, args: tuple) -> Outcome:
-    """Calls a compiled anyproc function."""
+    """Calls a compiled anyproc function (a Rust panic, a BaseException, is an outcome too)."""
     try:
         return ("ok", func(*copy.deepcopy(args)))
-    except Exception as e:  # noqa: BLE001
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # noqa: BLE001
         return ("exc", e)
 
 
@@ -1058,6 +1060,11 @@ def _nan_unordered(value: Any) -> Any:
 
 
 KNOWN_BUGS: List[KnownBug] = [
+    KnownBug("compile-panic-comprehension-in-target",
+             "a list comprehension inside an assignment target's subscript panics the compiler "
+             "(compile.rs:511, 'no entry found for key'; PanicException, a BaseException)",
+             "def f(c):\n    c[[x for x in c][0]] = 1\n    return c\n", ([0],),
+             lambda cp, ap: ap[0] == "exc" and type(ap[1]).__name__ == "PanicException"),
     KnownBug("unbound-local", "a local read before any assignment ran is None, not UnboundLocalError",
              "def f(x):\n    if x:\n        y = 1\n    return y\n", (0,),
              lambda cp, ap: cp[0] == "exc" and isinstance(cp[1], NameError) and not _exc(ap, type(cp[1]))),
@@ -1139,6 +1146,14 @@ class Stats:
     mismatches: List[Mismatch] = field(default_factory=list)
 
 
+def compile_failure(path: str, program: Program, error: BaseException, stats: Stats) -> None:
+    """Records a compile error other than SyntaxError (a Rust panic comes as a BaseException)."""
+    cp: Outcome = ("ok", "(compiles)")
+    ap: Outcome = ("exc", error)
+    known = next((b.key for b in KNOWN_BUGS if b.matches(cp, ap)), None)
+    stats.mismatches.append(Mismatch(path + " (compile)", program, (), cp, ap, known))
+
+
 def compile_native(program: Program, stats: Stats) -> Any:
     """``script_source`` of the program, or None (counted) when anyproc refuses it."""
     try:
@@ -1146,7 +1161,11 @@ def compile_native(program: Program, stats: Stats) -> Any:
     except SyntaxError as e:
         msg = str(e).split(": ", 1)[-1]
         stats.compile_skips[msg] = stats.compile_skips.get(msg, 0) + 1
-        return None
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # noqa: BLE001 - pyo3's PanicException is a BaseException
+        compile_failure("script_source", program, e, stats)
+    return None
 
 
 def compile_ast(programs: List[Program], stats: Stats, tmpdir: str) -> Dict[int, Any]:
@@ -1167,6 +1186,10 @@ def compile_ast(programs: List[Program], stats: Stats, tmpdir: str) -> Dict[int,
         except SyntaxError as e:
             msg = "ast: " + str(e).split(" (")[0]
             stats.compile_skips[msg] = stats.compile_skips.get(msg, 0) + 1
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as e:  # noqa: BLE001
+            compile_failure("anyproc.script", p, e, stats)
     return out
 
 
@@ -1248,7 +1271,12 @@ def test_known_bug_reproduction(bug: KnownBug):
     """A known bug's minimal reproduction (a strict xfail: it fails once the bug is fixed)."""
     name = "f"
     cp = run_cpython(bug.source, name, bug.args)
-    ap = run_anyproc(_native.script_source(bug.source, name), bug.args)
+    try:
+        ap = run_anyproc(_native.script_source(bug.source, name), bug.args)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # noqa: BLE001 - a compile-time panic
+        ap = ("exc", e)
     assert outcomes_agree(cp, ap), f"CPython: {describe(cp)}\nanyproc: {describe(ap)}"
 
 
