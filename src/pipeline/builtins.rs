@@ -142,6 +142,11 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
         Builtin::Ord => ord(args[0].value()),
         Builtin::Chr => {
             let i = index_arg(&args[0])?;
+            // CPython reads the argument as a C int first.
+            if i32::try_from(i).is_err() {
+                let side = if i > 0 { "greater than maximum" } else { "less than minimum" };
+                return Err(Error::new(ErrorKind::Overflow, format!("signed integer is {side}")));
+            }
             let c = u32::try_from(i)
                 .ok()
                 .filter(|&c| c < 0x11_0000)

@@ -45,6 +45,23 @@ pub fn compile(
     limits: Limits,
     labels: &[(u32, String)],
 ) -> Result<Program> {
+    // A compiler bug must not take the caller down (or cross into Python as a panic): it
+    // becomes an error that names itself as one.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_unguarded(functions, globals, limits, labels)))
+        .unwrap_or_else(|payload| {
+            Err(Error::runtime(format!(
+                "internal error: the compiler panicked ({}); please report the program",
+                crate::error::panic_message(&*payload)
+            )))
+        })
+}
+
+fn compile_unguarded(
+    functions: &[FunctionDef],
+    globals: &Globals,
+    limits: Limits,
+    labels: &[(u32, String)],
+) -> Result<Program> {
     let mut by_name = HashMap::new();
     for (i, f) in functions.iter().enumerate() {
         if by_name.insert(f.name.as_str(), (i as u32, f.params.len())).is_some() {
@@ -96,7 +113,11 @@ fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
         match t {
             Target::Name { id } => out.push(id.clone()),
             Target::Tuple { items } => items.iter().for_each(|t| target(t, out)),
-            Target::Subscript { .. } => {}
+            // `c[[x for x in c][0]] = 1`: the comprehension's variable is assigned too.
+            Target::Subscript { value, index } => {
+                expr(value, out);
+                expr(index, out);
+            }
         }
     }
     fn expr(e: &Expr, out: &mut Vec<String>) {

@@ -705,11 +705,12 @@ fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Result<Slot> {
             none
         }
         Pop => {
+            // The argument's type is checked first, as CPython does: `[].pop('x')` is a TypeError.
+            let i = args.first().map(index_arg).transpose()?.unwrap_or(-1);
             let n = l.len();
             if n == 0 {
                 return Err(index_error("pop from empty list"));
             }
-            let i = args.first().map(index_arg).transpose()?.unwrap_or(-1);
             let i = norm_index(i, n).ok_or_else(|| index_error("pop index out of range"))?;
             if i == n - 1 {
                 return l.pop().map(Slot::from);
@@ -721,7 +722,16 @@ fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Result<Slot> {
         }
         Index => {
             let x = args[0].value();
-            let (start, stop) = (opt_index(args.get(1))?, opt_index(args.get(2))?);
+            // Unlike `str.index`, `list.index` takes no `None` bounds.
+            let list_bound = |a: Option<&AnyView<'_>>| -> Result<Option<i64>> {
+                a.map(|a| {
+                    a.value()
+                        .as_int()
+                        .ok_or_else(|| type_error("slice indices must be integers or have an __index__ method"))
+                })
+                .transpose()
+            };
+            let (start, stop) = (list_bound(args.get(1))?, list_bound(args.get(2))?);
             let found = l.with_items(|xs| {
                 let n = xs.len() as i64;
                 let clamp = |v: i64| if v < 0 { (v + n).max(0) } else { v.min(n) };

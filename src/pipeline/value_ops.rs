@@ -246,9 +246,11 @@ pub(crate) fn dict_update_from(d: &mut Dict, src: Value<'_>) -> Result<()> {
     for (i, el) in iter_items(src)?.iter().enumerate() {
         let pair = match el.value() {
             Value::Str(_) | Value::UStr(_) | Value::Bytes(_) => iter_items(el.value())?,
-            x => match list_obj(x) {
-                Some(l) => l.with_items(<[AnyValue]>::to_vec),
-                None => {
+            // Any iterable of two: a dict's two keys make a pair too, as in CPython.
+            x => match (list_obj(x), dict_of(x)) {
+                (Some(l), _) => l.with_items(<[AnyValue]>::to_vec),
+                (None, Some(d)) => d.keys(),
+                (None, None) => {
                     return Err(type_error(format!(
                         "cannot convert dictionary update sequence element #{i} to a sequence"
                     )));
@@ -587,31 +589,44 @@ fn concat_text(p: Text<'_>, q: Text<'_>) -> Result<Slot> {
     }
 }
 
-/// Results longer than this fail with a value error, whatever the allocator would allow: a
+/// Results longer than this are refused as `MemoryError`s without asking the allocator: a
 /// request within the machine's overcommit would be granted and then filled until the
-/// process is killed. Below it, a refused allocation is a memory error, as Python's `MemoryError`.
+/// process is killed. Below it, a refused allocation is a `MemoryError` too.
 const MAX_REPEAT_BYTES: usize = 1 << 34;
 
 fn repeat(seq: Value<'_>, n: i64) -> Result<Slot> {
     let n = n.max(0) as usize;
-    let total = |unit: usize| unit.checked_mul(n).filter(|&total| total <= MAX_REPEAT_BYTES);
     let refused = |what: &str, bytes: usize| Error::out_of_memory(what, bytes);
+    // As CPython: text whose length (in characters) times `n` overflows a signed size is an
+    // `OverflowError`; any other result too large is a `MemoryError`. Returns the bytes needed.
+    let text_bytes = |chars: usize, bytes: usize, what: &str| -> Result<usize> {
+        if chars.checked_mul(n).is_none_or(|c| c > i64::MAX as usize) {
+            return Err(Error::new(ErrorKind::Overflow, format!("{what} is too long")));
+        }
+        let total = bytes.saturating_mul(n);
+        if total > MAX_REPEAT_BYTES { Err(refused(what, total)) } else { Ok(total) }
+    };
     match seq {
         Value::Str(s) => {
-            let bytes = total(s.len()).ok_or_else(|| value_error("repeated string is too long"))?;
+            let bytes = text_bytes(s.chars().count(), s.len(), "repeated string")?;
             Slot::try_repeat_text(s, n).ok_or_else(|| refused("repeated string", bytes))
         }
         Value::UStr(u) => {
-            let bytes = total(u.len() * 4).ok_or_else(|| value_error("repeated string is too long"))?;
+            let bytes = text_bytes(u.len(), u.len() * 4, "repeated string")?;
             Slot::try_repeat_chars(u, n).ok_or_else(|| refused("repeated string", bytes))
         }
         Value::Bytes(b) => {
-            let bytes = total(b.len()).ok_or_else(|| value_error("repeated bytes are too long"))?;
+            let bytes = text_bytes(b.len(), b.len(), "repeated bytes")?;
             Slot::try_repeat_bytes(b, n).ok_or_else(|| refused("repeated bytes", bytes))
         }
         _ => {
             let items = list_obj(seq).map(|l| l.with_items(<[AnyValue]>::to_vec)).unwrap_or_default();
-            let bytes = total(items.len() * 16).ok_or_else(|| value_error("repeated list is too long"))?;
+            let Some(bytes) = items.len().checked_mul(n).and_then(|k| k.checked_mul(16)) else {
+                return Err(Error::new(ErrorKind::Memory, "repeated list: its size overflows"));
+            };
+            if bytes > MAX_REPEAT_BYTES {
+                return Err(refused("repeated list", bytes));
+            }
             let mut out = Vec::new();
             out.try_reserve_exact(items.len() * n).map_err(|_| refused("repeated list", bytes))?;
             (0..n).for_each(|_| out.extend_from_slice(&items));
