@@ -32,6 +32,10 @@ pub enum ErrorKind {
     ZeroDivision,
     /// A result too large for its type (Python's `OverflowError`).
     Overflow,
+    /// A name with no value (Python's `NameError`).
+    Name,
+    /// A local variable read before any assignment to it ran (Python's `UnboundLocalError`).
+    UnboundLocal,
 }
 
 impl ErrorKind {
@@ -50,6 +54,8 @@ impl ErrorKind {
             ErrorKind::Memory,
             ErrorKind::ZeroDivision,
             ErrorKind::Overflow,
+            ErrorKind::Name,
+            ErrorKind::UnboundLocal,
         ]
         .into_iter()
         .find(|k| k.name() == name)
@@ -70,6 +76,8 @@ impl ErrorKind {
             ErrorKind::Memory => "MemoryError",
             ErrorKind::ZeroDivision => "ZeroDivisionError",
             ErrorKind::Overflow => "OverflowError",
+            ErrorKind::Name => "NameError",
+            ErrorKind::UnboundLocal => "UnboundLocalError",
         }
     }
 }

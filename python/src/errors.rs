@@ -3,8 +3,8 @@
 
 use anyproc::{Error, ErrorKind};
 use pyo3::exceptions::{
-    PyIndexError, PyKeyError, PyMemoryError, PyOSError, PyOverflowError, PyRuntimeError, PySyntaxError, PyTypeError,
-    PyValueError, PyZeroDivisionError,
+    PyIndexError, PyKeyError, PyMemoryError, PyNameError, PyOSError, PyOverflowError, PyRuntimeError, PySyntaxError,
+    PyTypeError, PyUnboundLocalError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -89,6 +89,10 @@ fn kind_of(py: Python<'_>, err: &PyErr) -> ErrorKind {
         ErrorKind::ZeroDivision
     } else if err.is_instance_of::<PyOverflowError>(py) {
         ErrorKind::Overflow
+    } else if err.is_instance_of::<PyUnboundLocalError>(py) {
+        ErrorKind::UnboundLocal
+    } else if err.is_instance_of::<PyNameError>(py) {
+        ErrorKind::Name
     } else {
         ErrorKind::Runtime
     }
@@ -118,6 +122,8 @@ pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::Memory => PyMemoryError::new_err(msg),
         ErrorKind::ZeroDivision => PyZeroDivisionError::new_err(msg),
         ErrorKind::Overflow => PyOverflowError::new_err(msg),
+        ErrorKind::Name => PyNameError::new_err(msg),
+        ErrorKind::UnboundLocal => PyUnboundLocalError::new_err(msg),
     }
 }
 

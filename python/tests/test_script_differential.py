@@ -1060,9 +1060,6 @@ def _nan_unordered(value: Any) -> Any:
 
 
 KNOWN_BUGS: List[KnownBug] = [
-    KnownBug("unbound-local", "a local read before any assignment ran is None, not UnboundLocalError",
-             "def f(x):\n    if x:\n        y = 1\n    return y\n", (0,),
-             lambda cp, ap: cp[0] == "exc" and isinstance(cp[1], NameError) and not _exc(ap, type(cp[1]))),
     KnownBug("dict-changed-size", "a dict that changes size while a for loop iterates it raises no RuntimeError",
              "def f(d):\n    for k in d:\n        d['z' + k] = 1\n    return d\n", ({"a": 1},),
              lambda cp, ap: _exc(cp, RuntimeError, "changed size during iteration") and not _exc(ap, RuntimeError)),
@@ -1084,6 +1081,18 @@ KNOWN_BUGS: List[KnownBug] = [
 # Bugs the differential test found and that are fixed: each reproduction must now agree with
 # CPython (a regular test), and the random test no longer excuses their instances.
 FIXED_BUGS: List[KnownBug] = [
+    KnownBug("unbound-free-in-comprehension", "a maybe-unassigned local read in a comprehension is NameError",
+             "def f(x):\n    if x:\n        z = 1\n    return [z for _ in range(2)]\n", (0,),
+             lambda cp, ap: False),
+    KnownBug("comprehension-variable-after", "a comprehension's variable read after it is NameError",
+             "def f(xs):\n    out = [c for c in xs]\n    return c\n", ([1, 2],),
+             lambda cp, ap: False),
+    KnownBug("unbound-augmented", "x += 1 on a maybe-unassigned local reads it first",
+             "def f(x):\n    if x:\n        t = 1\n    t += 1\n    return t\n", (0,),
+             lambda cp, ap: False),
+    KnownBug("unbound-local", "a local read before any assignment ran is None, not UnboundLocalError",
+             "def f(x):\n    if x:\n        y = 1\n    return y\n", (0,),
+             lambda cp, ap: cp[0] == "exc" and isinstance(cp[1], NameError) and not _exc(ap, type(cp[1]))),
     KnownBug("compile-panic-comprehension-in-target",
              "a list comprehension inside an assignment target's subscript panics the compiler "
              "(compile.rs:511, 'no entry found for key'; PanicException, a BaseException)",

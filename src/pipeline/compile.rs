@@ -13,10 +13,11 @@ use super::direct::DirectCall;
 use super::inline::inline_leaf_calls;
 use super::ir::{Function, Inst, Operands, Program, Reg};
 use super::methods::Method;
+use super::unbound::{bound_by_statements, maybe_unbound};
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::registry;
 use crate::{FromAny, PackedFunc};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Values a program can read by name without defining them: resources, constants, init results.
 pub type Globals = indexmap::IndexMap<String, Slot>;
@@ -101,6 +102,12 @@ struct FnCompiler<'a> {
     loops: Vec<LoopCtx>,
     loop_depth: u32,
     line: u32,
+    /// Locals some read may find unassigned: they start unbound and their reads are checked.
+    maybe_unbound: HashSet<String>,
+    /// Locals assigned by a statement (not only as a comprehension's variable).
+    statement_bound: HashSet<String>,
+    /// Comprehensions being compiled around the current expression.
+    comprehension_depth: u32,
 }
 
 fn err(line: u32, kind: ErrorKind, msg: impl Into<String>) -> Error {
@@ -108,7 +115,7 @@ fn err(line: u32, kind: ErrorKind, msg: impl Into<String>) -> Error {
 }
 
 /// Every name a function assigns anywhere is local to it, as in Python.
-fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
+pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
     fn target(t: &Target, out: &mut Vec<String>) {
         match t {
             Target::Name { id } => out.push(id.clone()),
@@ -121,8 +128,8 @@ fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
         }
     }
     fn expr(e: &Expr, out: &mut Vec<String>) {
-        // Comprehension variables live in the function's frame (Python gives them their own scope;
-        // the difference is invisible unless a program reads the variable after the comprehension).
+        // Comprehension variables live in the function's frame (Python gives them their own
+        // scope); a read after the comprehension is compiled as CPython sees it (`load_name`).
         if let Expr::ListComp { target: t, .. } = e {
             target(t, out);
         }
@@ -274,6 +281,8 @@ impl<'a> FnCompiler<'a> {
             }
         }
         let n_locals = locals.len() as u32;
+        let maybe_unbound = maybe_unbound(&def.params, &def.body, &|id| locals.contains_key(id));
+        let statement_bound = bound_by_statements(&def.params, &def.body);
         let f = Function {
             name: def.name.clone(),
             label: format!("function '{}'", def.name),
@@ -291,7 +300,18 @@ impl<'a> FnCompiler<'a> {
             leaf: false,
             inlined: Vec::new(),
         };
-        FnCompiler { module, f, locals, next_temp: n_locals, loops: Vec::new(), loop_depth: 0, line: def.line }
+        FnCompiler {
+            module,
+            f,
+            locals,
+            next_temp: n_locals,
+            loops: Vec::new(),
+            loop_depth: 0,
+            line: def.line,
+            maybe_unbound,
+            statement_bound,
+            comprehension_depth: 0,
+        }
     }
 
     fn compile(mut self, def: &FunctionDef) -> Result<Function> {
@@ -304,6 +324,11 @@ impl<'a> FnCompiler<'a> {
                     format!("duplicate parameter '{p}' in function '{}'", def.name),
                 ));
             }
+        }
+        let mut unbound: Vec<Reg> = self.maybe_unbound.iter().map(|id| self.locals[id]).collect();
+        unbound.sort_unstable();
+        for dst in unbound {
+            self.emit(Inst::Unbind { dst });
         }
         // Name where a compile error is: the step for a pipeline's steps, else the function.
         self.block(&def.body).map_err(|e| {
@@ -616,6 +641,7 @@ impl<'a> FnCompiler<'a> {
         match target {
             Target::Name { id } => {
                 let dst = self.locals[id];
+                self.check_bound(id, dst);
                 let b = self.expr(value, None)?;
                 self.emit(Inst::Binary { op, dst, a: dst, b, in_place: true });
             }
@@ -765,12 +791,15 @@ impl<'a> FnCompiler<'a> {
                 let fused = self.scope(|s| s.comprehension(out, elt, target, iter, ifs));
                 let skip = fused.map(|a| self.extend_each(a));
                 self.for_loop(target, iter, |c| {
+                    // Its conditions and element are the comprehension's own scope in CPython.
+                    c.comprehension_depth += 1;
                     let mut skips = Vec::new();
                     for cond in ifs {
                         let r = c.expr(cond, None)?;
                         skips.push(c.emit(Inst::JumpIfFalse { cond: r, to: 0 }));
                     }
                     let v = c.expr(elt, None)?;
+                    c.comprehension_depth -= 1;
                     c.emit(Inst::Append { list: out, value: v });
                     let next = c.here();
                     skips.into_iter().for_each(|at| c.patch(at, next));
@@ -797,7 +826,11 @@ impl<'a> FnCompiler<'a> {
     }
 
     fn load_name(&mut self, id: &str) -> Result<Reg> {
-        if let Some(&r) = self.locals.get(id) {
+        // A comprehension's variable read outside any comprehension is, to CPython, not this
+        // function's variable: the name is looked up as if the function never assigned it.
+        let comprehension_only = !self.statement_bound.contains(id) && self.comprehension_depth == 0;
+        if let Some(&r) = self.locals.get(id).filter(|_| !comprehension_only) {
+            self.check_bound(id, r);
             return Ok(r);
         }
         if let Some(v) = self.module.globals.get(id) {
@@ -808,7 +841,40 @@ impl<'a> FnCompiler<'a> {
             self.emit(Inst::FuncRef { dst, func });
             return Ok(dst);
         }
+        if comprehension_only && self.locals.contains_key(id) {
+            // CPython raises when (and only if) the read runs.
+            let dst = self.temp();
+            self.emit(Inst::Unbind { dst });
+            let message = self.f.consts.len() as u32;
+            self.f.consts.push(Slot::from_text(&format!("name '{id}' is not defined")));
+            self.emit(Inst::CheckBound { reg: dst, message, name_error: true });
+            return Ok(dst);
+        }
         Err(err(self.line, ErrorKind::Key, format!("name '{id}' is not defined")))
+    }
+
+    /// Checks a read of local `id` (in `r`) when it may find the variable unassigned, with
+    /// CPython 3.11's error for the case.
+    fn check_bound(&mut self, id: &str, r: Reg) {
+        if !self.maybe_unbound.contains(id) {
+            return;
+        }
+        let (text, name_error) = if !self.statement_bound.contains(id) {
+            // Only a comprehension's variable: to CPython, not a local of this function at all.
+            (format!("name '{id}' is not defined"), true)
+        } else if self.comprehension_depth > 0 {
+            (
+                format!(
+                    "cannot access free variable '{id}' where it is not associated with a value in enclosing scope"
+                ),
+                true,
+            )
+        } else {
+            (format!("cannot access local variable '{id}' where it is not associated with a value"), false)
+        };
+        let message = self.f.consts.len() as u32;
+        self.f.consts.push(Slot::from_text(&text));
+        self.emit(Inst::CheckBound { reg: r, message, name_error });
     }
 
     fn compare(&mut self, left: &Expr, ops: &[CmpOp], comparators: &[Expr], dst: Option<Reg>) -> Result<Reg> {

@@ -145,6 +145,10 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             }
             Inst::GuardReset { slot } => Inst::GuardReset { slot: slot + loop_base },
             Inst::Guard { slot } => Inst::Guard { slot: slot + loop_base },
+            Inst::Unbind { dst: d } => Inst::Unbind { dst: reg(d) },
+            Inst::CheckBound { reg: r, message, name_error } => {
+                Inst::CheckBound { reg: reg(r), message: message + const_base, name_error }
+            }
             Inst::Return { src } => Inst::ReturnTo { dst, src: reg(src), exit },
             Inst::ReturnTo { .. } | Inst::Clear { .. } => unreachable!("only callers hold inlined code"),
         });
@@ -210,6 +214,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::CallBuiltin { dst, .. }
             | Inst::CallMethod { dst, .. }
             | Inst::FuncRef { dst, .. }
+            | Inst::Unbind { dst }
             | Inst::ForNext { dst, .. } => mark(dst),
             Inst::Binary { dst, a, in_place, .. } => {
                 mark(dst);
@@ -234,6 +239,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::IterStart { .. }
             | Inst::RangeStart { .. }
             | Inst::GuardReset { .. }
+            | Inst::CheckBound { .. }
             | Inst::Guard { .. } => {}
         }
     }

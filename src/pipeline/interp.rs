@@ -14,7 +14,7 @@ use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
 use super::methods::call_method;
 use super::value_ops::{binary, compare, get_item, len, set_item, slice, truthy, unary};
-use crate::any::type_index::LIST;
+use crate::any::type_index::{LIST, OPAQUE_PTR};
 use crate::any::{StackSlots, clear_values};
 use crate::container::{ListObj, items_in_slot, push_chars, try_reserve_items};
 use crate::error::{Error, ErrorKind, Result};
@@ -380,6 +380,14 @@ impl Vm<'_> {
                         }
                     }
                 }
+                Inst::Unbind { dst } => reg!(dst) = unbound_mark(),
+                Inst::CheckBound { reg, message, name_error } => {
+                    if is_unbound(&reg!(reg)) {
+                        let kind = if name_error { ErrorKind::Name } else { ErrorKind::UnboundLocal };
+                        let text = f.consts[message as usize].value().as_str().unwrap_or_default().to_string();
+                        fail!(Error::new(kind, text));
+                    }
+                }
                 Inst::Return { src } => return Ok(std::mem::take(&mut reg!(src))),
                 Inst::ReturnTo { dst, src, exit } => {
                     reg!(dst) = std::mem::take(&mut reg!(src));
@@ -469,6 +477,21 @@ fn extend_each(regs: &mut [Slot], list: Reg, seq: Reg, index: Reg, item: Reg) ->
 /// Text longer than this (in bytes) has the room for its characters asked for before an
 /// [`extend_each`] fills it.
 const LONG_EXTEND: usize = 4096;
+
+/// What a local that some read may find unassigned holds until its first assignment
+/// ([`Inst::Unbind`]): an opaque pointer to this static, which no value from outside holds.
+static UNBOUND_MARK: u8 = 0;
+
+fn unbound_mark() -> Slot {
+    Slot::from_opaque_ptr(std::ptr::addr_of!(UNBOUND_MARK).cast_mut().cast())
+}
+
+/// Whether `slot` holds [`unbound_mark`].
+#[inline]
+fn is_unbound(slot: &Slot) -> bool {
+    let mark = std::ptr::addr_of!(UNBOUND_MARK) as u64;
+    slot.type_index() == OPAQUE_PTR && matches!(slot.value(), Value::Pod(_, bits) if bits == mark)
+}
 
 /// The state of `range(start, stop, step)`: ints, and a step that is not zero.
 #[inline(always)]

@@ -98,6 +98,11 @@ pub enum Inst {
     GuardReset { slot: u32 },
     /// Counts one iteration of a `while` loop; an error past the program's cap.
     Guard { slot: u32 },
+    /// Gives `dst` the unbound mark: a local that some read may find unassigned starts so.
+    Unbind { dst: Reg },
+    /// Fails with the error whose message is constant `message` (a `NameError`, or an
+    /// `UnboundLocalError` unless `name_error`) when `reg` still holds the unbound mark.
+    CheckBound { reg: Reg, message: u32, name_error: bool },
     /// Returns `src`.
     Return { src: Reg },
     /// `return src` of inlined code: moves `src` into the call's `dst` and continues at `exit`.
@@ -260,6 +265,8 @@ impl fmt::Display for Function {
                 Inst::ForNext { slot, dst, body } => format!("{} = next loop{slot} and jump {body}, or end", r(dst)),
                 Inst::GuardReset { slot } => format!("loop{slot} = counter 0"),
                 Inst::Guard { slot } => format!("loop{slot} += 1 (capped)"),
+                Inst::Unbind { dst } => format!("{} = unbound", r(dst)),
+                Inst::CheckBound { reg, .. } => format!("check {} is bound", r(reg)),
                 Inst::Return { src } => format!("return {}", r(src)),
                 Inst::ReturnTo { dst, src, exit } => format!("{} = {} and jump {exit} (return)", r(dst), r(src)),
                 Inst::Clear { first, count, first_loop, loops } => {

@@ -23,6 +23,7 @@ pub mod spec;
 pub mod stream;
 #[cfg(test)]
 mod test_values;
+mod unbound;
 pub mod value_ops;
 
 pub use batch::{BatchOutput, ErrorPolicy};
