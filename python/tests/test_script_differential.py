@@ -1060,8 +1060,9 @@ def _nan_unordered(value: Any) -> Any:
 
 
 KNOWN_BUGS: List[KnownBug] = [
-    KnownBug("dict-changed-size", "a dict that changes size while a for loop iterates it raises no RuntimeError",
-             "def f(d):\n    for k in d:\n        d['z' + k] = 1\n    return d\n", ({"a": 1},),
+    KnownBug("dict-changed-size", "a dict that changes size while a loop iterates its items() raises no "
+             "RuntimeError (items() is a list snapshot; `for k in d` does raise)",
+             "def f(d):\n    for k, v in d.items():\n        d['z' + k] = 1\n    return d\n", ({"a": 1},),
              lambda cp, ap: _exc(cp, RuntimeError, "changed size during iteration") and not _exc(ap, RuntimeError)),
     KnownBug("method-lookup-order", "a method's arguments are evaluated before the receiver's attribute lookup fails",
              "def f(s):\n    return s.pop('ab'[5])\n", ("x",),
@@ -1070,17 +1071,23 @@ KNOWN_BUGS: List[KnownBug] = [
              "def f(l):\n    return sorted(l)\n", ([3, float("nan"), 1, 2],),
              lambda cp, ap: (cp[0] == ap[0] == "ok" and not same(cp[1], ap[1])
                              and same(_nan_unordered(cp[1]), _nan_unordered(ap[1])))),
-    KnownBug("slice-bounds-before-step", "s['a':2:0] is TypeError (bounds) where CPython checks the step first",
-             "def f(s):\n    return s['a':2:0]\n", ("abc",),
-             lambda cp, ap: _exc(cp, ValueError, "step cannot be zero") and _exc(ap, TypeError, "slice indices")),
-    KnownBug("slice-step-before-receiver", "x[::0] on a non-sequence is ValueError (step) before TypeError (receiver)",
-             "def f(b):\n    return b[::0]\n", (5,),
-             lambda cp, ap: _exc(cp, TypeError, "not subscriptable") and _exc(ap, ValueError, "step cannot be zero")),
 ]
 
 # Bugs the differential test found and that are fixed: each reproduction must now agree with
 # CPython (a regular test), and the random test no longer excuses their instances.
 FIXED_BUGS: List[KnownBug] = [
+    KnownBug("dict-changed-size-keys", "a dict that changes size while `for k in d` iterates it: RuntimeError",
+             "def f(d):\n    for k in d:\n        d['z' + k] = 1\n    return d\n", ({"a": 1},),
+             lambda cp, ap: False),
+    KnownBug("dict-shrinks-during-loop", "a key popped while `for k in d` iterates: RuntimeError",
+             "def f(d):\n    for k in d:\n        d.pop(k)\n    return d\n", ({"a": 1, "b": 2},),
+             lambda cp, ap: False),
+    KnownBug("slice-step-before-receiver", "x[::0] on a non-sequence is ValueError (step) before TypeError (receiver)",
+             "def f(b):\n    return b[::0]\n", (5,),
+             lambda cp, ap: _exc(cp, TypeError, "not subscriptable") and _exc(ap, ValueError, "step cannot be zero")),
+    KnownBug("slice-bounds-before-step", "s['a':2:0] is TypeError (bounds) where CPython checks the step first",
+             "def f(s):\n    return s['a':2:0]\n", ("abc",),
+             lambda cp, ap: _exc(cp, ValueError, "step cannot be zero") and _exc(ap, TypeError, "slice indices")),
     KnownBug("unbound-free-in-comprehension", "a maybe-unassigned local read in a comprehension is NameError",
              "def f(x):\n    if x:\n        z = 1\n    return [z for _ in range(2)]\n", (0,),
              lambda cp, ap: False),

@@ -360,6 +360,7 @@ impl Vm<'_> {
                         }
                         continue;
                     }
+                    tri!(state.check_unchanged());
                     match state.next_item() {
                         Some(v) => {
                             reg!(dst) = v;

@@ -43,6 +43,8 @@ pub enum LoopState {
         keys: Vec<AnyValue>,
         /// The next index.
         index: usize,
+        /// The dict, to notice a change of its size, which Python reports.
+        dict: Dict,
     },
     /// Iterations of a `while` loop so far, for its cap.
     Count(u64),
@@ -58,13 +60,24 @@ impl LoopState {
                     return Ok(LoopState::List { list, index: 0 });
                 }
                 if let Some(dict) = Dict::from_view(&v) {
-                    return Ok(LoopState::Keys { keys: dict.keys(), index: 0 });
+                    return Ok(LoopState::Keys { keys: dict.keys(), index: 0, dict });
                 }
                 Err(Error::new(ErrorKind::Type, format!("'{}' object is not iterable", o.type_name())))
             }
             _ => {
                 Err(Error::new(ErrorKind::Type, format!("'{}' object is not iterable", super::value_ops::type_name(v))))
             }
+        }
+    }
+
+    /// CPython's error for a dict whose size changed since its loop started (checked before
+    /// each step of the loop, as CPython's iterator does).
+    pub fn check_unchanged(&self) -> Result<()> {
+        match self {
+            LoopState::Keys { keys, dict, .. } if dict.len() != keys.len() => {
+                Err(Error::runtime("dictionary changed size during iteration"))
+            }
+            _ => Ok(()),
         }
     }
 
@@ -104,7 +117,7 @@ impl LoopState {
                 }
                 _ => None,
             },
-            LoopState::Keys { keys, index } => {
+            LoopState::Keys { keys, index, .. } => {
                 let k = keys.get(*index)?.clone();
                 *index += 1;
                 Some(k.resize())

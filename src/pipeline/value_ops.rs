@@ -939,12 +939,16 @@ pub(crate) fn byte_of(s: &str, k: usize) -> usize {
 
 /// `obj[lower:upper:step]` for str (by code point), list and bytes; `None` means omitted.
 pub fn slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: AnyView<'_>) -> Result<Slot> {
-    let (lo, hi) = (slice_arg(&lower)?, slice_arg(&upper)?);
+    // CPython's order of checks: the receiver, then the step, then the bounds.
+    let o = obj.value();
+    if !matches!(o, Value::Str(_) | Value::UStr(_) | Value::Bytes(_)) && list_obj(o).is_none() {
+        return Err(type_error(format!("'{}' object is not subscriptable", vname(o))));
+    }
     let step = slice_arg(&step)?.unwrap_or(1);
     if step == 0 {
         return Err(value_error("slice step cannot be zero"));
     }
-    let o = obj.value();
+    let (lo, hi) = (slice_arg(&lower)?, slice_arg(&upper)?);
     match o {
         Value::Str(s) if s.is_ascii() => {
             let span = SliceSpan::new(lo, hi, step, s.len());
