@@ -42,11 +42,14 @@ unsafe impl<K: TailKind> ObjectType for TailArray<K> {
     }
 }
 
+/// The layout of an array with room for `len` elements, or `None` when its size overflows.
+fn checked_layout<K: TailKind>(len: usize) -> Option<Layout> {
+    let (layout, _) = Layout::new::<TailArray<K>>().extend(Layout::array::<K::Elem>(len).ok()?).ok()?;
+    Some(layout.pad_to_align())
+}
+
 fn layout_for<K: TailKind>(len: usize) -> Layout {
-    let (layout, _) = Layout::new::<TailArray<K>>()
-        .extend(Layout::array::<K::Elem>(len).unwrap_or_else(|_| capacity_overflow()))
-        .unwrap_or_else(|_| capacity_overflow());
-    layout.pad_to_align()
+    checked_layout::<K>(len).unwrap_or_else(|| capacity_overflow())
 }
 
 #[cold]
@@ -133,27 +136,40 @@ impl<K: TailKind> TailArray<K> {
         }
     }
 
+    /// A fresh array of `len` elements whose data `fill` writes, or `None` when the size
+    /// overflows or the allocator refuses it.
+    ///
+    /// # Safety
+    /// `fill` must initialise all `len` elements at the pointer it is given, and nothing else.
+    unsafe fn try_new_filled(len: usize, fill: impl FnOnce(*mut K::Elem)) -> Option<ObjRef<Self>> {
+        if len >= GROWN {
+            return None;
+        }
+        let layout = checked_layout::<K>(len)?;
+        // SAFETY: the layout has non-zero size (it holds the header).
+        let base = NonNull::new(unsafe { alloc(layout) }.cast::<TailArray<K>>())?;
+        // SAFETY: `base` is a fresh allocation with room for the header and `len` elements,
+        // which `fill` initialises (the caller's contract) before the array is adopted.
+        unsafe {
+            fill(base.as_ptr().add(1).cast::<K::Elem>());
+            base.as_ptr().write(TailArray { header: Object::blank(), len, _kind: PhantomData, _elems: [] });
+            Some(ObjRef::adopt(base, free_tail_array::<K>))
+        }
+    }
+
     /// `parts` one after the other in one allocation, or `None` when the size overflows or the
     /// allocator refuses it (for concatenations whose size comes from input).
     pub fn try_concat(parts: &[&[K::Elem]]) -> Option<ObjRef<Self>> {
-        let len = parts.iter().try_fold(0usize, |n, p| n.checked_add(p.len())).filter(|&len| len < GROWN)?;
-        let layout = Layout::array::<K::Elem>(len)
-            .ok()
-            .and_then(|data| Layout::new::<TailArray<K>>().extend(data).ok())
-            .map(|(layout, _)| layout.pad_to_align())?;
-        // SAFETY: the layout has non-zero size (it holds the header).
-        let base = NonNull::new(unsafe { alloc(layout) }.cast::<TailArray<K>>())?;
-        // SAFETY: `base` is a fresh allocation with room for the header and `len` elements, the
-        // sum of the parts' lengths; each part is copied right after the previous one, so the
-        // copies stay in bounds and cannot overlap the parts (new memory).
+        let len = parts.iter().try_fold(0usize, |n, p| n.checked_add(p.len()))?;
+        // SAFETY: the parts, copied one right after the other, fill exactly `len` elements; the
+        // destination is new memory, so it cannot overlap them.
         unsafe {
-            let mut at = base.as_ptr().add(1).cast::<K::Elem>();
-            for part in parts {
-                at.copy_from_nonoverlapping(part.as_ptr(), part.len());
-                at = at.add(part.len());
-            }
-            base.as_ptr().write(TailArray { header: Object::blank(), len, _kind: PhantomData, _elems: [] });
-            Some(ObjRef::adopt(base, free_tail_array::<K>))
+            Self::try_new_filled(len, |mut at| {
+                for part in parts {
+                    at.copy_from_nonoverlapping(part.as_ptr(), part.len());
+                    at = at.add(part.len());
+                }
+            })
         }
     }
 
@@ -161,30 +177,23 @@ impl<K: TailKind> TailArray<K> {
     /// allocator refuses it. Copies by doubling what is already written, so a repeat of gigabytes
     /// (`'a' * n` in a script) takes a few dozen `memcpy`s, not one store per element.
     pub fn try_repeat(pattern: &[K::Elem], n: usize) -> Option<ObjRef<Self>> {
-        let len = pattern.len().checked_mul(n).filter(|&len| len < GROWN)?;
-        let layout = Layout::array::<K::Elem>(len)
-            .ok()
-            .and_then(|data| Layout::new::<TailArray<K>>().extend(data).ok())
-            .map(|(layout, _)| layout.pad_to_align())?;
-        // SAFETY: the layout has non-zero size (it holds the header).
-        let base = NonNull::new(unsafe { alloc(layout) }.cast::<TailArray<K>>())?;
-        // SAFETY: `base` is a fresh allocation with room for the header and `len` elements. The
-        // first copy fills `pattern.len()` of them (or none when `len` is 0); each later copy
-        // reads the `filled` elements already written and writes right after them, never past
-        // `len`, so source and destination are disjoint and in bounds.
+        let len = pattern.len().checked_mul(n)?;
+        // SAFETY: the first copy fills `pattern.len()` elements (or none when `len` is 0); each
+        // later copy reads the `filled` elements already written and writes right after them,
+        // never past `len`, so source and destination are disjoint and in bounds, and all `len`
+        // elements are written at the end.
         unsafe {
-            let data = base.as_ptr().add(1).cast::<K::Elem>();
-            if len > 0 {
-                data.copy_from_nonoverlapping(pattern.as_ptr(), pattern.len());
-            }
-            let mut filled = pattern.len().min(len);
-            while filled < len {
-                let chunk = filled.min(len - filled);
-                data.add(filled).copy_from_nonoverlapping(data, chunk);
-                filled += chunk;
-            }
-            base.as_ptr().write(TailArray { header: Object::blank(), len, _kind: PhantomData, _elems: [] });
-            Some(ObjRef::adopt(base, free_tail_array::<K>))
+            Self::try_new_filled(len, |data| {
+                if len > 0 {
+                    data.copy_from_nonoverlapping(pattern.as_ptr(), pattern.len());
+                }
+                let mut filled = pattern.len().min(len);
+                while filled < len {
+                    let chunk = filled.min(len - filled);
+                    data.add(filled).copy_from_nonoverlapping(data, chunk);
+                    filled += chunk;
+                }
+            })
         }
     }
 
@@ -211,11 +220,7 @@ impl<K: TailKind> TailArray<K> {
         let mut base = this.as_raw().cast::<TailArray<K>>();
         if new_len > capacity {
             let new_capacity = grown_capacity(new_len);
-            let grown = Layout::array::<K::Elem>(new_capacity)
-                .ok()
-                .and_then(|data| Layout::new::<TailArray<K>>().extend(data).ok())
-                .map(|(layout, _)| layout.pad_to_align());
-            let Some(grown) = grown else { return Err(this) };
+            let Some(grown) = checked_layout::<K>(new_capacity) else { return Err(this) };
             // SAFETY: the array was allocated by this module with `layout_for(capacity)`, and
             // `grown` has the same alignment. On success the old pointer is dead: `this` is
             // forgotten below and a handle is rebuilt from the new one.
