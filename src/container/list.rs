@@ -135,14 +135,14 @@ pub fn items_in_slot<const N: usize, R>(slot: &mut AnyPad<N>, f: impl FnOnce(&mu
 /// Rationale: a list a script grows without bound (a loop of appends, `xs += xs`) must end in
 /// Python's `MemoryError`, not in the abort that `Vec`'s infallible growth takes on refusal.
 #[inline]
-pub fn try_reserve_items(items: &mut Vec<AnyValue>, additional: usize, what: &str) -> Result<()> {
+pub fn try_reserve_items<T>(items: &mut Vec<T>, additional: usize, what: &str) -> Result<()> {
     if items.capacity() - items.len() >= additional {
         return Ok(());
     }
     items.try_reserve(additional).map_err(|_| {
         // What amortized growth asks for: the larger of double the room and what is needed.
         let wanted = items.len().saturating_add(additional).max(items.capacity().saturating_mul(2));
-        crate::Error::out_of_memory(what, wanted.saturating_mul(std::mem::size_of::<AnyValue>()))
+        crate::Error::out_of_memory(what, wanted.saturating_mul(std::mem::size_of::<T>()))
     })
 }
 

@@ -434,8 +434,7 @@ fn extend_each(regs: &mut [Slot], list: Reg, seq: Reg, index: Reg, item: Reg) ->
                 push_chars(items, text);
                 Ok(items.len() - before)
             });
-            let Some(n) = pushed else { return Ok(false) };
-            let n = n?;
+            let Some(n) = pushed.transpose()? else { return Ok(false) };
             text.chars().next_back().map(|c| (n, Slot::from_char(c)))
         }
         Value::UStr(chars) => {
@@ -444,8 +443,7 @@ fn extend_each(regs: &mut [Slot], list: Reg, seq: Reg, index: Reg, item: Reg) ->
                 items.extend(chars.iter().map(|&c| AnyValue::from_char(c)));
                 Ok(())
             });
-            let Some(done) = pushed else { return Ok(false) };
-            done?;
+            let Some(()) = pushed.transpose()? else { return Ok(false) };
             chars.last().map(|&c| (chars.len(), Slot::from_char(c)))
         }
         Value::Object(_) => {
@@ -458,8 +456,7 @@ fn extend_each(regs: &mut [Slot], list: Reg, seq: Reg, index: Reg, item: Reg) ->
                 items.extend(xs);
                 Ok(())
             });
-            let Some(done) = pushed else { return Ok(false) };
-            done?;
+            let Some(()) = pushed.transpose()? else { return Ok(false) };
             last
         }
         _ => return Ok(false),

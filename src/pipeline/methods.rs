@@ -429,12 +429,7 @@ fn adjust_indices(start: Option<i64>, end: Option<i64>, len: usize) -> (i64, i64
 
 /// Adds `piece` to the pieces of a split, or a `MemoryError` when they cannot grow.
 fn push_piece<'s>(out: &mut Vec<&'s str>, piece: &'s str) -> Result<()> {
-    if out.len() == out.capacity() {
-        out.try_reserve(1).map_err(|_| {
-            let wanted = out.capacity().saturating_mul(2).max(out.len() + 1);
-            Error::out_of_memory("str.split() result", wanted.saturating_mul(std::mem::size_of::<&str>()))
-        })?;
-    }
+    try_reserve_items(out, 1, "str.split() result")?;
     out.push(piece);
     Ok(())
 }
