@@ -94,7 +94,15 @@ impl<const N: usize> AnyPad<N> {
     /// The UTF-8 strings `a` and `b` joined, inline when it fits, else in one allocation;
     /// `None` when the allocator refuses it.
     pub fn try_concat_text(a: &str, b: &str) -> Option<Self> {
-        if a.len().checked_add(b.len())? <= Self::INLINE_BYTES {
+        let n = a.len().checked_add(b.len())?;
+        if n <= Self::INLINE_BYTES.min(64) {
+            // Assembled on the stack and stored inline: no allocation.
+            let mut buf = [0u8; 64];
+            buf[..a.len()].copy_from_slice(a.as_bytes());
+            buf[a.len()..n].copy_from_slice(b.as_bytes());
+            return Some(Self::from_text(std::str::from_utf8(&buf[..n]).unwrap_or_default()));
+        }
+        if n <= Self::INLINE_BYTES {
             return Some(Self::from_text(&[a, b].concat()));
         }
         // Valid UTF-8 strings joined are valid UTF-8.
@@ -115,15 +123,21 @@ impl<const N: usize> AnyPad<N> {
     /// allocation; `None` when the allocator refuses it.
     pub fn try_from_char_iter(n: usize, chars: impl Iterator<Item = char>) -> Option<Self> {
         if n <= Self::INLINE_CHARS.min(64) {
-            let mut buf = ['\0'; 64];
-            let mut len = 0;
-            for (slot, c) in buf.iter_mut().zip(chars) {
-                *slot = c;
-                len += 1;
-            }
-            return Some(Self::from_chars(&buf[..len]));
+            return Some(Self::inline_chars(chars));
         }
         UStrObj::try_from_iter_exact(n, chars).map(Self::from_object)
+    }
+
+    /// The characters `chars` yields (at most 64, and few enough to fit inline: the caller
+    /// checks) as an inline UCS4 string, gathered on the stack.
+    fn inline_chars(chars: impl Iterator<Item = char>) -> Self {
+        let mut buf = ['\0'; 64];
+        let mut len = 0;
+        for (slot, c) in buf.iter_mut().zip(chars) {
+            *slot = c;
+            len += 1;
+        }
+        Self::from_chars(&buf[..len])
     }
 
     /// `text` repeated `n` times, built in one allocation; `None` when the allocator refuses it.
@@ -237,11 +251,7 @@ impl<const N: usize> AnyPad<N> {
         let n = s.chars().count();
         // The stack buffer bounds very wide pads; their longer strings go through the heap path.
         if n <= Self::INLINE_CHARS.min(64) {
-            let mut buf = ['\0'; 64];
-            for (slot, c) in buf.iter_mut().zip(s.chars()) {
-                *slot = c;
-            }
-            Self::from_chars(&buf[..n])
+            Self::inline_chars(s.chars())
         } else {
             Self::from_object(UStrObj::from_iter_exact(n, s.chars()))
         }

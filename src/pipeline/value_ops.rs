@@ -569,16 +569,7 @@ fn seq_binary(op: BinOp, x: Value<'_>, y: Value<'_>) -> Result<Slot> {
 fn concat_text(p: Text<'_>, q: Text<'_>) -> Result<Slot> {
     match (p, q) {
         (Text::Utf8(a), Text::Utf8(b)) => {
-            let n = a.len() + b.len();
-            if n <= Slot::INLINE_BYTES {
-                // Short results are assembled on the stack and stored inline: no allocation.
-                let mut buf = [0u8; Slot::INLINE_BYTES];
-                buf[..a.len()].copy_from_slice(a.as_bytes());
-                buf[a.len()..n].copy_from_slice(b.as_bytes());
-                Ok(Slot::from_text(std::str::from_utf8(&buf[..n]).unwrap_or_default()))
-            } else {
-                Slot::try_concat_text(a, b).ok_or_else(|| Error::out_of_memory("str +", n))
-            }
+            Slot::try_concat_text(a, b).ok_or_else(|| Error::out_of_memory("str +", a.len() + b.len()))
         }
         // Either side UCS4: the result stays UCS4 so that indexing it is O(1).
         _ => {
