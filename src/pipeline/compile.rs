@@ -845,9 +845,7 @@ impl<'a> FnCompiler<'a> {
             // CPython raises when (and only if) the read runs.
             let dst = self.temp();
             self.emit(Inst::Unbind { dst });
-            let message = self.f.consts.len() as u32;
-            self.f.consts.push(Slot::from_text(&format!("name '{id}' is not defined")));
-            self.emit(Inst::CheckBound { reg: dst, message, name_error: true });
+            self.emit_check_bound(dst, &format!("name '{id}' is not defined"), true);
             return Ok(dst);
         }
         Err(err(self.line, ErrorKind::Key, format!("name '{id}' is not defined")))
@@ -872,9 +870,15 @@ impl<'a> FnCompiler<'a> {
         } else {
             (format!("cannot access local variable '{id}' where it is not associated with a value"), false)
         };
-        let message = self.f.consts.len() as u32;
-        self.f.consts.push(Slot::from_text(&text));
-        self.emit(Inst::CheckBound { reg: r, message, name_error });
+        self.emit_check_bound(r, &text, name_error);
+    }
+
+    /// Emits a [`Inst::CheckBound`] of `reg` raising `message` (a `NameError` if `name_error`,
+    /// else an `UnboundLocalError`).
+    fn emit_check_bound(&mut self, reg: Reg, message: &str, name_error: bool) {
+        let index = self.f.consts.len() as u32;
+        self.f.consts.push(Slot::from_text(message));
+        self.emit(Inst::CheckBound { reg, message: index, name_error });
     }
 
     fn compare(&mut self, left: &Expr, ops: &[CmpOp], comparators: &[Expr], dst: Option<Reg>) -> Result<Reg> {
