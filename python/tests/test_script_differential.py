@@ -1191,17 +1191,24 @@ def compile_native(program: Program, stats: Stats) -> Any:
     return None
 
 
-def compile_ast(programs: List[Program], stats: Stats, tmpdir: str) -> Dict[int, Any]:
-    """``anyproc.script`` of each program, imported from a real file so that getsource works."""
-    path = os.path.join(tmpdir, f"difftest_programs_{programs[0].index}.py")
+def import_source(source: str, module_name: str, tmpdir: str) -> Any:
+    """``source`` imported as module ``module_name`` from a real file in ``tmpdir``, so that
+    ``inspect.getsource`` (which ``anyproc.script`` reads) finds its functions."""
+    path = os.path.join(tmpdir, f"{module_name}.py")
     with open(path, "w", encoding="utf-8") as f:
-        f.write("\n\n".join(p.source for p in programs))
-    spec = importlib.util.spec_from_file_location(f"difftest_programs_{programs[0].index}", path)
+        f.write(source)
+    spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)  # `x is None` on a literal, and such
         spec.loader.exec_module(module)
+    return module
+
+
+def compile_ast(programs: List[Program], stats: Stats, tmpdir: str) -> Dict[int, Any]:
+    """``anyproc.script`` of each program, imported from a real file so that getsource works."""
+    module = import_source("\n\n".join(p.source for p in programs), f"difftest_programs_{programs[0].index}", tmpdir)
     out = {}
     for p in programs:
         try:
@@ -1303,18 +1310,6 @@ def test_known_bug_reproduction(bug: KnownBug):
     assert outcomes_agree(cp, ap), f"CPython: {describe(cp)}\nanyproc: {describe(ap)}"
 
 
-def load_python_function(source: str, name: str, tmpdir: str) -> Any:
-    """The function ``name`` of ``source``, imported from a file in ``tmpdir`` (for getsource)."""
-    path = os.path.join(tmpdir, "difftest_fixed.py")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(source)
-    spec = importlib.util.spec_from_file_location("difftest_fixed", path)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return getattr(module, name)
-
-
 @pytest.mark.parametrize("bug", FIXED_BUGS, ids=[b.key for b in FIXED_BUGS])
 def test_fixed_bug_agrees(bug: KnownBug):
     """A fixed bug's reproduction gives CPython's outcome through both front ends."""
@@ -1323,7 +1318,7 @@ def test_fixed_bug_agrees(bug: KnownBug):
     ap = run_anyproc(_native.script_source(bug.source, name), bug.args)
     assert outcomes_agree(cp, ap), f"CPython: {describe(cp)}\nanyproc (source): {describe(ap)}"
     with tempfile.TemporaryDirectory() as tmp:
-        fn = load_python_function(bug.source, name, tmp)
+        fn = getattr(import_source(bug.source, "difftest_fixed", tmp), name)
         ap = run_anyproc(anyproc.script(fn), bug.args)
     assert outcomes_agree(cp, ap), f"CPython: {describe(cp)}\nanyproc (ast): {describe(ap)}"
 
