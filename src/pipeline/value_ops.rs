@@ -590,24 +590,28 @@ fn repeat(seq: Value<'_>, n: i64) -> Result<Slot> {
     let refused = |what: &str, bytes: usize| Error::out_of_memory(what, bytes);
     // As CPython: text whose length (in characters) times `n` overflows a signed size is an
     // `OverflowError`; any other result too large is a `MemoryError`. Returns the bytes needed.
-    let text_bytes = |chars: usize, bytes: usize, what: &str| -> Result<usize> {
-        if chars.checked_mul(n).is_none_or(|c| c > i64::MAX as usize) {
+    // The characters are counted only for a result already too large (never more than bytes).
+    let text_bytes = |chars: &dyn Fn() -> usize, bytes: usize, what: &str| -> Result<usize> {
+        let total = bytes.saturating_mul(n);
+        if total <= MAX_REPEAT_BYTES {
+            return Ok(total);
+        }
+        if chars().checked_mul(n).is_none_or(|c| c > i64::MAX as usize) {
             return Err(Error::new(ErrorKind::Overflow, format!("{what} is too long")));
         }
-        let total = bytes.saturating_mul(n);
-        if total > MAX_REPEAT_BYTES { Err(refused(what, total)) } else { Ok(total) }
+        Err(refused(what, total))
     };
     match seq {
         Value::Str(s) => {
-            let bytes = text_bytes(s.chars().count(), s.len(), "repeated string")?;
+            let bytes = text_bytes(&|| s.chars().count(), s.len(), "repeated string")?;
             Slot::try_repeat_text(s, n).ok_or_else(|| refused("repeated string", bytes))
         }
         Value::UStr(u) => {
-            let bytes = text_bytes(u.len(), u.len() * 4, "repeated string")?;
+            let bytes = text_bytes(&|| u.len(), u.len() * 4, "repeated string")?;
             Slot::try_repeat_chars(u, n).ok_or_else(|| refused("repeated string", bytes))
         }
         Value::Bytes(b) => {
-            let bytes = text_bytes(b.len(), b.len(), "repeated bytes")?;
+            let bytes = text_bytes(&|| b.len(), b.len(), "repeated bytes")?;
             Slot::try_repeat_bytes(b, n).ok_or_else(|| refused("repeated bytes", bytes))
         }
         _ => {
