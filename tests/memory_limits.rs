@@ -120,6 +120,14 @@ fn growing_a_list_beyond_memory_is_a_memory_error() {
         let body = format!("s = 'a' * n\n    {build}\n    return len(out)");
         assert_eq!(memory_error_of(&body, n), format!("function 'f', {want}"), "{build}");
     }
+    // A function that is only such a loop over its parameter runs without a frame for a word
+    // (`pipeline::direct_extend`), and as interpreted for long text: refused the same way.
+    let f = script("def f(s):\n    out = []\n    for c in s:\n        out.append(c)\n    return out\n", "f")
+        .expect("compiles");
+    let s = AnyValue::from("a".repeat(n as usize));
+    let e = f.call(&[s.view()]).expect_err("the allocator refuses this");
+    assert_eq!(e.kind(), ErrorKind::Memory, "{e}");
+    assert_eq!(e.to_string(), "function 'f', line 4: list.append(): cannot allocate 1600000000 bytes");
     // The interpreter goes on working after each refusal.
     let f = script("def f(n):\n    xs = [0] * n\n    xs.append(1)\n    return len(xs)\n", "f").expect("compiles");
     assert_eq!(f.call(&[AnyView::from(1000i64)]).expect("16 KB").value().as_int(), Some(1001));

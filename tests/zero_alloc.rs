@@ -374,19 +374,26 @@ fn the_interpreted_seed_function_allocates_nothing_per_character() {
     // 4,300 characters in 400 calls, and not one allocation.
     let short: Vec<String> = ["abcdefghijklmnop", "éééééééé", "日日日日日", "🙂🙂🙂🙂"].map(String::from).to_vec();
     assert_eq!(interpreted_split_allocations(&f, &short), 0);
-    // Longer words: a `&str` argument is copied into the callee's register once per call
-    // (a pipeline's records are already owned and are not copied), and nothing per character.
+    // Longer words, and text of 64 bytes or more: the function is only "a new list of the
+    // parameter's characters", which runs without a frame (`pipeline::direct_extend`): the word
+    // is read where the caller holds it, and nothing is allocated at all.
     let long: Vec<String> = [("a", 40), ("é", 20), ("日", 15), ("🙂", 12)].map(|(c, n)| c.repeat(n)).to_vec();
-    assert_eq!(interpreted_split_allocations(&f, &long), 400, "one argument copy per call, none per character");
-    // Text of 64 bytes or more: the seed's loop runs as one extend (it only appends each
-    // character), so it is never indexed and only the argument is copied.
-    let long: Vec<String> = ["a", "é", "日", "🙂"].iter().map(|c| c.repeat(100)).collect();
-    assert_eq!(interpreted_split_allocations(&f, &long), 400, "one copy per call, none per character");
+    assert_eq!(interpreted_split_allocations(&f, &long), 0);
+    let longer: Vec<String> = ["a", "é", "日", "🙂"].iter().map(|c| c.repeat(100)).collect();
+    assert_eq!(interpreted_split_allocations(&f, &longer), 0);
+    // In a frame (one more statement first), a `&str` argument longer than a register's inline
+    // bytes is copied into the callee's register once per call (a pipeline's records are
+    // already owned and are not copied); the loop still runs as one extend, never indexing.
+    let framed = ANYSCRIPT_CASES.replace("def unicode_split_any(word):\n", "def unicode_split_any(word):\n    k = 0\n");
+    let framed = anyproc::pipeline::script(framed.split("\nCASES = [").next().unwrap(), "unicode_split_any").unwrap();
+    assert_eq!(interpreted_split_allocations(&framed, &short), 0);
+    assert_eq!(interpreted_split_allocations(&framed, &long), 400, "one argument copy per call, none per character");
+    assert_eq!(interpreted_split_allocations(&framed, &longer), 400, "one copy per call, none per character");
     // The same loop with one more statement runs instruction by instruction: long text is
     // widened to UCS4 once, on its first index (so that `text[i]` is O(1)): two allocations
     // per call, still none per character.
     let src = "def split_indexed(word):\n    ret = []\n    last = -1\n    for i in range(len(word)):\n        res = word[i]\n        last = i\n        ret.append(res)\n    return ret\n";
     let g = anyproc::pipeline::script(src, "split_indexed").unwrap();
     assert_eq!(interpreted_split_allocations(&g, &short), 0);
-    assert_eq!(interpreted_split_allocations(&g, &long), 800, "two copies per call, none per character");
+    assert_eq!(interpreted_split_allocations(&g, &longer), 800, "two copies per call, none per character");
 }

@@ -9,7 +9,7 @@ use super::Slot;
 use super::append_loop::{AppendLoop, Scope};
 use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Literal, Stmt, StmtKind, Target};
 use super::builtins::Builtin;
-use super::direct::DirectCall;
+use super::direct::Direct;
 use super::inline::inline_leaf_calls;
 use super::ir::{Function, Inst, Operands, Program, Reg};
 use super::methods::Method;
@@ -337,7 +337,7 @@ impl<'a> FnCompiler<'a> {
         })?;
         let none = self.constant(Slot::default());
         self.emit(Inst::Return { src: none });
-        self.f.direct = DirectCall::recognize(&self.f);
+        self.f.direct = Direct::recognize(&self.f);
         self.f.leaf = self.f.calls_no_function();
         Ok(self.f)
     }

@@ -7,9 +7,49 @@
 //! the caller's argument views and the constants straight to the op instead; results
 //! and errors (with the same location) are those of the interpreted code.
 
+use super::direct_extend::DirectExtend;
 use super::ir::{Function, Inst, Reg};
 use crate::error::{Error, Result};
 use crate::{AnyValue, AnyView};
+
+/// A function body of a shape that runs without a frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Direct {
+    /// A single op call returned as is.
+    Call(DirectCall),
+    /// A new list extended by a parameter's elements and returned.
+    Extend(DirectExtend),
+}
+
+impl Direct {
+    /// The frameless form of `f`, if its body has one.
+    pub fn recognize(f: &Function) -> Option<Direct> {
+        DirectCall::recognize(f).map(Direct::Call).or_else(|| DirectExtend::recognize(f).map(Direct::Extend))
+    }
+
+    /// Runs `f` on its arguments `params`, or `None` when it must run as interpreted instead.
+    #[inline]
+    pub fn run(&self, f: &Function, params: &[AnyView<'_>]) -> Option<Result<AnyValue>> {
+        match self {
+            Direct::Call(call) => Some(call.run(f, params)),
+            Direct::Extend(extend) => extend.run(params).map(Ok),
+        }
+    }
+
+    /// Whether calls of the function are better left as calls than inlined: an op call runs
+    /// on its caller's argument views, where inlined it would copy them into registers.
+    pub fn keeps_calls(&self) -> bool {
+        matches!(self, Direct::Call(_))
+    }
+
+    /// The listing line `anyproc check` adds under the function.
+    pub fn describe(&self, f: &Function) -> String {
+        match self {
+            Direct::Call(call) => call.describe(f),
+            Direct::Extend(extend) => extend.describe(f),
+        }
+    }
+}
 
 /// Where one argument of the call comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

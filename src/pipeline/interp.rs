@@ -82,8 +82,8 @@ impl Drop for DepthGuard<'_> {
 /// Errors carry where they happened: `function 'f', line 3: text.lower: argument 0: ...`.
 pub fn run(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -> Result<AnyValue> {
     let f = &program.functions[func as usize];
-    if let Some(direct) = &f.direct {
-        return direct.run(f, args);
+    if let Some(result) = f.direct.as_ref().and_then(|direct| direct.run(f, args)) {
+        return result;
     }
     THREAD.with(|thread| Vm { program, thread }.call(func, args)).map(Slot::resize::<0>)
 }

@@ -6,7 +6,7 @@
 use super::Slot;
 use super::ast::{BinOp, CmpOp, UnaryOp};
 use super::builtins::Builtin;
-use super::direct::DirectCall;
+use super::direct::Direct;
 use super::methods::Method;
 use crate::PackedFunc;
 use crate::error::Error;
@@ -154,8 +154,9 @@ pub struct Function {
     pub ops: Vec<(String, PackedFunc)>,
     /// Register names, for `anyproc check` listings (`None` for temporaries).
     pub reg_names: Vec<Option<String>>,
-    /// Set when the body is a single op call, which then runs without a frame.
-    pub direct: Option<DirectCall>,
+    /// Set when the body has a shape that runs without a frame (a single op call, a list of a
+    /// parameter's elements).
+    pub direct: Option<Direct>,
     /// Whether its code calls no function of the program (`CallUser`): a call of it from a
     /// script adds one bounded frame, so it needs no stack check of its own.
     pub leaf: bool,

@@ -9,6 +9,7 @@ pub mod batch;
 pub mod builtins;
 pub mod compile;
 pub mod direct;
+pub mod direct_extend;
 pub mod inline;
 pub mod interp;
 pub mod ir;
