@@ -9,7 +9,7 @@
 use super::Slot;
 use super::ast::{BinOp, UnaryOp};
 use super::builtins::{Builtin, call_builtin};
-use super::direct::{located, with_op_name};
+use super::direct::{Direct, located, with_op_name};
 use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
 use super::methods::call_method;
@@ -90,16 +90,29 @@ pub fn run(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -> Result<An
 
 /// A function of `program` as a `PackedFunc`, callable from Rust, pipelines and Python.
 pub fn as_packed_func(program: Arc<Program>, func: u32) -> PackedFunc {
-    PackedFunc::new(move |args| {
-        let f = &program.functions[func as usize];
-        if args.len() != f.n_params as usize {
-            return Err(Error::new(
-                ErrorKind::Arity,
-                format!("{}() takes {} arguments, {} given", f.name, f.n_params, args.len()),
-            ));
-        }
-        run(&program, func, args)
-    })
+    let f = &program.functions[func as usize];
+    // A function that only lists a word's characters, called once per word, is worth a closure
+    // of its own: the frameless form first, with no lookups on the way to it.
+    if let Some(Direct::Extend(extend)) = &f.direct {
+        let (extend, n_params) = (extend.clone(), f.n_params as usize);
+        return PackedFunc::new(move |args| match args.len() == n_params {
+            true => extend.run(args).map_or_else(|| run_checked(&program, func, args), Ok),
+            false => run_checked(&program, func, args),
+        });
+    }
+    PackedFunc::new(move |args| run_checked(&program, func, args))
+}
+
+/// [`run`] after checking the number of arguments.
+fn run_checked(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -> Result<AnyValue> {
+    let f = &program.functions[func as usize];
+    if args.len() != f.n_params as usize {
+        return Err(Error::new(
+            ErrorKind::Arity,
+            format!("{}() takes {} arguments, {} given", f.name, f.n_params, args.len()),
+        ));
+    }
+    run(program, func, args)
 }
 
 /// One call from outside into a program, and the calls it makes.
