@@ -373,7 +373,7 @@ struct PythonResult {
 }
 
 /// Rounds of the (b) table: each side (interpreter, Rust, CPython) runs one pass per round.
-const SPLIT_ROUNDS: usize = 3;
+const SPLIT_ROUNDS: usize = 5;
 
 /// Runs `benches/py/unicode_split.py` on the word file for one timed pass; `Err` says why
 /// there is no result.
