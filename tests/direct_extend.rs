@@ -151,3 +151,20 @@ fn a_caller_in_the_same_program_gets_the_same_lists() {
     let got = call(&g, &words).expect("runs");
     assert_eq!(texts(&got), ["['a', 'b']", "['é']"]);
 }
+
+#[test]
+fn a_caller_in_the_same_program_gets_the_same_errors() {
+    // From script code the frameless form runs too (no frame for the callee), and an argument
+    // it does not apply to runs the callee in a frame: errors name both lines either way.
+    for body in SHAPES {
+        let program = |callee: String| format!("{callee}\ndef g(x):\n    return f(x)\n");
+        let direct = script(&program(format!("def f(s):\n{body}")), "g").expect("compiles");
+        let twin = script(&program(format!("def f(s):\n    k = 0\n{body}")), "g").expect("compiles");
+        let arg = AnyValue::from(5i64);
+        let (got, want) = (call(&direct, &arg).unwrap_err(), call(&twin, &arg).unwrap_err());
+        assert_eq!(bump_lines(&got), want, "{body}");
+        assert!(got.contains("'int' object is not iterable") || got.contains("has no len()"), "{got}");
+        let word = AnyValue::from("héllo");
+        assert_eq!(call(&direct, &word), call(&twin, &word));
+    }
+}

@@ -12,7 +12,8 @@ use super::ir::{Function, Inst, Reg};
 use crate::error::{Error, Result};
 use crate::{AnyValue, AnyView};
 
-/// A function body of a shape that runs without a frame.
+/// A function body of a shape that runs without a frame, from outside and from script calls
+/// alike (so such a function is never inlined: its call costs less than its inlined code).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Direct {
     /// A single op call returned as is.
@@ -34,12 +35,6 @@ impl Direct {
             Direct::Call(call) => Some(call.run(f, params)),
             Direct::Extend(extend) => extend.run(params).map(Ok),
         }
-    }
-
-    /// Whether calls of the function are better left as calls than inlined: an op call runs
-    /// on its caller's argument views, where inlined it would copy them into registers.
-    pub fn keeps_calls(&self) -> bool {
-        matches!(self, Direct::Call(_))
     }
 
     /// The listing line `anyproc check` adds under the function.

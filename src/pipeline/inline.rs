@@ -11,7 +11,6 @@
 //! Errors in inlined code read as they did from a real call: the callee's location, then the
 //! caller's line of the call.
 
-use super::direct::Direct;
 use super::interp::{STACK_LOOPS, STACK_REGS};
 use super::ir::{Function, Inlined, Inst, NO_REG, Operands, Program, Reg};
 
@@ -23,10 +22,7 @@ pub fn inline_leaf_calls(program: &mut Program) {
     let leaves: Vec<Option<Function>> = program
         .functions
         .iter()
-        .map(|f| {
-            (f.leaf && !f.direct.as_ref().is_some_and(Direct::keeps_calls) && f.code.len() <= MAX_INLINE_CODE)
-                .then(|| f.clone())
-        })
+        .map(|f| (f.leaf && f.direct.is_none() && f.code.len() <= MAX_INLINE_CODE).then(|| f.clone()))
         .collect();
     for caller in &mut program.functions {
         if caller.leaf {

@@ -309,7 +309,15 @@ impl Vm<'_> {
                     reg!(dst) = tri!(v).resize();
                 }
                 Inst::CallUser { dst, func, args } => {
-                    let v = with_views(regs, f, args, |a| self.call_from_script(func, a));
+                    let callee = &self.program.functions[func as usize];
+                    let v = with_views(regs, f, args, |a| match callee.direct.as_ref() {
+                        // A frameless function called from a loop: no frame here either.
+                        Some(direct) => match direct.run(callee, a) {
+                            Some(result) => result.map(AnyValue::resize::<1>),
+                            None => self.call_from_script(func, a),
+                        },
+                        None => self.call_from_script(func, a),
+                    });
                     reg!(dst) = tri!(v);
                 }
                 Inst::CallBuiltin { dst, builtin: Builtin::Len, args } if args.len == 1 => {
