@@ -1,4 +1,6 @@
-//! Functions whose whole body is one op call, run without a frame.
+//! Functions run without a frame: [`Direct`], the shapes that can, and [`DirectCall`], a body
+//! that is one op call (the other shape, a list of a parameter's characters, is in
+//! `direct_extend`).
 //!
 //! Most pipelines are a single tokenizer call (`ids = bert(text, False)`): the compiled
 //! body loads constants, calls the op and returns its result. Running that through the
