@@ -319,15 +319,18 @@ impl Words {
     }
 }
 
+/// The functions of the file, which end where its CPython driver (`CASES = [...]`) begins.
+fn script_functions() -> &'static str {
+    ANYSCRIPT_CASES.split("\nCASES = [").next().unwrap_or_default()
+}
+
 fn split_func() -> PackedFunc {
-    // The functions end where the file's CPython driver (`CASES = [...]`) begins.
-    let functions = ANYSCRIPT_CASES.split("\nCASES = [").next().unwrap_or_default();
-    script(functions, "unicode_split_any").expect("unicode_split_any compiles")
+    script(script_functions(), "unicode_split_any").expect("unicode_split_any compiles")
 }
 
 /// The seed's function with one more statement first, which keeps it in a frame of registers.
 fn framed_split_func() -> PackedFunc {
-    let functions = ANYSCRIPT_CASES.split("\nCASES = [").next().unwrap_or_default();
+    let functions = script_functions();
     let def = "def unicode_split_any(word):\n";
     assert!(functions.contains(def), "the seed's function is in the file");
     let framed = functions.replace(def, &format!("{def}    k = 0\n"));
@@ -372,7 +375,8 @@ struct PythonResult {
     version: String,
 }
 
-/// Rounds of the (b) table: each side (interpreter, Rust, CPython) runs one pass per round.
+/// Rounds of the (b) table: each side (interpreter, its framed twin, Rust, CPython) runs one
+/// pass per round.
 const SPLIT_ROUNDS: usize = 5;
 
 /// Runs `benches/py/unicode_split.py` on the word file for one timed pass; `Err` says why
@@ -501,8 +505,8 @@ fn print_split(f: &PackedFunc, words: &Words) {
     );
     pass_split(f, words);
     let (_, allocations) = count_allocations(|| pass_split(f, words));
-    // The ceiling an interpreter works under: the same loop written in Rust and called the
-    // same way (a PackedFunc per word, one list of one-character strings back).
+    // The same loop written in Rust and called the same way (a PackedFunc per word, one list
+    // of one-character strings back).
     let native = native_split_func();
     let framed = framed_split_func();
     check_split(&framed, words);
@@ -527,28 +531,10 @@ fn print_split(f: &PackedFunc, words: &Words) {
     let ns = time.as_nanos() as f64 / words.chars as f64;
     let per_char = allocations as f64 / words.chars as f64;
     println!("{:<24} | {:>9} | {:>8} | {:>12} | {:>11}", "variant", "time ms", "ns/char", "allocs/char", "vs CPython");
-    let vs = python.as_ref().map_or("-".into(), |p| format!("{:.1}x", p.ns_per_char / ns));
-    println!(
-        "{:<24} | {:>9.1} | {ns:>8.2} | {per_char:>12.4} | {vs:>11}",
-        "anyproc interpreter",
-        time.as_secs_f64() * 1e3
-    );
-    let framed_ns = framed_time.as_nanos() as f64 / words.chars as f64;
-    let vs = python.as_ref().map_or("-".into(), |p| format!("{:.1}x", p.ns_per_char / framed_ns));
-    println!(
-        "{:<24} | {:>9.1} | {framed_ns:>8.2} | {:>12} | {vs:>11}",
-        "  framed (one more stmt)",
-        framed_time.as_secs_f64() * 1e3,
-        "-"
-    );
-    let native_ns = native_time.as_nanos() as f64 / words.chars as f64;
-    let vs = python.as_ref().map_or("-".into(), |p| format!("{:.1}x", p.ns_per_char / native_ns));
-    println!(
-        "{:<24} | {:>9.1} | {native_ns:>8.2} | {:>12} | {vs:>11}",
-        "same loop in Rust",
-        native_time.as_secs_f64() * 1e3,
-        "-"
-    );
+    let python_ns = python.as_ref().ok().map(|p| p.ns_per_char);
+    print_split_row("anyproc interpreter", time, words, &format!("{per_char:.4}"), python_ns);
+    print_split_row("  framed (one more stmt)", framed_time, words, "-", python_ns);
+    print_split_row("same loop in Rust", native_time, words, "-", python_ns);
     match &python {
         Ok(p) => {
             let ms = p.ns_per_char * words.chars as f64 / 1e6;
@@ -565,6 +551,13 @@ fn print_split(f: &PackedFunc, words: &Words) {
         "allocations: {allocations} in one pass = {per_char:.4}/char (target 0 per character: {})",
         verdict(allocations == 0)
     );
+}
+
+/// One row of the (b) table: a side's best pass, per character and against CPython's `python_ns`.
+fn print_split_row(name: &str, time: Duration, words: &Words, allocations: &str, python_ns: Option<f64>) {
+    let ns = time.as_nanos() as f64 / words.chars as f64;
+    let vs = python_ns.map_or("-".into(), |p| format!("{:.1}x", p / ns));
+    println!("{name:<24} | {:>9.1} | {ns:>8.2} | {allocations:>12} | {vs:>11}", time.as_secs_f64() * 1e3);
 }
 
 // ---------------------------------------------------------------------------------------------

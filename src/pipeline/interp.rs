@@ -85,6 +85,11 @@ pub fn run(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -> Result<An
     if let Some(result) = f.direct.as_ref().and_then(|direct| direct.run(f, args)) {
         return result;
     }
+    interpret(program, func, args)
+}
+
+/// Runs function `func` of `program` on `args` in a frame, never in its frameless form.
+fn interpret(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -> Result<AnyValue> {
     THREAD.with(|thread| Vm { program, thread }.call(func, args)).map(Slot::resize::<0>)
 }
 
@@ -95,24 +100,26 @@ pub fn as_packed_func(program: Arc<Program>, func: u32) -> PackedFunc {
     // of its own: the frameless form first, with no lookups on the way to it.
     if let Some(Direct::Extend(extend)) = &f.direct {
         let (extend, n_params) = (extend.clone(), f.n_params as usize);
-        return PackedFunc::new(move |args| match args.len() == n_params {
-            true => extend.run(args).map_or_else(|| run_checked(&program, func, args), Ok),
-            false => run_checked(&program, func, args),
+        return PackedFunc::new(move |args| {
+            if args.len() != n_params {
+                return Err(arity_error(&program.functions[func as usize], args));
+            }
+            extend.run(args).map_or_else(|| interpret(&program, func, args), Ok)
         });
     }
-    PackedFunc::new(move |args| run_checked(&program, func, args))
+    PackedFunc::new(move |args| {
+        let f = &program.functions[func as usize];
+        if args.len() != f.n_params as usize {
+            return Err(arity_error(f, args));
+        }
+        run(&program, func, args)
+    })
 }
 
-/// [`run`] after checking the number of arguments.
-fn run_checked(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -> Result<AnyValue> {
-    let f = &program.functions[func as usize];
-    if args.len() != f.n_params as usize {
-        return Err(Error::new(
-            ErrorKind::Arity,
-            format!("{}() takes {} arguments, {} given", f.name, f.n_params, args.len()),
-        ));
-    }
-    run(program, func, args)
+/// The error for a call of `f` with the wrong number of arguments.
+#[cold]
+fn arity_error(f: &Function, args: &[AnyView<'_>]) -> Error {
+    Error::new(ErrorKind::Arity, format!("{}() takes {} arguments, {} given", f.name, f.n_params, args.len()))
 }
 
 /// One call from outside into a program, and the calls it makes.
@@ -310,14 +317,12 @@ impl Vm<'_> {
                 }
                 Inst::CallUser { dst, func, args } => {
                     let callee = &self.program.functions[func as usize];
-                    let v = with_views(regs, f, args, |a| match callee.direct.as_ref() {
-                        // A frameless function called from a loop: no frame here either.
-                        Some(direct) => match direct.run(callee, a) {
+                    // A frameless function called from script code runs frameless here too.
+                    let v =
+                        with_views(regs, f, args, |a| match callee.direct.as_ref().and_then(|d| d.run(callee, a)) {
                             Some(result) => result.map(AnyValue::resize::<1>),
                             None => self.call_from_script(func, a),
-                        },
-                        None => self.call_from_script(func, a),
-                    });
+                        });
                     reg!(dst) = tri!(v);
                 }
                 Inst::CallBuiltin { dst, builtin: Builtin::Len, args } if args.len == 1 => {
@@ -542,7 +547,7 @@ fn ascii_char_at(obj: &Slot, key: &Slot) -> Option<Slot> {
 
 /// UTF-8 text at least this long is widened to UCS4 when a register holding it is indexed
 /// or sliced.
-pub const WIDEN_TEXT_BYTES: usize = 64;
+const WIDEN_TEXT_BYTES: usize = 64;
 
 /// Makes `text[i]` O(1) and `text[i:j]` O(j - i) on long text: the register's UTF-8 string
 /// becomes the same text in UCS4, once. Code-point positions in UTF-8 have to be counted from
