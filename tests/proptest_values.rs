@@ -270,6 +270,25 @@ fn all_views<'a>(
 
 proptest! {
     #[test]
+    fn a_view_reads_as_str_exactly_when_it_holds_utf8(s in text()) {
+        // The fast accessor against the full decode, and against the text itself: UTF-8 forms
+        // (inline, borrowed, heap, pad) give `s`, UCS4 forms and non-strings give nothing.
+        let (values, pads) = forms(&s);
+        for (label, view) in all_views(&s, &values, &pads) {
+            prop_assert_eq!(view.as_str(), view.value().as_str(), "{}", label);
+            prop_assert_eq!(view.as_str().is_some(), !label.contains("ucs4") && !label.starts_with("UStr"), "{}", label);
+            if let Some(text) = view.as_str() {
+                prop_assert_eq!(text, s.as_str(), "{}", label);
+            }
+        }
+        let others = [AnyValue::none(), AnyValue::from(7i64), AnyValue::from(1.5), AnyValue::from_bytes(s.as_bytes())];
+        for v in &others {
+            let view = v.view();
+            prop_assert_eq!(view.as_str(), None);
+        }
+    }
+
+    #[test]
     fn all_forms_of_a_text_are_equal_and_hash_alike(s in text()) {
         let (values, pads) = forms(&s);
         let views = all_views(&s, &values, &pads);

@@ -42,6 +42,30 @@ def test_overflow():
         anyproc.get_global_func("testing.echo")(2**63)
 
 
+def test_an_argument_that_does_not_convert_fails_the_call_whatever_its_position():
+    # Every arity has its own conversion path (up to six on the stack, more in a vector); the
+    # first argument that fails is the error raised, whatever the arguments after it are.
+    nop = anyproc.get_global_func("testing.nop")
+    for n in range(1, 9):
+        for at in range(n):
+            args = [1, 2.5, None, "word", "a longer word", True, b"xy", [1]][:n]
+            args[at] = 2**64
+            with pytest.raises(OverflowError, match="does not fit"):
+                nop(*args)
+            args[at] = object()
+            with pytest.raises(TypeError, match="cannot convert a Python object"):
+                nop(*args)
+            # Both failing: the first one's error.
+            if at + 1 < n:
+                args[at], args[at + 1] = -(2**70), object()
+                with pytest.raises(OverflowError):
+                    nop(*args)
+                args[at], args[at + 1] = object(), 2**70
+                with pytest.raises(TypeError):
+                    nop(*args)
+        assert nop(*[7] * n) is None
+
+
 def test_arity_error():
     with pytest.raises(TypeError, match="text.lower"):
         anyproc.get_global_func("text.lower")("a", "b")

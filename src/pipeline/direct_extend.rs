@@ -41,7 +41,7 @@ impl DirectExtend {
     /// (a word), the case worth running without a frame.
     #[inline]
     pub fn run(&self, params: &[AnyView<'_>]) -> Option<AnyValue> {
-        let text = params.get(self.param as usize)?.value().as_str().filter(|t| t.len() <= SHORT_TEXT)?;
+        let text = params.get(self.param as usize)?.as_str().filter(|t| t.len() <= SHORT_TEXT)?;
         // At most one element per byte: the list is made once, at its final size.
         let mut out = List::with_capacity(text.len());
         out.with_items_mut(|items| push_chars(items, text));
