@@ -293,6 +293,18 @@ impl<const N: usize> AnyPad<N> {
         Self::from_raw(RawAny { type_index: SMALL_STR, small_len: 1, payload })
     }
 
+    /// The one-character string of byte `b`, unmasked: invalid UTF-8 when `b` is not ASCII.
+    ///
+    /// # Safety
+    /// `b` is ASCII, or the value is never read as a value: it is only written to a vector's
+    /// spare capacity that the caller leaves spare (dropping it would be harmless: it holds no
+    /// object).
+    #[inline(always)]
+    pub(crate) unsafe fn from_byte_unmasked(b: u8) -> Self {
+        let payload = Payload { v_int64: b as i64 };
+        Self::from_raw(RawAny { type_index: SMALL_STR, small_len: 1, payload })
+    }
+
     /// A one-code-point UCS4 string; always inline.
     #[inline]
     pub fn from_char_ucs4(c: char) -> Self {
