@@ -6,7 +6,7 @@
 //! (stable ABI) and names its per-instance vectorcall pointer through the `__vectorcalloffset__`
 //! member (honoured since CPython 3.9), so `f(x)` hands us CPython's own argument array.
 
-use crate::convert::{any_to_py, py_to_any};
+use crate::convert::{any_to_py, py_to_any, scalar_to_any};
 use crate::errors::IntoPyResult;
 use anyproc::{AnyValue, AnyView, PackedFunc};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -282,33 +282,12 @@ fn call_with<'py, const N: usize, R>(
     run(&views)
 }
 
-/// Converts one argument CPython passed.
-///
-/// Rationale: `None`, ints and floats, the arguments of most small calls, are converted here,
-/// inline; the general conversion is a call of its own whose frame and result cost about 6 ns
-/// per argument, more than converting a scalar.
+/// Converts one argument CPython passed: scalars inline, anything else by the general conversion.
 #[inline(always)]
 fn convert(py: Python<'_>, arg: *mut ffi::PyObject) -> PyResult<AnyValue> {
-    // SAFETY: CPython's argument pointers are live, borrowed references for the duration of the
-    // call, and the GIL is held. An exact int (not a subclass, so no `__index__` runs) fails
-    // to convert only by overflowing, which `overflow` reports; that case, and every other
-    // type, goes to the general conversion, which raises the error.
-    unsafe {
-        if arg == ffi::Py_None() {
-            return Ok(AnyValue::none());
-        }
-        let tp = ffi::Py_TYPE(arg);
-        if tp == &raw mut ffi::PyLong_Type {
-            let mut overflow: std::ffi::c_int = 0;
-            let v = ffi::PyLong_AsLongLongAndOverflow(arg, &mut overflow);
-            if overflow == 0 {
-                return Ok(AnyValue::from_int(v));
-            }
-        } else if tp == &raw mut ffi::PyFloat_Type {
-            return Ok(AnyValue::from_float(ffi::PyFloat_AsDouble(arg)));
-        }
-        py_to_any(&pyo3::Borrowed::from_ptr(py, arg))
-    }
+    // SAFETY: CPython's argument pointers are live, borrowed references for the duration of the call.
+    let arg = unsafe { pyo3::Borrowed::from_ptr(py, arg) };
+    scalar_to_any(&arg).map_or_else(|| py_to_any(&arg), Ok)
 }
 
 fn no_keywords() -> PyErr {
