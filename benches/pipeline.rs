@@ -27,10 +27,11 @@
 //!     one pass after a warm-up pass.
 //!     Targets: >= 10x CPython; 0 allocations per character (characters of up to 4 UTF-8 bytes).
 //! (c) The BERT pipeline through the interpreter on a 2-thread pool against a 1-thread pool,
-//!     run as `anyproc run` runs it: `Pipeline::run_batches` over windows of two batches per
-//!     thread (one batch at a time on one thread). Beside it: the chained variant over the same
-//!     windows, for what the ops alone scale to, and `run_batch` one batch at a time, for what
-//!     the window gains. Target: >= 1.7x.
+//!     run as `anyproc run` runs it: streamed through `pipeline::ordered::run_ordered`, two
+//!     batches in flight per thread, a new one started as each ends, results taken in order.
+//!     Beside it: the chained variant streamed the same way, for what the ops alone scale to;
+//!     `Pipeline::run_batches` over windows of as many batches (a barrier per window, the CLI's
+//!     path before the stream); and `run_batch` one batch at a time. Target: >= 1.7x.
 //!
 //! Before criterion runs (only under `cargo bench`, which passes `--bench`), a standalone table
 //! prints best times (`Instant`; the BERT variants take turns over `ROUNDS` rounds, and the
@@ -41,6 +42,7 @@
 
 use anyproc::ndarray::collate::{Batch, CollateOptions, Padding, SpecialTokens, Truncation, collate};
 use anyproc::pipeline::batch::thread_pool;
+use anyproc::pipeline::ordered::run_ordered;
 use anyproc::pipeline::{ErrorPolicy, Pipeline, script};
 use anyproc::{AnyValue, AnyView, List, NDArray, PackedFunc, get_global_func};
 use criterion::{Criterion, SamplingMode, Throughput};
@@ -48,6 +50,7 @@ use rayon::ThreadPool;
 use rayon::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -215,67 +218,90 @@ impl Bert {
 // ---------------------------------------------------------------------------------------------
 // (a) and (c): one pass over the corpus; each returns the ids produced before padding.
 
-fn pass_interpreter(bert: &Bert, corpus: &Corpus) -> u64 {
-    corpus
-        .batches
-        .iter()
-        .map(|b| black_box(bert.pipeline.run_batch(b, ErrorPolicy::Fail).expect("run_batch")).tokens as u64)
-        .sum()
+fn pass_interpreter(pool: &ThreadPool, bert: &Bert, corpus: &Corpus) -> u64 {
+    pool.install(|| {
+        corpus
+            .batches
+            .iter()
+            .map(|b| black_box(bert.pipeline.run_batch(b, ErrorPolicy::Fail).expect("run_batch")).tokens as u64)
+            .sum()
+    })
 }
 
-/// Batches run together in (c), as `anyproc run` runs them: two per thread, or one at a time
-/// on one thread.
-fn window() -> usize {
-    Pipeline::batches_in_flight(rayon::current_num_threads())
+/// Batches in flight in (c), as `anyproc run` keeps them: two per thread.
+fn in_flight(pool: &ThreadPool) -> usize {
+    Pipeline::batches_in_flight(pool.current_num_threads())
 }
 
-/// The corpus through `Pipeline::run_batches`, a window of batches at a time (the CLI's path).
-fn pass_interpreter_windowed(bert: &Bert, corpus: &Corpus) -> u64 {
+/// The corpus streamed through `run_ordered` (the CLI's path): a new batch starts each time
+/// one ends, results taken in order on this thread.
+fn pass_interpreter_streamed(pool: &ThreadPool, bert: &Bert, corpus: &Corpus) -> u64 {
     let mut tokens = 0;
-    for batches in corpus.batches.chunks(window()) {
-        for out in bert.pipeline.run_batches(batches, ErrorPolicy::Fail) {
-            tokens += black_box(out.expect("run_batches")).tokens as u64;
-        }
-    }
+    let run = |b: &Vec<AnyValue>, spread| bert.pipeline.run_batch_spread(b, ErrorPolicy::Fail, spread);
+    run_ordered(pool, &corpus.batches, in_flight(pool), run, |out| {
+        tokens += black_box(out.expect("run_batch")).tokens as u64;
+        ControlFlow::<()>::Continue(())
+    });
     tokens
 }
 
-/// The chained ops over the same windows: the batches of a window in one parallel pass.
-fn pass_chained_windowed(bert: &Bert, corpus: &Corpus) -> u64 {
-    corpus
-        .batches
-        .chunks(window())
-        .map(|batches| batches.par_iter().map(|b| black_box(chained_batch(bert, b)).1).sum::<u64>())
-        .sum()
+/// The corpus through `Pipeline::run_batches`, a window of batches per parallel pass (the
+/// CLI's path before `run_ordered`): every window ends in a barrier.
+fn pass_interpreter_windowed(pool: &ThreadPool, bert: &Bert, corpus: &Corpus) -> u64 {
+    pool.install(|| {
+        let mut tokens = 0;
+        for batches in corpus.batches.chunks(in_flight(pool)) {
+            for out in bert.pipeline.run_batches(batches, ErrorPolicy::Fail) {
+                tokens += black_box(out.expect("run_batches")).tokens as u64;
+            }
+        }
+        tokens
+    })
 }
 
-/// One batch the way the executor does it: per-record call and unboxing in parallel, one collate.
-fn chained_batch(bert: &Bert, records: &[AnyValue]) -> (Batch, u64) {
-    let rows: Vec<Vec<i64>> = records
-        .par_iter()
-        .map(|r| {
-            let ids = bert.func.call(&[r.view(), AnyView::from(false)]).expect("tok.bert call");
-            let ids: List = ids.get().expect("a list of ids");
-            ids.with_items(|items| items.iter().map(|x| x.value().as_int().expect("int id")).collect())
-        })
-        .collect();
+/// The chained ops streamed the same way.
+fn pass_chained_streamed(pool: &ThreadPool, bert: &Bert, corpus: &Corpus) -> u64 {
+    let mut tokens = 0;
+    run_ordered(
+        pool,
+        &corpus.batches,
+        in_flight(pool),
+        |b, spread| chained_batch(bert, b, spread),
+        |out| {
+            tokens += black_box(out).1;
+            ControlFlow::<()>::Continue(())
+        },
+    );
+    tokens
+}
+
+/// One batch the way the executor does it: per-record call and unboxing, in parallel when
+/// `spread`, then one collate.
+fn chained_batch(bert: &Bert, records: &[AnyValue], spread: bool) -> (Batch, u64) {
+    let row = |r: &AnyValue| -> Vec<i64> {
+        let ids = bert.func.call(&[r.view(), AnyView::from(false)]).expect("tok.bert call");
+        let ids: List = ids.get().expect("a list of ids");
+        ids.with_items(|items| items.iter().map(|x| x.value().as_int().expect("int id")).collect())
+    };
+    let rows: Vec<Vec<i64>> =
+        if spread { records.par_iter().map(row).collect() } else { records.iter().map(row).collect() };
     let refs: Vec<&Vec<i64>> = rows.iter().collect();
     let tokens = rows.iter().map(|r| r.len() as u64).sum();
     (collate(&refs, None, &bert.opts).expect("collate"), tokens)
 }
 
-fn pass_chained(bert: &Bert, corpus: &Corpus) -> u64 {
-    corpus.batches.iter().map(|b| black_box(chained_batch(bert, b)).1).sum()
+fn pass_chained(pool: &ThreadPool, bert: &Bert, corpus: &Corpus) -> u64 {
+    pool.install(|| corpus.batches.iter().map(|b| black_box(chained_batch(bert, b, true)).1).sum())
 }
 
 /// A corpus pass on a rayon pool.
-type BertPass = fn(&Bert, &Corpus) -> u64;
+type BertPass = fn(&ThreadPool, &Bert, &Corpus) -> u64;
 
 /// The interpreter and the chained ops agree on every tensor of every batch.
 fn check_bert(bert: &Bert, corpus: &Corpus) {
     for (i, b) in corpus.batches.iter().enumerate() {
         let out = bert.pipeline.run_batch(b, ErrorPolicy::Fail).expect("run_batch");
-        let (batch, tokens) = chained_batch(bert, b);
+        let (batch, tokens) = chained_batch(bert, b, true);
         assert_eq!(out.tokens as u64, tokens, "batch {i}: token count");
         let expected = [
             ("input_ids", Some(&batch.input_ids)),
@@ -435,7 +461,7 @@ fn print_bert_rows(rows: &[(&str, &ThreadPool, BertPass)], ratio: &str, bert: &B
     let mut times = vec![(Duration::MAX, 0u64); rows.len()];
     for _ in 0..ROUNDS {
         for ((_, pool, pass), best) in rows.iter().zip(&mut times) {
-            let (time, tokens) = pool.install(|| best_of(1, || pass(bert, corpus)));
+            let (time, tokens) = best_of(1, || pass(pool, bert, corpus));
             *best = (best.0.min(time), tokens);
         }
     }
@@ -475,10 +501,12 @@ fn print_bert(bert: &Bert, corpus: &Corpus, pools: &Pools) {
     println!("\n(c) BERT pipeline: 2 threads vs 1 thread");
     let t = print_bert_rows(
         &[
-            ("interpreter, 1 thread", &pools.one, pass_interpreter_windowed),
-            ("interpreter, 2 threads", &pools.two, pass_interpreter_windowed),
-            ("chained, 1 thread", &pools.one, pass_chained_windowed),
-            ("chained, 2 threads", &pools.two, pass_chained_windowed),
+            ("interpreter, 1 thread", &pools.one, pass_interpreter_streamed),
+            ("interpreter, 2 threads", &pools.two, pass_interpreter_streamed),
+            ("chained, 1 thread", &pools.one, pass_chained_streamed),
+            ("chained, 2 threads", &pools.two, pass_chained_streamed),
+            ("interp. windows, 1", &pools.one, pass_interpreter_windowed),
+            ("interp. windows, 2", &pools.two, pass_interpreter_windowed),
             ("interp. batch by batch, 1", &pools.one, pass_interpreter),
             ("interp. batch by batch, 2", &pools.two, pass_interpreter),
         ],
@@ -488,10 +516,11 @@ fn print_bert(bert: &Bert, corpus: &Corpus, pools: &Pools) {
     );
     let speedup = t[0] / t[1];
     let chained = t[2] / t[3];
-    let one_by_one = t[4] / t[5];
+    let windows = t[4] / t[5];
+    let one_by_one = t[6] / t[7];
     println!(
         "interpreter 2-thread speed-up = {speedup:.2}x (target >= 1.7x: {}); chained ops alone: {chained:.2}x; \
-         one batch at a time (no window): {one_by_one:.2}x",
+         windows with a barrier each: {windows:.2}x; one batch at a time: {one_by_one:.2}x",
         verdict(speedup >= 1.7)
     );
 }
@@ -576,7 +605,7 @@ fn bench(c: &mut Criterion, bert: &Bert, corpus: &Corpus, split: &PackedFunc, wo
     group.sampling_mode(SamplingMode::Flat).sample_size(10);
     let variants: [(&str, BertPass); 2] = [("interpreter", pass_interpreter), ("chained", pass_chained)];
     for (name, pass) in variants {
-        group.bench_function(name, |b| b.iter(|| pools.one.install(|| pass(bert, corpus))));
+        group.bench_function(name, |b| b.iter(|| pass(&pools.one, bert, corpus)));
     }
     group.finish();
     let mut group = c.benchmark_group("unicode_split");
@@ -592,7 +621,7 @@ fn main() {
     let mut corpus = Corpus::load();
     // One untimed-for-the-table pass: warms the pools and decides whether the corpus is too big.
     let t = Instant::now();
-    pools.one.install(|| pass_interpreter(&bert, &corpus));
+    pass_interpreter(&pools.one, &bert, &corpus);
     if t.elapsed() > CAP_AFTER {
         corpus.cap();
     }

@@ -245,8 +245,9 @@ fn cli_check_prints_the_program() {
 }
 
 #[test]
-fn cli_runs_windows_of_batches_in_input_order() {
-    // Batches of one record on two threads: four batches per window, two windows and a part.
+fn cli_streams_batches_in_input_order() {
+    // Batches of one record on two threads: four in flight, finishing in any order, written in
+    // input order.
     let dir = temp_dir();
     let p = dir.path().join("to_int_windows.toml");
     std::fs::write(&p, TO_INT).unwrap();

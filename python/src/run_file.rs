@@ -1,12 +1,13 @@
 //! `Pipeline.run_file`: stream a text or `.jsonl` file through a pipeline in batches.
 
-use crate::errors::{IntoPyResult, error_text};
+use crate::errors::{IntoPyResult, to_pyerr};
 use crate::pools::pool;
-use anyproc::pipeline::stream::{RecordReader, Sink, padding_values, run_chunks};
-use anyproc::pipeline::{BatchOutput, ErrorPolicy, Pipeline};
-use anyproc::{Error, Result};
+use anyproc::Error;
+use anyproc::pipeline::stream::{RecordReader, Sink, padding_values, run_stream};
+use anyproc::pipeline::{ErrorPolicy, Pipeline};
 use pyo3::prelude::*;
 use std::io::BufReader;
+use std::ops::ControlFlow;
 use std::path::Path;
 
 /// Totals of one run.
@@ -21,8 +22,8 @@ pub struct Summary {
 }
 
 /// Runs `pipeline` over `input` (a line per record, or a JSON object per line for `.jsonl`),
-/// writing `output` (`.npz` or `.jsonl`) if given. The GIL is released while a window of chunks
-/// runs and signals are checked between windows, so Ctrl-C stops the run.
+/// writing `output` (`.npz` or `.jsonl`) if given. The GIL is released while it runs and taken
+/// back between batches to check for signals, so Ctrl-C stops the run.
 pub fn run_file(
     py: Python<'_>,
     pipeline: &Pipeline,
@@ -44,30 +45,27 @@ pub fn run_file(
     let mut records = RecordReader::new(BufReader::with_capacity(1 << 20, file), jsonl);
     let policy = if skip_errors { ErrorPolicy::Skip } else { ErrorPolicy::Fail };
     let mut summary = Summary::default();
-    // A window of chunks per parallel pass, as `anyproc run` does (`Pipeline::run_batches`).
-    let window = Pipeline::batches_in_flight(pool.current_num_threads());
-    loop {
-        let step = py.detach(|| -> Result<Vec<Result<BatchOutput>>> {
-            let (chunks, error) = records.next_window(batch_size, window);
-            if let Some(e) = error {
-                return Err(e.context(pipeline.label.clone()));
+    // Chunks stream through the pool as `anyproc run` streams them (`run_stream`): read and
+    // written on this thread, without the GIL, while the workers run the chunks in flight. The
+    // GIL is taken back after each batch only to check for signals, so Ctrl-C stops the run.
+    let failed = py.detach(|| {
+        run_stream(pipeline, &pool, records.chunks(batch_size), policy, |result| {
+            let step = result.and_then(|(batch, _)| {
+                summary.records += batch.records;
+                summary.tokens += batch.tokens;
+                summary.skipped += batch.skipped.len();
+                sink.write(batch)
+            });
+            match step {
+                Ok(()) => {
+                    Python::attach(|py| py.check_signals()).map_or_else(ControlFlow::Break, ControlFlow::Continue)
+                }
+                Err(e) => ControlFlow::Break(Python::attach(|py| to_pyerr(py, e))),
             }
-            Ok(pool.install(|| run_chunks(pipeline, chunks, policy)))
-        });
-        let batches = step.py_err(py)?;
-        if batches.is_empty() {
-            break;
-        }
-        for batch in batches {
-            let batch = batch.py_err(py)?;
-            summary.records += batch.records;
-            summary.tokens += batch.tokens;
-            summary.skipped += batch.skipped.len();
-            // Discards any Python exceptions the skipped errors stand for.
-            batch.skipped.iter().for_each(|(_, e)| drop(error_text(e)));
-            py.detach(|| sink.write(batch)).py_err(py)?;
-        }
-        py.check_signals()?;
+        })
+    });
+    if let Some(e) = failed {
+        return Err(e);
     }
     py.detach(|| sink.finish()).py_err(py)?;
     Ok(summary)

@@ -124,6 +124,6 @@ def test_run_file(tmp_path, lines):
     saved = np.load(dst)
     expected = np.from_dlpack(pipe(lines[:100])["input_ids"])
     np.testing.assert_array_equal(saved["input_ids"], expected)
-    # Batches of 7 on two threads: windows of four batches, written in input order.
+    # Batches of 7 on two threads: four in flight at a time, written in input order.
     pipe.run_file(str(src), str(dst), batch_size=7, threads=2)
     np.testing.assert_array_equal(np.load(dst)["input_ids"], expected)

@@ -1,11 +1,12 @@
 //! `anyproc run`: stream records through a pipeline in batches and report throughput.
 
 use anyproc::pipeline::batch::{thread_count, thread_pool};
-use anyproc::pipeline::stream::{Record, RecordReader, Sink, padding_values, run_chunks};
+use anyproc::pipeline::stream::{RecordReader, Sink, padding_values, run_stream};
 use anyproc::pipeline::{ErrorPolicy, Pipeline};
 use anyproc::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{BufRead, BufReader, IsTerminal};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -52,33 +53,31 @@ pub fn run(args: &RunArgs) -> Result<String> {
     let policy = if args.skip_errors { ErrorPolicy::Skip } else { ErrorPolicy::Fail };
     let start = Instant::now();
     let mut totals = Totals::default();
-    // Batches are run a window at a time (two per thread when there are several), so that the
-    // workers go from one batch to the next without a barrier after each
-    // (`Pipeline::run_batches`), and written in input order. A reader thread reads and decodes
-    // the next window meanwhile.
-    let (windows, reader_thread) =
-        read_ahead(RecordReader::new(reader, jsonl), args.batch_size, Pipeline::batches_in_flight(threads));
-    for window in windows {
-        for batch in pool.install(|| run_chunks(&pipeline, window.chunks, policy)) {
-            let batch = batch?;
-            totals.records += batch.records;
-            totals.tokens += batch.tokens;
-            for (line, e) in &batch.skipped {
-                progress.suspend(|| eprintln!("anyproc: skipped input line {line}: {e}"));
-            }
-            totals.skipped += batch.skipped.len();
-            sink.write(batch)?;
-        }
-        totals.bytes = window.bytes;
-        progress.set_position(window.bytes);
-        if let Some(e) = window.error {
+    // Chunks stream through the pool two per thread, a new one read on this thread as each one
+    // ends, and their batches are written here in input order while the workers run the next
+    // ones (`run_stream`): no barrier between batches, and reading and writing overlap the work.
+    let mut records = RecordReader::new(reader, jsonl);
+    let failed = run_stream(&pipeline, &pool, records.chunks(args.batch_size), policy, |result| {
+        let (batch, bytes_read) = match result {
+            Ok(done) => done,
             // The chunks read before it ran and were written, as they would have been.
-            return Err(e);
+            Err(e) => return ControlFlow::Break(e),
+        };
+        totals.records += batch.records;
+        totals.tokens += batch.tokens;
+        for (line, e) in &batch.skipped {
+            progress.suspend(|| eprintln!("anyproc: skipped input line {line}: {e}"));
         }
-    }
-    // The windows end when the reader does: after its last window, or if it panicked.
-    if reader_thread.join().is_err() {
-        return Err(Error::runtime("the input reader stopped unexpectedly"));
+        totals.skipped += batch.skipped.len();
+        totals.bytes = bytes_read;
+        progress.set_position(bytes_read);
+        match sink.write(batch) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => ControlFlow::Break(e),
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
     }
     progress.finish_and_clear();
     if totals.records + totals.skipped == 0 {
@@ -99,41 +98,6 @@ pub fn run(args: &RunArgs) -> Result<String> {
         threads,
         args.output.as_ref().map_or(String::new(), |p| format!(", wrote {}", p.display())),
     ))
-}
-
-/// Chunks read ahead for one parallel pass, each with the input line it starts at.
-struct Window {
-    chunks: Vec<(Vec<Record>, usize)>,
-    /// Input bytes read up to the end of this window.
-    bytes: u64,
-    /// The read error that ended the input after these chunks, if one did.
-    error: Option<Error>,
-}
-
-/// Reads windows of up to `window` chunks of `batch_size` records on a thread of its own, one
-/// window ahead of the consumer; the last window is the one that is short or carries an error.
-/// Returns the windows and the thread, to join once the windows end.
-///
-/// Rationale: reading and decoding lines is serial work that would otherwise leave the pool idle
-/// between windows. When the run stops early (a failed batch) the thread is left unjoined: it
-/// ends at its next send, or with the process if it is blocked reading a terminal.
-fn read_ahead(
-    mut records: RecordReader<Box<dyn BufRead + Send>>,
-    batch_size: usize,
-    window: usize,
-) -> (std::sync::mpsc::Receiver<Window>, std::thread::JoinHandle<()>) {
-    let (tx, rx) = std::sync::mpsc::sync_channel(1);
-    let thread = std::thread::spawn(move || {
-        loop {
-            let (chunks, error) = records.next_window(batch_size, window);
-            let next = Window { chunks, bytes: records.bytes, error };
-            let last = next.chunks.len() < window || next.error.is_some();
-            if tx.send(next).is_err() || last {
-                break;
-            }
-        }
-    });
-    (rx, thread)
 }
 
 type Input = (Box<dyn BufRead + Send>, Option<u64>, bool);

@@ -63,7 +63,18 @@ impl Pipeline {
     ///
     /// Runs on the current rayon pool; wrap in `pool.install` to choose the thread count.
     pub fn run_batch(&self, records: &[AnyValue], policy: ErrorPolicy) -> Result<BatchOutput> {
-        let results: Vec<Result<Columns>> = records.par_iter().map(|r| self.run_one(r)).collect();
+        self.run_batch_spread(records, policy, true)
+    }
+
+    /// [`Self::run_batch`], with the records split over the pool's workers when `spread`, or
+    /// run in order on this thread when not (in a stream where every worker has a batch of its
+    /// own, see [`crate::pipeline::ordered::run_ordered`]).
+    pub fn run_batch_spread(&self, records: &[AnyValue], policy: ErrorPolicy, spread: bool) -> Result<BatchOutput> {
+        let results: Vec<Result<Columns>> = if spread {
+            records.par_iter().map(|r| self.run_one(r)).collect()
+        } else {
+            records.iter().map(|r| self.run_one(r)).collect()
+        };
         // The rows are collated where they lie: moving each record's columns into a second
         // vector cost a measurable share of a batch.
         let mut kept: Vec<&Columns> = Vec::with_capacity(records.len());
@@ -98,11 +109,12 @@ impl Pipeline {
         batches.par_iter().map(|b| self.run_batch(b.as_ref(), policy)).collect()
     }
 
-    /// How many batches to run together (see [`Self::run_batches`]) on `threads` threads: one
-    /// when there is one thread (nothing to overlap; more would only keep more tensors in flight),
-    /// else two per thread.
+    /// How many batches to keep in flight on `threads` threads (see
+    /// [`crate::pipeline::ordered::run_ordered`]): two per thread, so that each worker has its
+    /// next batch queued when it finishes one and never sleeps while the caller takes the
+    /// finished one (waking a worker costs tens of microseconds on a virtual machine).
     pub fn batches_in_flight(threads: usize) -> usize {
-        if threads <= 1 { 1 } else { 2 * threads }
+        2 * threads.max(1)
     }
 
     fn run_one(&self, record: &AnyValue) -> Result<Columns> {

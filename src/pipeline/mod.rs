@@ -18,6 +18,7 @@ pub mod json;
 pub mod lexer;
 pub mod load;
 pub mod methods;
+pub mod ordered;
 pub mod parser;
 pub mod script;
 pub mod spec;

@@ -4,15 +4,16 @@ use super::records::Record;
 use crate::pipeline::spec::Layout;
 use crate::pipeline::{BatchOutput, ErrorPolicy, Pipeline};
 use crate::{AnyValue, Error, Result};
-use rayon::prelude::*;
 
 /// Runs one chunk read from line `first_line` on; unreadable lines count as failed records,
-/// and every error names the input line (skipped records come back as (line, error)).
+/// and every error names the input line (skipped records come back as (line, error)). Its
+/// records are split over the pool's workers when `spread` (see [`Pipeline::run_batch_spread`]).
 pub fn run_chunk(
     pipeline: &Pipeline,
     chunk: Vec<Record>,
     policy: ErrorPolicy,
     first_line: usize,
+    spread: bool,
 ) -> Result<BatchOutput> {
     let mut unreadable = Vec::new();
     let mut good: Vec<AnyValue> = Vec::with_capacity(chunk.len());
@@ -28,22 +29,12 @@ pub fn run_chunk(
             Err(e) => return Err(e.context(format!("input line {}", first_line + i)).context(pipeline.label.clone())),
         }
     }
-    let mut batch = pipeline.run_batch(&good, policy).map_err(|e| relabel_record(e, &lines))?;
+    let mut batch = pipeline.run_batch_spread(&good, policy, spread).map_err(|e| relabel_record(e, &lines))?;
     let mut skipped: Vec<(usize, Error)> = batch.skipped.drain(..).map(|(i, e)| (lines[i], e)).collect();
     skipped.extend(unreadable);
     skipped.sort_by_key(|(line, _)| *line);
     batch.skipped = skipped;
     Ok(batch)
-}
-
-/// Runs a window of chunks, each given with the input line it starts at, together on the
-/// current rayon pool (see [`Pipeline::run_batches`]); one result per chunk, in order.
-pub fn run_chunks(
-    pipeline: &Pipeline,
-    chunks: Vec<(Vec<Record>, usize)>,
-    policy: ErrorPolicy,
-) -> Vec<Result<BatchOutput>> {
-    chunks.into_par_iter().map(|(chunk, first_line)| run_chunk(pipeline, chunk, policy, first_line)).collect()
 }
 
 /// Turns the executor's `record N` (index in the chunk) into the input's `input line L`.

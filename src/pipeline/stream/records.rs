@@ -7,6 +7,16 @@ use std::io::BufRead;
 /// A record as read: its value, or why its line could not be read.
 pub type Record = Result<AnyValue>;
 
+/// Records read for one batch.
+pub struct Chunk {
+    /// The records, a line each.
+    pub records: Vec<Record>,
+    /// The 1-based input line of the first record.
+    pub first_line: usize,
+    /// Input bytes read up to the end of this chunk.
+    pub bytes_read: u64,
+}
+
 /// Reads records from a buffered reader, `chunk` at a time.
 pub struct RecordReader<R> {
     reader: R,
@@ -47,20 +57,24 @@ impl<R: BufRead> RecordReader<R> {
         Ok(out)
     }
 
-    /// Up to `window` more chunks of `batch_size` records, each with the input line it starts
-    /// at, for one parallel pass (`Pipeline::run_batches`); fewer at the end of the input. An
-    /// I/O error ends the window, and comes back beside the chunks read before it.
-    pub fn next_window(&mut self, batch_size: usize, window: usize) -> (Vec<(Vec<Record>, usize)>, Option<Error>) {
-        let mut chunks = Vec::with_capacity(window);
-        while chunks.len() < window {
+    /// The rest of the input in chunks of up to `batch_size` records; an I/O error is the
+    /// last item.
+    pub fn chunks(&mut self, batch_size: usize) -> impl Iterator<Item = Result<Chunk>> + '_ {
+        let mut failed = false;
+        std::iter::from_fn(move || {
+            if failed {
+                return None;
+            }
             let first_line = self.line + 1;
             match self.next_chunk(batch_size) {
-                Ok(chunk) if chunk.is_empty() => break,
-                Ok(chunk) => chunks.push((chunk, first_line)),
-                Err(e) => return (chunks, Some(e)),
+                Ok(records) if records.is_empty() => None,
+                Ok(records) => Some(Ok(Chunk { records, first_line, bytes_read: self.bytes })),
+                Err(e) => {
+                    failed = true;
+                    Some(Err(e))
+                }
             }
-        }
-        (chunks, None)
+        })
     }
 
     /// One line as a record; its errors say what is wrong with it, and whoever runs it adds
@@ -90,15 +104,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn windows_hold_whole_chunks_with_their_first_lines() {
-        let mut r = RecordReader::new(&b"a\nb\nc\n"[..], false);
-        let first_lines = |w: &[(Vec<Record>, usize)]| w.iter().map(|(c, l)| (c.len(), *l)).collect::<Vec<_>>();
-        let (w, e) = r.next_window(1, 2);
-        assert!(e.is_none());
-        assert_eq!(first_lines(&w), [(1, 1), (1, 2)]);
-        let (w, _) = r.next_window(1, 2);
-        assert_eq!(first_lines(&w), [(1, 3)]);
-        assert_eq!(w[0].0[0].as_ref().unwrap(), &AnyValue::from("c"));
-        assert!(r.next_window(1, 2).0.is_empty());
+    fn chunks_hold_their_first_lines_and_the_bytes_read() {
+        let mut r = RecordReader::new(&b"a\nbb\nc\n"[..], false);
+        let chunks: Vec<Chunk> = r.chunks(2).map(|c| c.unwrap()).collect();
+        let summary: Vec<_> = chunks.iter().map(|c| (c.records.len(), c.first_line, c.bytes_read)).collect();
+        assert_eq!(summary, [(2, 1, 5), (1, 3, 7)]);
+        assert_eq!(chunks[1].records[0].as_ref().unwrap(), &AnyValue::from("c"));
+        assert_eq!(r.chunks(2).count(), 0);
+    }
+
+    /// A reader that fails after its first line.
+    struct FailsAfterOneLine(bool);
+
+    impl std::io::Read for FailsAfterOneLine {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            unreachable!("read through BufRead")
+        }
+    }
+
+    impl BufRead for FailsAfterOneLine {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            if self.0 { Err(std::io::Error::other("disk on fire")) } else { Ok(b"first\n") }
+        }
+        fn consume(&mut self, _: usize) {
+            self.0 = true;
+        }
+    }
+
+    #[test]
+    fn an_io_error_is_the_last_chunk_and_names_the_line() {
+        let mut r = RecordReader::new(FailsAfterOneLine(false), false);
+        let chunks: Vec<Result<Chunk>> = r.chunks(1).collect();
+        assert_eq!(chunks.len(), 2);
+        assert_eq!(chunks[0].as_ref().unwrap().records[0].as_ref().unwrap(), &AnyValue::from("first"));
+        let e = chunks[1].as_ref().err().unwrap().to_string();
+        assert!(e.contains("line 2") && e.contains("disk on fire"), "{e}");
     }
 }
