@@ -11,9 +11,11 @@
 mod common;
 
 use anyproc::ndarray::collate::{CollateOptions, Padding, SpecialTokens, Truncation, collate};
+use anyproc::pipeline::ordered::run_ordered;
 use anyproc::pipeline::{BatchOutput, ErrorPolicy, Pipeline};
 use anyproc::{AnyValue, AnyView, List, NDArray, get_global_func};
 use common::{asset, corpus, root};
+use std::ops::ControlFlow;
 use std::sync::LazyLock;
 use tokenizers::Tokenizer;
 
@@ -27,22 +29,23 @@ fn pipeline(name: &str) -> Pipeline {
     Pipeline::load(root().join("pipelines").join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// Runs `p` over all lines in batches of 2048, four batches at a time on two threads (as
-/// `anyproc run --threads 2` does); returns each batch with its first line.
+/// Runs `p` over all lines in batches of 2048, streamed on two threads as `anyproc run
+/// --threads 2` runs them (`run_ordered`, four in flight, most batches on one worker each);
+/// returns each batch with its first line.
 fn run_all(p: &Pipeline) -> Vec<(usize, BatchOutput)> {
     let batches: Vec<Vec<AnyValue>> =
         LINES.chunks(2048).map(|chunk| chunk.iter().map(|l| AnyValue::from(l.as_str())).collect()).collect();
     let pool = anyproc::pipeline::batch::thread_pool(2).expect("a pool");
     let mut out = Vec::new();
-    for (w, window) in batches.chunks(4).enumerate() {
-        let results = pool.install(|| p.run_batches(window, ErrorPolicy::Fail));
-        assert_eq!(results.len(), window.len(), "one result per batch");
-        for (i, r) in results.into_iter().enumerate() {
-            let batch = r.expect("batch runs");
-            assert_eq!(batch.records, window[i].len(), "batch {i} of window {w}: every record, in its batch");
-            out.push(((w * 4 + i) * 2048, batch));
-        }
-    }
+    let run = |(i, b): (usize, &Vec<AnyValue>), spread| (i, b.len(), p.run_batch_spread(b, ErrorPolicy::Fail, spread));
+    run_ordered(&pool, batches.iter().enumerate(), Pipeline::batches_in_flight(2), run, |(i, n, r)| {
+        let batch = r.expect("batch runs");
+        assert_eq!(batch.records, n, "batch {i}: every record, in its batch");
+        assert_eq!(i, out.len(), "batches in input order");
+        out.push((i * 2048, batch));
+        ControlFlow::<()>::Continue(())
+    });
+    assert_eq!(out.len(), batches.len(), "one result per batch");
     out
 }
 

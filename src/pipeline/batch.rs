@@ -96,11 +96,9 @@ impl Pipeline {
     /// Runs the pipeline over several batches together: one result per batch, in order, each
     /// as [`Self::run_batch`] would give it.
     ///
-    /// Rationale: a batch ends in a barrier (its collation needs every record), and between
-    /// batches the second worker goes to sleep and must be woken for the next one. With a window
-    /// of batches in one parallel pass, a worker that finishes its share moves on to another
-    /// batch of the window instead of waiting, so a stream scales with threads as a whole
-    /// corpus does (each batch's records and rows are still split as in `run_batch`).
+    /// A worker that finishes its share moves on to another batch of the window instead of
+    /// waiting at each batch's end; the window as a whole still ends in a barrier. A stream of
+    /// batches runs better through [`crate::pipeline::ordered::run_ordered`], which has none.
     pub fn run_batches<B: AsRef<[AnyValue]> + Sync>(
         &self,
         batches: &[B],
