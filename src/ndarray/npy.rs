@@ -37,35 +37,49 @@ fn row_major_bytes(a: &NDArray) -> Result<std::borrow::Cow<'_, [u8]>> {
     Ok(std::borrow::Cow::Owned(out))
 }
 
-fn header_text(a: &NDArray) -> Result<String> {
-    let descr = a.dtype().npy_descr()?;
-    let shape = match a.shape() {
+/// The `.npy` header of an array of `dtype` and `shape`: magic, version, length and the dict,
+/// padded with spaces so that the data starts at a multiple of 64 bytes.
+pub fn npy_header(dtype: DLDataType, shape: &[i64]) -> Result<Vec<u8>> {
+    let descr = dtype.npy_descr()?;
+    let shape = match shape {
         [] => "()".to_string(),
         [d] => format!("({d},)"),
         dims => format!("({})", dims.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
     };
-    Ok(format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}"))
-}
-
-/// Writes `a` as a `.npy` stream.
-pub fn write_npy(mut w: impl Write, a: &NDArray) -> Result<()> {
-    let mut header = header_text(a)?;
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
     // Pad with spaces so that magic + version + length + header is a multiple of 64, ending in '\n'.
     let (version, len_bytes) = if header.len() + 11 < 65535 { (1u8, 2) } else { (2u8, 4) };
     let prefix = MAGIC.len() + 2 + len_bytes;
     let total = (prefix + header.len() + 1).div_ceil(64) * 64;
     header.extend(std::iter::repeat_n(' ', total - prefix - header.len() - 1));
     header.push('\n');
-    w.write_all(MAGIC)?;
-    w.write_all(&[version, 0])?;
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&[version, 0]);
     if version == 1 {
-        w.write_all(&(header.len() as u16).to_le_bytes())?;
+        out.extend_from_slice(&(header.len() as u16).to_le_bytes());
     } else {
-        w.write_all(&(header.len() as u32).to_le_bytes())?;
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
     }
-    w.write_all(header.as_bytes())?;
+    out.extend_from_slice(header.as_bytes());
+    Ok(out)
+}
+
+/// Writes `a` as a `.npy` stream.
+pub fn write_npy(mut w: impl Write, a: &NDArray) -> Result<()> {
+    w.write_all(&npy_header(a.dtype(), a.shape())?)?;
     w.write_all(&row_major_bytes(a)?)?;
     Ok(())
+}
+
+/// Options for an `.npz` entry of `size` bytes: stored, and zip64 when it needs it.
+///
+/// Rationale: the zip writer refuses an entry of 4 GiB or more unless told up front, and
+/// a padded id tensor of a large corpus is that big (ten million lines of 128 int64 ids).
+pub fn npz_entry_options(size: u64) -> zip::write::SimpleFileOptions {
+    zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .large_file(size >= u64::from(u32::MAX))
 }
 
 /// The `.npy` encoding of `a`.
@@ -186,9 +200,9 @@ pub fn write_npz(path: &Path, arrays: &[(&str, &NDArray)]) -> Result<()> {
     let ctx = || path.display().to_string();
     let file = std::fs::File::create(path).map_err(Error::from).with_context(ctx)?;
     let mut zip = zip::ZipWriter::new(file);
-    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     for (name, a) in arrays {
-        zip.start_file(format!("{name}.npy"), options)
+        let size = (a.numel() * a.dtype().itemsize()) as u64 + 1024;
+        zip.start_file(format!("{name}.npy"), npz_entry_options(size))
             .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))
             .with_context(ctx)?;
         write_npy(&mut zip, a).with_context(|| format!("{}: {name}", path.display()))?;

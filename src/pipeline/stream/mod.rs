@@ -4,6 +4,7 @@
 
 pub mod chunk;
 mod jsonl;
+mod npz;
 pub mod records;
 pub mod run;
 pub mod sink;

@@ -1,12 +1,11 @@
 //! Where batches go: streamed to `.jsonl`, or gathered and written as one `.npz`.
 
 use super::jsonl::write_jsonl;
-use super::stack::concat;
-use crate::ndarray::npy::write_npz;
+use super::npz::NpzWriter;
 use crate::pipeline::BatchOutput;
-use crate::{AnyValue, Error, NDArray, Result};
+use crate::{Error, Result};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The output file of a run.
 pub enum Sink {
@@ -14,8 +13,8 @@ pub enum Sink {
     None,
     /// One JSON object per record, written as batches finish.
     Jsonl(std::io::BufWriter<std::fs::File>),
-    /// All batches gathered, written at the end.
-    Npz { path: PathBuf, batches: Vec<BatchOutput>, pads: Vec<(String, i64)> },
+    /// All batches gathered (int tensors in a temporary file), written at the end.
+    Npz(NpzWriter),
 }
 
 impl Sink {
@@ -28,7 +27,7 @@ impl Sink {
                     .map_err(|e| Error::from(e).context(format!("cannot create {}", path.display())))?;
                 Ok(Sink::Jsonl(std::io::BufWriter::new(file)))
             }
-            Some("npz") => Ok(Sink::Npz { path: path.to_path_buf(), batches: Vec::new(), pads }),
+            Some("npz") => Ok(Sink::Npz(NpzWriter::new(path, pads))),
             _ => Err(Error::value(format!("output {}: the file name must end in .npz or .jsonl", path.display()))),
         }
     }
@@ -38,10 +37,7 @@ impl Sink {
         match self {
             Sink::None => Ok(()),
             Sink::Jsonl(w) => write_jsonl(w, &batch),
-            Sink::Npz { batches, .. } => {
-                batches.push(batch);
-                Ok(())
-            }
+            Sink::Npz(npz) => npz.write(batch),
         }
     }
 
@@ -50,18 +46,7 @@ impl Sink {
         match self {
             Sink::None => Ok(()),
             Sink::Jsonl(mut w) => w.flush().map_err(Error::from),
-            Sink::Npz { path, batches, pads } => {
-                let names: Vec<String> =
-                    batches.first().map(|b| b.outputs.iter().map(|(k, _)| k.clone()).collect()).unwrap_or_default();
-                let mut arrays = Vec::new();
-                for name in &names {
-                    let parts: Vec<&AnyValue> = batches.iter().filter_map(|b| b.get(name)).collect();
-                    let pad = pads.iter().find(|(n, _)| n == name).map(|(_, p)| *p);
-                    arrays.push((name.clone(), concat(name, &parts, pad)?));
-                }
-                let refs: Vec<(&str, &NDArray)> = arrays.iter().map(|(k, v)| (k.as_str(), v)).collect();
-                write_npz(&path, &refs).map_err(|e| e.context(path.display().to_string()))
-            }
+            Sink::Npz(npz) => npz.finish(),
         }
     }
 }
