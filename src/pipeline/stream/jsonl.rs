@@ -83,8 +83,8 @@ fn column_of<'a>(array: &'a NDArray, offsets: Option<&crate::AnyValue>) -> Resul
 /// Appends record `r`'s value of `column` as JSON.
 fn write_value(line: &mut Vec<u8>, column: &Column<'_>, r: usize) -> Result<()> {
     match column {
-        Column::Int64 { data, width } => write_ints(line, &data[r * width..(r + 1) * width]),
-        Column::Int32 { data, width } => write_ints(line, &data[r * width..(r + 1) * width]),
+        Column::Int64 { data, width } => write_ints(line, row_of(data, *width, r)?),
+        Column::Int32 { data, width } => write_ints(line, row_of(data, *width, r)?),
         Column::Ragged { values, offsets } => {
             let range = |i: usize| offsets.get(i).and_then(|&o| usize::try_from(o).ok());
             let piece = match (range(r), range(r + 1)) {
@@ -103,6 +103,13 @@ fn write_value(line: &mut Vec<u8>, column: &Column<'_>, r: usize) -> Result<()> 
         }
     }
     Ok(())
+}
+
+/// Row `r` of a matrix of `width` columns stored row by row; an error past its last row.
+fn row_of<T>(data: &[T], width: usize, r: usize) -> Result<&[T]> {
+    let start = r.checked_mul(width);
+    let row = start.and_then(|start| data.get(start..start.checked_add(width)?));
+    row.ok_or_else(|| Error::value(format!("a tensor output has fewer rows than the batch has records (row {r})")))
 }
 
 /// Appends `[a,b,...]`.
@@ -168,6 +175,14 @@ mod tests {
         let scores = NDArray::from_slice::<i64>(&[3, 4], &[2]).unwrap();
         let b = batch(vec![("x", floats.into_any()), ("n", scores.into_any())], 2);
         assert_eq!(written(&b), "{\"x\":[0.5],\"n\":3}\n{\"x\":[1.0],\"n\":4}\n");
+    }
+
+    #[test]
+    fn a_tensor_with_fewer_rows_than_records_is_an_error_not_a_panic() {
+        let ids = NDArray::from_slice::<i64>(&[1, 2], &[1, 2]).unwrap();
+        let mut out = Vec::new();
+        let e = write_jsonl(&mut out, &batch(vec![("ids", ids.into_any())], 2)).unwrap_err().to_string();
+        assert!(e.contains("fewer rows than the batch has records (row 1)"), "{e}");
     }
 
     #[test]
