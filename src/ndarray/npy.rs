@@ -76,7 +76,7 @@ pub fn write_npy(mut w: impl Write, a: &NDArray) -> Result<()> {
 ///
 /// Rationale: the zip writer refuses an entry of 4 GiB or more unless told up front, and
 /// a padded id tensor of a large corpus is that big (ten million lines of 128 int64 ids).
-pub fn npz_entry_options(size: u64) -> zip::write::SimpleFileOptions {
+fn npz_entry_options(size: u64) -> zip::write::SimpleFileOptions {
     zip::write::SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Stored)
         .large_file(size >= u64::from(u32::MAX))
@@ -201,14 +201,22 @@ pub fn write_npz(path: &Path, arrays: &[(&str, &NDArray)]) -> Result<()> {
     let file = std::fs::File::create(path).map_err(Error::from).with_context(ctx)?;
     let mut zip = zip::ZipWriter::new(file);
     for (name, a) in arrays {
-        let size = (a.numel() * a.dtype().itemsize()) as u64 + 1024;
-        zip.start_file(format!("{name}.npy"), npz_entry_options(size))
-            .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))
-            .with_context(ctx)?;
-        write_npy(&mut zip, a).with_context(|| format!("{}: {name}", path.display()))?;
+        write_npz_entry(&mut zip, name, a).with_context(ctx)?;
     }
     zip.finish().map_err(|e| Error::new(ErrorKind::Io, e.to_string())).with_context(ctx)?;
     Ok(())
+}
+
+/// Starts the entry `NAME.npy` of `size` bytes in an open `.npz` archive; its bytes follow.
+pub fn start_npz_entry<W: Write + Seek>(zip: &mut zip::ZipWriter<W>, name: &str, size: u64) -> Result<()> {
+    zip.start_file(format!("{name}.npy"), npz_entry_options(size)).map_err(|e| Error::new(ErrorKind::Io, e.to_string()))
+}
+
+/// Writes `a` as the entry `NAME.npy` of an open `.npz` archive.
+pub fn write_npz_entry<W: Write + Seek>(zip: &mut zip::ZipWriter<W>, name: &str, a: &NDArray) -> Result<()> {
+    // The header is well under a kilobyte; only whether the entry reaches 4 GiB matters.
+    start_npz_entry(zip, name, (a.numel() * a.dtype().itemsize()) as u64 + 1024)?;
+    write_npy(zip, a).with_context(|| name.to_string())
 }
 
 /// Reads every array of a `.npz` archive, in archive order.

@@ -76,8 +76,9 @@ where
                     None => exhausted = true,
                 }
             }
-            if submitted == emitted + waiting.len() {
-                // Nothing in flight: the input is spent, or emit asked to stop.
+            if submitted == emitted {
+                // Nothing in flight (results wait only behind one still running): the input is
+                // spent, or emit asked to stop.
                 break;
             }
             let Ok((index, result)) = done_rx.recv() else { unreachable!("the caller holds a sender") };

@@ -11,7 +11,7 @@
 use super::stack::concat;
 use crate::error::ResultExt;
 use crate::ndarray::DLDataType;
-use crate::ndarray::npy::{npy_header, npz_entry_options, write_npy};
+use crate::ndarray::npy::{npy_header, start_npz_entry, write_npz_entry};
 use crate::pipeline::BatchOutput;
 use crate::{AnyValue, Error, ErrorKind, FromAny, NDArray, Result};
 use std::fs::File;
@@ -80,22 +80,18 @@ impl NpzWriter {
         let mut zip = zip::ZipWriter::new(BufWriter::with_capacity(1 << 20, file));
         for (name, gathered) in self.outputs {
             let pad = self.pads.iter().find(|(n, _)| *n == name).map(|(_, p)| *p);
-            let entry = format!("{name}.npy");
-            let zip_error = |e: zip::result::ZipError| Error::new(ErrorKind::Io, e.to_string());
             match gathered {
                 Gathered::Spilled(spill) => {
                     let (header, rows, width) = spill.header()?;
                     let size = header.len() as u64 + rows * width * spill.dtype.itemsize() as u64;
-                    zip.start_file(entry, npz_entry_options(size)).map_err(zip_error).with_context(ctx)?;
+                    start_npz_entry(&mut zip, &name, size).with_context(ctx)?;
                     zip.write_all(&header)?;
                     spill.copy_padded(&name, &mut zip, width, pad).with_context(ctx)?;
                 }
                 Gathered::Kept(values) => {
                     let parts: Vec<&AnyValue> = values.iter().collect();
                     let array = concat(&name, &parts, pad).with_context(ctx)?;
-                    let size = (array.numel() * array.dtype().itemsize()) as u64 + 1024;
-                    zip.start_file(entry, npz_entry_options(size)).map_err(zip_error).with_context(ctx)?;
-                    write_npy(&mut zip, &array).with_context(|| format!("{}: {name}", self.path.display()))?;
+                    write_npz_entry(&mut zip, &name, &array).with_context(ctx)?;
                 }
             }
         }

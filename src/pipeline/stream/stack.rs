@@ -16,14 +16,6 @@ pub fn concat(name: &str, parts: &[&AnyValue], pad: Option<i64>) -> Result<NDArr
         });
     }
     let arrays: Vec<NDArray> = parts.iter().map(|p| p.get::<NDArray>()).collect::<Result<_>>()?;
-    let rows: Vec<Vec<i64>> =
-        arrays
-            .iter()
-            .flat_map(|a| (0..a.shape().first().copied().unwrap_or(0)).map(move |i| (a, i)))
-            .map(|(a, i)| {
-                if a.ndim() == 1 { Ok(vec![a.get(&[i])?.get::<i64>()?]) } else { a.row_to_list(i)?.to_vec_of::<i64>() }
-            })
-            .collect::<Result<_>>()?;
     let dtype = arrays[0].dtype();
     if arrays[0].ndim() == 1 {
         // Ragged values or offsets: flat; offsets continue from the previous batch's end.
@@ -37,6 +29,15 @@ pub fn concat(name: &str, parts: &[&AnyValue], pad: Option<i64>) -> Result<NDArr
         }
         return typed(&flat, &[flat.len() as i64], dtype);
     }
+    // Rows of matrices (a 1-D part among them gives one-element rows), re-padded to the widest.
+    let rows: Vec<Vec<i64>> =
+        arrays
+            .iter()
+            .flat_map(|a| (0..a.shape().first().copied().unwrap_or(0)).map(move |i| (a, i)))
+            .map(|(a, i)| {
+                if a.ndim() == 1 { Ok(vec![a.get(&[i])?.get::<i64>()?]) } else { a.row_to_list(i)?.to_vec_of::<i64>() }
+            })
+            .collect::<Result<_>>()?;
     let width = rows.iter().map(Vec::len).max().unwrap_or(0);
     let pad = pad.ok_or_else(|| Error::new(ErrorKind::Value, format!("output '{name}': no padding value known")))?;
     let mut flat = Vec::with_capacity(rows.len() * width);
