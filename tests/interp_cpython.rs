@@ -12,18 +12,25 @@ use anyproc::{AnyView, List};
 use common::{corpus, root};
 use std::io::Write;
 
-fn source() -> String {
-    std::fs::read_to_string(root().join("tests/data/anyscript_cases.py")).unwrap()
+/// The file of functions most tests here use.
+const CASES_FILE: &str = "tests/data/anyscript_cases.py";
+
+fn source_of(file: &str) -> String {
+    std::fs::read_to_string(root().join(file)).unwrap()
 }
 
 /// The script's functions up to the `CASES` list (the `__main__` driver is not anyscript).
-fn functions() -> String {
-    let src = source();
+fn functions_of(file: &str) -> String {
+    let src = source_of(file);
     src[..src.find("CASES = [").unwrap()].to_string()
 }
 
-fn case_names() -> Vec<String> {
-    let src = source();
+fn functions() -> String {
+    functions_of(CASES_FILE)
+}
+
+fn case_names_of(file: &str) -> Vec<String> {
+    let src = source_of(file);
     let list = &src[src.find("CASES = [").unwrap() + 9..];
     let list = &list[..list.find(']').unwrap()];
     list.split(',').map(|s| s.trim().trim_matches('"').to_string()).filter(|s| !s.is_empty()).collect()
@@ -53,16 +60,28 @@ fn hand_computed_cases() {
 
 #[test]
 fn every_case_equals_cpython_on_corpus_lines() {
+    compare_with_cpython(CASES_FILE, 400, 10);
+}
+
+#[test]
+fn loops_over_a_list_they_change_equal_cpython() {
+    compare_with_cpython("tests/data/list_mutation_cases.py", 100, 2);
+}
+
+/// Runs every case of `file` on the first `n_lines` corpus lines (and a few edge cases) in
+/// CPython and in anyproc, and asserts the results are equal; `min_cases` guards the parse
+/// of the file's `CASES` list.
+fn compare_with_cpython(file: &str, n_lines: usize, min_cases: usize) {
     let Some(python) = std::env::var_os("ANYPROC_PYTHON") else {
         eprintln!("ANYPROC_PYTHON not set; skipping the CPython comparison");
         return;
     };
     let (_, lines) = corpus();
-    let mut lines: Vec<String> = lines.into_iter().take(400).collect();
+    let mut lines: Vec<String> = lines.into_iter().take(n_lines).collect();
     // Edge cases beside the corpus: empty, spaces only, non-BMP, combining marks.
     lines.extend(["".into(), "   ".into(), "😀 emoji 😀 e".into(), "e\u{301}te\u{301} (a, b, , c)".into()]);
     let mut child = std::process::Command::new(python)
-        .arg(root().join("tests/data/anyscript_cases.py"))
+        .arg(root().join(file))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -72,10 +91,10 @@ fn every_case_equals_cpython_on_corpus_lines() {
     assert!(output.status.success(), "CPython failed");
     let theirs: Vec<serde_json::Value> =
         String::from_utf8(output.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let names = case_names();
-    assert!(names.len() >= 10);
+    let names = case_names_of(file);
+    assert!(names.len() >= min_cases);
     assert_eq!(theirs.len(), names.len() * lines.len());
-    let src = functions();
+    let src = functions_of(file);
     let mut failures = Vec::new();
     for (k, name) in names.iter().enumerate() {
         let f = script(&src, name).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -190,32 +190,39 @@ fn seq_to_any<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>, len: usize, d
 ///
 /// Rationale: a list of words is what scripts are most often given, and taking and dropping a
 /// reference to each item cost as much as converting it. Converting a str runs no Python
-/// code, so nothing can remove the item from the list while it is borrowed; any other item
-/// is held by a reference of its own, since its conversion may run Python code.
+/// code, so nothing can remove the item from the list while it is borrowed, nor change the
+/// list's length; any other item is held by a reference of its own, since its conversion may
+/// run Python code, after which the length is read again.
 fn list_to_any(l: &Bound<'_, PyList>, depth: usize) -> PyResult<AnyValue> {
     if depth >= MAX_NESTING {
         return Err(too_deep());
     }
     let py = l.py();
-    let mut list = List::with_capacity(l.len());
-    // The length is read again each time: converting an item may run code that shrinks the list.
-    let mut i = 0;
-    while i < l.len() {
-        // SAFETY: `i` is below the list's current length, so the call returns a borrowed
-        // reference to a live item (or null with an IndexError set, checked below).
-        let item = unsafe { pyo3::ffi::PyList_GetItem(l.as_ptr(), i as pyo3::ffi::Py_ssize_t) };
-        if item.is_null() {
-            return Err(PyErr::fetch(py));
+    let mut len = l.len();
+    let mut list = List::with_capacity(len);
+    // Filled through one ownership check, not one per push: nothing else can see the list yet.
+    list.with_items_mut(|items| {
+        let mut i = 0;
+        while i < len {
+            // SAFETY: `i` is below the list's current length, so the call returns a borrowed
+            // reference to a live item (or null with an IndexError set, checked below).
+            let item = unsafe { pyo3::ffi::PyList_GetItem(l.as_ptr(), i as pyo3::ffi::Py_ssize_t) };
+            if item.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            // SAFETY: `item` is a live object borrowed from the list, which `l` keeps alive.
+            let borrowed = unsafe { pyo3::Borrowed::from_ptr(py, item) };
+            match exact::<PyString>(&borrowed) {
+                Some(s) => items.push(AnyValue::from_text(&text_of(s)?)),
+                None => {
+                    items.push(to_any(&borrowed.to_owned(), depth + 1)?);
+                    len = l.len();
+                }
+            }
+            i += 1;
         }
-        // SAFETY: `item` is a live object borrowed from the list, which `l` keeps alive.
-        let borrowed = unsafe { pyo3::Borrowed::from_ptr(py, item) };
-        let value = match exact::<PyString>(&borrowed) {
-            Some(s) => AnyValue::from_text(&text_of(s)?),
-            None => to_any(&borrowed.to_owned(), depth + 1)?,
-        };
-        list.push(value);
-        i += 1;
-    }
+        Ok(())
+    })?;
     Ok(list.into_any())
 }
 

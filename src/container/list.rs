@@ -1,13 +1,15 @@
 //! `List`: a growable list of `AnyValue`, shared by reference like a Python list.
 
+use super::ListCursor;
 use crate::any::type_index::LIST;
 use crate::any::{AnyPad, AnyValue, AnyView, FromAny, Value, clear_values, hash_value, values_equal, write_repr};
 use crate::error::{Result, ResultExt};
 use crate::object::{ObjPtr, ObjRef, Object, ObjectType, Recycle, RecycleBin, TypeHooks};
 use crate::string::{normalize_index, normalize_range};
-use parking_lot::RwLock;
+use parking_lot::{RwLock, RwLockWriteGuard};
 use std::fmt;
 use std::hash::Hasher;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::LocalKey;
 
 /// The heap object behind a `List`.
@@ -17,6 +19,10 @@ pub struct ListObj {
     // Rationale: lists are shared across threads (rayon workers), so mutation through a
     // shared handle needs a lock; unshared handles bypass it (see `List::push`).
     items: RwLock<Vec<AnyValue>>,
+    /// Moves on with every write through the lock, so that a reader holding copies of items
+    /// read ahead (a [`ListCursor`](super::ListCursor)) can tell they are still current without
+    /// taking the lock again.
+    version: AtomicU64,
 }
 
 static LIST_HOOKS: TypeHooks = TypeHooks { eq: list_eq, hash: list_hash, repr: list_repr };
@@ -51,7 +57,32 @@ impl Recycle for ListObj {
 
 impl ListObj {
     fn holding(items: Vec<AnyValue>) -> Self {
-        ListObj { header: Object::blank(), items: RwLock::new(items) }
+        ListObj { header: Object::blank(), items: RwLock::new(items), version: AtomicU64::new(0) }
+    }
+
+    /// The items under the write lock, the version moved on first.
+    ///
+    /// Writes through the unshared path (`get_mut`) leave the version alone: a cursor holds a
+    /// handle of its own, so while one exists the list is never unshared.
+    #[inline]
+    fn write(&self) -> RwLockWriteGuard<'_, Vec<AnyValue>> {
+        let guard = self.items.write();
+        // Writers are serialized by the lock, so a load and a store are enough.
+        self.version.store(self.version.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+        guard
+    }
+
+    /// The number of writes through the lock so far (see [`Self::write`]).
+    #[inline(always)]
+    pub(super) fn version(&self) -> u64 {
+        self.version.load(Ordering::Relaxed)
+    }
+
+    /// Runs `f` over the items and the version they are at, under a read lock.
+    #[inline]
+    pub(super) fn with_versioned_items<R>(&self, f: impl FnOnce(&[AnyValue], u64) -> R) -> R {
+        let items = self.items.read_recursive();
+        f(&items, self.version())
     }
 
     /// Number of items.
@@ -111,6 +142,31 @@ fn list_repr(o: ObjPtr<'_>, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Re
 /// through another handle.
 #[inline]
 pub fn items_in_slot<const N: usize, R>(slot: &mut AnyPad<N>, f: impl FnOnce(&mut Vec<AnyValue>) -> R) -> Option<R> {
+    Some(match list_in_slot(slot)? {
+        SlotList::Only(items) => f(items),
+        SlotList::Shared(list) => f(&mut list.write()),
+    })
+}
+
+/// The length of the list held in `slot`, lock-free when the slot holds the only reference
+/// (`len(f(x))` of a list `f` just made); `None` when the slot holds no list.
+#[inline]
+pub fn list_len_in_slot<const N: usize>(slot: &mut AnyPad<N>) -> Option<usize> {
+    Some(match list_in_slot(slot)? {
+        SlotList::Only(items) => items.len(),
+        SlotList::Shared(list) => list.len(),
+    })
+}
+
+/// The list a slot holds: its items when the slot holds the only reference, else the list.
+enum SlotList<'s> {
+    Only(&'s mut Vec<AnyValue>),
+    Shared(&'s ListObj),
+}
+
+/// The list held in `slot`, if any (see [`SlotList`]).
+#[inline(always)]
+fn list_in_slot<const N: usize>(slot: &mut AnyPad<N>) -> Option<SlotList<'_>> {
     let obj = slot.as_obj()?;
     // The exact type first: a range check through the type registry costs more than a push.
     if obj.type_index() != LIST && !obj.is::<ListObj>() {
@@ -118,14 +174,15 @@ pub fn items_in_slot<const N: usize, R>(slot: &mut AnyPad<N>, f: impl FnOnce(&mu
     }
     let ptr = obj.as_raw().cast::<ListObj>();
     // Acquire pairs with the Release of other handles' drops, as in `ObjRef::get_mut`.
-    if obj.header().ref_count.load(std::sync::atomic::Ordering::Acquire) == 1 {
+    if obj.header().ref_count.load(Ordering::Acquire) == 1 {
         // SAFETY: the object is a `ListObj` (checked above); the slot holds the only reference and
-        // we borrow the slot mutably, so no other handle or borrow of the list exists (the same
-        // argument as `ObjRef::get_mut`), and no shared reference of ours is alive here.
-        Some(f(unsafe { (*ptr.as_ptr()).items.get_mut() }))
+        // we borrow the slot mutably for as long as the result lives, so no other handle or
+        // borrow of the list exists (the same argument as `ObjRef::get_mut`).
+        Some(SlotList::Only(unsafe { (*ptr.as_ptr()).items.get_mut() }))
     } else {
-        // SAFETY: the object is a `ListObj` (checked above), kept alive by the slot.
-        Some(f(&mut unsafe { ptr.as_ref() }.items.write()))
+        // SAFETY: the object is a `ListObj` (checked above), kept alive by the slot, which is
+        // borrowed for as long as the result lives.
+        Some(SlotList::Shared(unsafe { ptr.as_ref() }))
     }
 }
 
@@ -148,7 +205,7 @@ pub fn try_reserve_items<T>(items: &mut Vec<T>, additional: usize, what: &str) -
 
 /// A shared, growable list of any-values.
 #[derive(Clone)]
-pub struct List(ObjRef<ListObj>);
+pub struct List(pub(super) ObjRef<ListObj>);
 
 impl List {
     /// An empty list.
@@ -186,7 +243,7 @@ impl List {
     /// place `f` is inlined into (a fill loop then compiles into its caller).
     #[inline(never)]
     fn with_items_locked<R>(&self, f: impl FnOnce(&mut Vec<AnyValue>) -> R) -> R {
-        f(&mut self.0.items.write())
+        f(&mut self.0.write())
     }
 
     /// Number of items.
@@ -230,7 +287,7 @@ impl List {
 
     #[inline(never)]
     fn push_shared(&self, value: AnyValue) {
-        self.0.items.write().push(value)
+        self.0.write().push(value)
     }
 
     /// Removes and returns the last item.
@@ -286,7 +343,7 @@ impl List {
             // Shared: the iterator might read this list, so it runs before the write lock.
             None => {
                 let items: Vec<AnyValue> = iter.into_iter().map(Into::into).collect();
-                self.0.items.write().extend(items)
+                self.0.write().extend(items)
             }
         }
     }
@@ -326,8 +383,8 @@ impl List {
     }
 
     /// Iterates over clones of the items, by index (so concurrent pushes are seen, as in Python).
-    pub fn iter(&self) -> ListIter {
-        ListIter { list: self.clone(), next: 0 }
+    pub fn iter(&self) -> ListCursor {
+        ListCursor::new(self.clone())
     }
 
     /// Runs `f` over the items under a read lock, without cloning them.
@@ -355,21 +412,6 @@ impl List {
 impl Default for List {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-/// Iterator over a list's items (clones).
-pub struct ListIter {
-    list: List,
-    next: usize,
-}
-
-impl Iterator for ListIter {
-    type Item = AnyValue;
-    fn next(&mut self) -> Option<AnyValue> {
-        let item = self.list.0.with_items(|xs| xs.get(self.next).cloned());
-        self.next += 1;
-        item
     }
 }
 

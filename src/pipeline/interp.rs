@@ -14,9 +14,9 @@ use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
 use super::methods::call_method;
 use super::value_ops::{binary, compare, get_item, len, set_item, slice, truthy, unary};
-use crate::any::type_index::{LIST, OPAQUE_PTR};
+use crate::any::type_index::OPAQUE_PTR;
 use crate::any::{StackSlots, clear_values};
-use crate::container::{ListObj, items_in_slot, push_chars, try_reserve_items};
+use crate::container::{items_in_slot, list_len_in_slot, push_chars, try_reserve_items};
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::call_obj;
 use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Value};
@@ -326,14 +326,12 @@ impl Vm<'_> {
                     reg!(dst) = tri!(v);
                 }
                 Inst::CallBuiltin { dst, builtin: Builtin::Len, args } if args.len == 1 => {
-                    let x = &reg!(f.operands[args.start as usize]);
-                    // Inline ASCII text and lists (`len(split(w))`) without decoding the value.
-                    let list =
-                        || x.as_obj().filter(|o| o.type_index() == LIST).and_then(|o| o.downcast_ref::<ListObj>());
-                    let n = match (x.inline_ascii(), list()) {
-                        (Some(bytes), _) => bytes.len() as i64,
-                        (None, Some(items)) => items.len() as i64,
-                        (None, None) => tri!(len(x.view())),
+                    let x = &mut reg!(f.operands[args.start as usize]);
+                    // Inline ASCII text and lists (`len(split(w))`, lock-free when the register
+                    // holds the list's only reference) without decoding the value.
+                    let n = match x.inline_ascii().map(<[u8]>::len).or_else(|| list_len_in_slot(x)) {
+                        Some(n) => n as i64,
+                        None => tri!(len(x.view())),
                     };
                     reg!(dst) = Slot::from_int(n);
                 }

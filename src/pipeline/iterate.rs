@@ -4,7 +4,7 @@
 //! list, strings are walked by character and dicts by a snapshot of their keys.
 
 use super::Slot;
-use crate::container::try_reserve_items;
+use crate::container::{ListCursor, try_reserve_items};
 use crate::error::{Error, ErrorKind, Result};
 use crate::{AnyValue, AnyView, Dict, FromAny, List, Value};
 
@@ -24,12 +24,7 @@ pub enum LoopState {
         step: i64,
     },
     /// The items of a list, by index (so appends during the loop are seen, as in Python).
-    List {
-        /// The list.
-        list: List,
-        /// The next index.
-        index: usize,
-    },
+    List(ListCursor),
     /// Characters of a string, by byte position (UTF-8) or index (UCS4).
     Text {
         /// The string.
@@ -57,7 +52,7 @@ impl LoopState {
             Value::Str(_) | Value::UStr(_) => Ok(LoopState::Text { text: v.to_owned(), pos: 0 }),
             Value::Object(o) => {
                 if let Some(list) = List::from_view(&v) {
-                    return Ok(LoopState::List { list, index: 0 });
+                    return Ok(LoopState::List(ListCursor::new(list)));
                 }
                 if let Some(dict) = Dict::from_view(&v) {
                     return Ok(LoopState::Keys { keys: dict.keys(), index: 0, dict });
@@ -98,12 +93,7 @@ impl LoopState {
                     None
                 }
             }
-            LoopState::List { list, index } => {
-                // Checked by length, not through `get`'s error: the end of every loop would build one.
-                let item = list.with_items(|xs| xs.get(*index).cloned())?;
-                *index += 1;
-                Some(item.resize())
-            }
+            LoopState::List(cursor) => cursor.next().map(AnyValue::resize),
             LoopState::Text { text, pos } => match text.value() {
                 Value::Str(s) => {
                     let c = s.get(*pos..)?.chars().next()?;
