@@ -139,6 +139,37 @@ fn endless_while_is_stopped_by_the_cap() {
 }
 
 #[test]
+fn a_list_its_loop_keeps_growing_is_stopped_by_the_cap() {
+    // `grow` never ends (each step appends); `queue` appends 999 items and then stops, the most
+    // the cap of 999 added items allows: a worklist within the limit runs as in Python.
+    let text = "functions = '''\ndef grow(x):\n    xs = [x]\n    for y in xs:\n        xs.append(y)\n    return len(xs)\n\n\
+                def queue(x):\n    xs = [0]\n    for y in xs:\n        if y < 999:\n            xs.append(y + 1)\n    return len(xs)\n'''\n\
+                [options]\nwhile_limit = 999\n\
+                [[steps]]\nname = \"queue\"\nout = \"q\"\ncall = \"queue(text)\"\n\
+                [[steps]]\nname = \"grow\"\nout = \"n\"\ncall = \"grow(text)\"\n\
+                [[outputs]]\nname = \"q\"\nfrom = \"q\"\nlayout = \"list\"\n\
+                [[outputs]]\nname = \"n\"\nfrom = \"n\"\nlayout = \"list\"\n";
+    let p = load(text).unwrap();
+    let msg = err_text(p.run_batch(&[AnyValue::from("a")], ErrorPolicy::Fail).map(|o| o.records));
+    assert_contains(
+        &msg,
+        &[
+            "record 0",
+            "step 'grow'",
+            "function 'grow', line 4:",
+            "for loop stopped after 999 items added to its list while it ran",
+        ],
+    );
+    // Without the endless step, the worklist's 999 added items all run: 1,000 in all.
+    let bounded = text.replace("[[steps]]\nname = \"grow\"\nout = \"n\"\ncall = \"grow(text)\"\n", "");
+    let bounded = bounded.replace("[[outputs]]\nname = \"n\"\nfrom = \"n\"\nlayout = \"list\"\n", "");
+    let p = load(&bounded).unwrap();
+    let out = p.run_batch(&[AnyValue::from("a")], ErrorPolicy::Fail).expect("the worklist runs");
+    let q = out.get("q").expect("output q");
+    assert_eq!(format!("{q:?}"), "[1000]");
+}
+
+#[test]
 fn runtime_type_errors_name_step_op_and_argument() {
     let p = load("[[steps]]\nname = \"lower\"\nout = \"a\"\ncall = \"ops.text.lower(len(text))\"\n").unwrap();
     let msg = err_text(p.run_batch(&[AnyValue::from("abc")], ErrorPolicy::Fail).map(|o| o.records));

@@ -49,7 +49,12 @@ class ScriptFunction(Function):
     @property
     def source(self) -> str: ...
 
-def script(fn: Callable[..., Any]) -> ScriptFunction: ...
+@overload
+def script(fn: Callable[..., Any], *, while_limit: Optional[int] = None,
+           max_depth: Optional[int] = None) -> ScriptFunction: ...
+@overload
+def script(fn: None = None, *, while_limit: Optional[int] = None,
+           max_depth: Optional[int] = None) -> Callable[[Callable[..., Any]], ScriptFunction]: ...
 
 class Symbol:
     """A traced value (an input, a step's output or an init result)."""

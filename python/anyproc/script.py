@@ -108,14 +108,23 @@ def _traced_call(self: ScriptFunction, *args: Any) -> Any:
 _set_script_call(ScriptFunction, _traced_call)
 
 
-def script(fn: Callable) -> ScriptFunction:
+def script(fn: Optional[Callable] = None, *, while_limit: Optional[int] = None,
+           max_depth: Optional[int] = None) -> Any:
     """Compiles the plain Python function ``fn`` (and the functions it calls) with anyproc.
 
-    Usable as a decorator. Raises :class:`SyntaxError` for constructs anyscript
-    does not support, with the line in ``fn``'s file.
+    Usable as a decorator, bare (``@anyproc.script``) or with limits
+    (``@anyproc.script(while_limit=1000)``). ``while_limit`` caps the iterations of a
+    ``while`` loop and the items a ``for`` loop over a list may take that were added while it
+    ran (default 10,000,000); ``max_depth`` caps call nesting (default 200). Past either the
+    call raises RuntimeError. Raises :class:`SyntaxError` for constructs anyscript does not
+    support, with the line in ``fn``'s file.
     """
-    if isinstance(fn, ScriptFunction):
+    if fn is None:
+        return lambda f: script(f, while_limit=while_limit, max_depth=max_depth)
+    if isinstance(fn, ScriptFunction) and while_limit is None and max_depth is None:
         return fn
+    if isinstance(fn, ScriptFunction):
+        fn = fn.__wrapped__
     if not isinstance(fn, types.FunctionType):
         raise TypeError(f"anyproc.script takes a Python function, not {type(fn).__name__}")
     if fn.__name__ == "<lambda>":
@@ -127,7 +136,7 @@ def script(fn: Callable) -> ScriptFunction:
     lowerer.run()
     module = {"functions": [d for d, _ in lowerer.defs]}
     text = json.dumps(module, ensure_ascii=False, allow_nan=False)
-    func = _native.script_json(text, lowerer.names[fn])
+    func = _native.script_json(text, lowerer.names[fn], while_limit=while_limit, max_depth=max_depth)
     return ScriptFunction(func, fn, text, [(d["name"], src) for d, src in lowerer.defs])
 
 
@@ -281,7 +290,10 @@ class _Lowerer:
         self.fn, self.src = fn, _Source(fn)
         node = self.src.node
         for deco in node.decorator_list:
-            if self.resolve_value(deco) is not script:
+            # `@anyproc.script` and `@anyproc.script(while_limit=...)`: the function being
+            # compiled is what they decorate (the limits apply to the entry's program).
+            target = deco.func if isinstance(deco, ast.Call) else deco
+            if self.resolve_value(target) is not script:
                 raise self.src.error(deco, "decorators")
         args = node.args
         if args.vararg:

@@ -4,6 +4,7 @@ use crate::callback::callable_to_func;
 use crate::errors::IntoPyResult;
 use crate::function_type::{function_state, new_function};
 use anyproc::func::registry;
+use anyproc::pipeline::Limits;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
@@ -64,16 +65,41 @@ fn python_doc(f: &Bound<'_, PyAny>) -> String {
     format!("Python function {}", qualname.unwrap_or_else(|_| "<callable>".into()))
 }
 
+/// The limits a script runs under: the defaults, with those given replacing theirs.
+fn script_limits(while_limit: Option<u64>, max_depth: Option<u32>) -> Limits {
+    let default = Limits::default();
+    Limits {
+        while_limit: while_limit.unwrap_or(default.while_limit),
+        max_depth: max_depth.unwrap_or(default.max_depth),
+    }
+}
+
 /// Compiles a module given as JSON (the shape of `anyproc::pipeline::ast::Module`) and returns `entry`.
 #[pyfunction]
-pub fn script_json<'py>(py: Python<'py>, ast_json: &str, entry: &str) -> PyResult<Bound<'py, PyAny>> {
-    let func = py.detach(|| anyproc::pipeline::script_json(ast_json, entry)).py_err(py)?;
+#[pyo3(signature = (ast_json, entry, *, while_limit=None, max_depth=None))]
+pub fn script_json<'py>(
+    py: Python<'py>,
+    ast_json: &str,
+    entry: &str,
+    while_limit: Option<u64>,
+    max_depth: Option<u32>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let limits = script_limits(while_limit, max_depth);
+    let func = py.detach(|| anyproc::pipeline::script_json_with_limits(ast_json, entry, limits)).py_err(py)?;
     new_function(py, func, Some(entry.to_string()))
 }
 
 /// Compiles anyscript source text and returns its function `entry`.
 #[pyfunction]
-pub fn script_source<'py>(py: Python<'py>, source: &str, entry: &str) -> PyResult<Bound<'py, PyAny>> {
-    let func = py.detach(|| anyproc::pipeline::script(source, entry)).py_err(py)?;
+#[pyo3(signature = (source, entry, *, while_limit=None, max_depth=None))]
+pub fn script_source<'py>(
+    py: Python<'py>,
+    source: &str,
+    entry: &str,
+    while_limit: Option<u64>,
+    max_depth: Option<u32>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let limits = script_limits(while_limit, max_depth);
+    let func = py.detach(|| anyproc::pipeline::script_with_limits(source, entry, limits)).py_err(py)?;
     new_function(py, func, Some(entry.to_string()))
 }

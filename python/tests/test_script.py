@@ -144,6 +144,51 @@ def test_recursion():
     assert anyproc.script(recursive_sum)(100) == 5050
 
 
+def spin(n):
+    k = 0
+    while True:
+        k += 1
+    return k
+
+
+def worklist(n):
+    queue = [0]
+    for x in queue:
+        if x < n:
+            queue.append(x + 1)
+    return len(queue)
+
+
+def test_limits_stop_endless_loops_and_deep_recursion():
+    # A while loop, a for loop over a list it keeps growing, and recursion past max_depth end
+    # in RuntimeError naming the limit; within the limits the same functions run as in CPython.
+    with pytest.raises(RuntimeError, match="while loop stopped after 50 iterations"):
+        anyproc.script(spin, while_limit=50)(0)
+    bounded = anyproc.script(worklist, while_limit=50)
+    assert bounded(50) == worklist(50) == 51
+    with pytest.raises(RuntimeError, match="for loop stopped after 50 items added to its list"):
+        bounded(51)
+    assert anyproc.script(worklist)(51) == 52  # the default limit is 10,000,000
+    with pytest.raises(RuntimeError, match="maximum call depth 20 exceeded"):
+        anyproc.script(recursive_sum, max_depth=20)(100)
+    assert anyproc.script(recursive_sum, max_depth=200)(100) == 5050
+
+    @anyproc.script(while_limit=10)
+    def spin_decorated(n):
+        k = 0
+        while k < n:
+            k += 1
+        return k
+
+    assert spin_decorated(10) == 10
+    with pytest.raises(RuntimeError, match="while loop stopped after 10 iterations"):
+        spin_decorated(11)
+    source = anyproc._native.script_source("def f(xs):\n    for x in xs:\n        xs.append(x)\n", "f",
+                                           while_limit=5)
+    with pytest.raises(RuntimeError, match="for loop stopped after 5 items"):
+        source([1])
+
+
 def test_closure_constants():
     limit = 3
 

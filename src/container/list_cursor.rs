@@ -29,12 +29,21 @@ pub struct ListCursor {
     read: usize,
     /// The list's version when `ahead` was read.
     version: u64,
+    /// The list's length when the walk started.
+    start_len: usize,
 }
 
 impl ListCursor {
     /// A cursor at the start of `list`.
     pub fn new(list: List) -> Self {
-        ListCursor { list, index: 0, ahead: Default::default(), taken: 0, read: 0, version: 0 }
+        ListCursor { list, index: 0, ahead: Default::default(), taken: 0, read: 0, version: 0, start_len: 0 }
+    }
+
+    /// How many items this walk has handed out past the list's length when it started: the
+    /// items it took that were added while it ran.
+    #[inline]
+    pub fn past_start(&self) -> usize {
+        self.index.saturating_sub(self.start_len)
     }
 
     /// Copies the items from `index` on, and the version they are at; false at the end.
@@ -42,15 +51,19 @@ impl ListCursor {
     #[inline(never)]
     fn read_ahead(&mut self) -> bool {
         let index = self.index;
-        let (ahead, read, version) = self.list.0.with_versioned_items(|items, version| {
+        let (ahead, read, version, len) = self.list.0.with_versioned_items(|items, version| {
             let window = items.get(index..).unwrap_or_default();
             let ahead: [AnyValue; READ_AHEAD] = std::array::from_fn(|i| window.get(i).cloned().unwrap_or_default());
-            (ahead, window.len().min(READ_AHEAD), version)
+            (ahead, window.len().min(READ_AHEAD), version, items.len())
         });
         // The copies left over are dropped here, after the lock: they may be the last handles
         // of lists, whose freeing must not happen under this list's lock.
         self.ahead = ahead;
         (self.taken, self.read, self.version) = (0, read, version);
+        // The first read is the walk's start: nothing has run between the cursor's making and it.
+        if index == 0 {
+            self.start_len = len;
+        }
         read > 0
     }
 }
@@ -117,6 +130,19 @@ mod tests {
         xs.set(2, 20i64).expect("in range");
         xs.pop().expect("not empty");
         assert_eq!(as_ints(cursor), [1, 20, 3]);
+    }
+
+    #[test]
+    fn counts_the_items_taken_past_the_starting_length() {
+        let mut xs = ints(&[1, 2, 3]);
+        let mut cursor = ListCursor::new(xs.clone());
+        // One item added per step, as `for x in xs: xs.append(0)` does: from the fourth step on,
+        // each item taken is one the walk added.
+        for expected_past in [0, 0, 0, 1, 2] {
+            assert!(cursor.next().is_some());
+            assert_eq!(cursor.past_start(), expected_past);
+            xs.push(0i64);
+        }
     }
 
     #[test]

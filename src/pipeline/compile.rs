@@ -25,7 +25,8 @@ pub type Globals = indexmap::IndexMap<String, Slot>;
 /// Limits a compiled program runs under.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Iterations one `while` loop may run.
+    /// Iterations one `while` loop may run, and items a `for` loop over a list may take beyond
+    /// the list's length when the loop started (items its body added).
     pub while_limit: u64,
     /// Deepest call nesting.
     pub max_depth: u32,
@@ -478,9 +479,11 @@ impl<'a> FnCompiler<'a> {
                 let slot = self.enter_loop_slot();
                 self.emit(Inst::GuardReset { slot });
                 let top = self.here();
-                self.emit(Inst::Guard { slot });
                 let cond = self.expr(test, None)?;
                 let exit = self.emit(Inst::JumpIfFalse { cond, to: 0 });
+                // Counted once the condition lets an iteration run: `while_limit` iterations run,
+                // and a loop that ends on its condition after exactly that many is not stopped.
+                self.emit(Inst::Guard { slot });
                 self.loops.push(LoopCtx { breaks: vec![exit], ..LoopCtx::default() });
                 self.block(body)?;
                 self.emit(Inst::Jump { to: top });

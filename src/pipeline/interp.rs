@@ -240,7 +240,7 @@ impl Vm<'_> {
                             continue;
                         }
                     }
-                    if in_place && op == BinOp::Add && tri!(add_in_place(regs, a as usize, b as usize)) {
+                    if in_place && tri!(update_in_place(regs, op, a as usize, b as usize)) {
                         if dst != a {
                             reg!(dst) = reg!(a).clone();
                         }
@@ -387,6 +387,7 @@ impl Vm<'_> {
                     tri!(state.check_unchanged());
                     match state.next_item() {
                         Some(v) => {
+                            tri!(state.check_taken(self.program.while_limit));
                             reg!(dst) = v;
                             pc = body as usize;
                         }
@@ -559,6 +560,32 @@ fn widen_long_text(slot: &mut Slot) {
         _ => return,
     };
     *slot = wide;
+}
+
+/// `a op= b` done where `a` stands, as Python does for lists (`+=` extends, `*=` repeats) and
+/// as CPython does for text only it holds (`+=` appends); false when `a op b` is to be computed
+/// the ordinary way and stored.
+fn update_in_place(regs: &mut [Slot], op: BinOp, a: usize, b: usize) -> Result<bool> {
+    match op {
+        BinOp::Add => add_in_place(regs, a, b),
+        BinOp::Mul => repeat_in_place(regs, a, b),
+        _ => Ok(false),
+    }
+}
+
+/// `xs *= n` for a list: the list itself repeated (or emptied for `n <= 0`), so that every
+/// other reference to it sees the change, as in Python; false when `a` is not a list. The
+/// repetition is `xs * n` (with its errors: a `MemoryError`, a `TypeError` for a non-int `n`)
+/// moved into the list.
+fn repeat_in_place(regs: &mut [Slot], a: usize, b: usize) -> Result<bool> {
+    let Some(mut list) = List::from_view(&regs[a].view()) else { return Ok(false) };
+    let repeated = binary(BinOp::Mul, regs[a].view(), regs[b].view())?;
+    let Some(mut repeated) = List::from_view(&repeated.view()) else { return Ok(false) };
+    let items = repeated.with_items_mut(std::mem::take);
+    // The old items are dropped after the list's lock is released, as `List::set` does.
+    let old = list.with_items_mut(|xs| std::mem::replace(xs, items));
+    drop(old);
+    Ok(true)
 }
 
 /// `a += b` where `a` stands: a list is extended, as Python does, and UTF-8 text that no other

@@ -295,7 +295,8 @@ impl fmt::Display for Function {
 pub struct Program {
     /// The functions.
     pub functions: Vec<Function>,
-    /// The most iterations one `while` loop may run before it is stopped as endless.
+    /// The most iterations one `while` loop may run before it is stopped as endless, and the
+    /// most items a `for` loop over a list may take that its body added.
     pub while_limit: u64,
     /// The deepest call nesting allowed (recursion beyond it is an error, not a crash).
     pub max_depth: u32,

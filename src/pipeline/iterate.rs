@@ -76,6 +76,20 @@ impl LoopState {
         }
     }
 
+    /// anyproc's error for a loop over a list that has taken more than `while_limit` items
+    /// added while it ran (checked after each item is taken).
+    ///
+    /// Rationale: `for x in xs: xs.append(...)` never ends unless its body stops appending;
+    /// like `while True`, such a loop in a script run over untrusted input would hang a batch
+    /// and then exhaust memory, so it counts against the same limit as `while` loops.
+    #[inline(always)]
+    pub fn check_taken(&self, while_limit: u64) -> Result<()> {
+        match self {
+            LoopState::List(cursor) if cursor.past_start() as u64 > while_limit => Err(grown_list_error(while_limit)),
+            _ => Ok(()),
+        }
+    }
+
     /// The next item, or `None` at the end.
     #[inline(always)]
     pub fn next_item(&mut self) -> Option<Slot> {
@@ -115,6 +129,14 @@ impl LoopState {
             LoopState::Idle | LoopState::Count(_) => None,
         }
     }
+}
+
+/// The error for a loop over a list that grew past `while_limit` items while it ran.
+#[cold]
+fn grown_list_error(while_limit: u64) -> Error {
+    Error::runtime(format!(
+        "for loop stopped after {while_limit} items added to its list while it ran (the limit; raise `while_limit` if it is meant to run longer)"
+    ))
 }
 
 /// The items of any iterable value, materialised.

@@ -772,6 +772,14 @@ fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Result<Slot> {
 
 fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Result<Slot> {
     use Method::*;
+    // CPython's `dict.pop` answers an empty dict before it hashes the key: `{}.pop([])` is a
+    // KeyError (or the default), not "unhashable type".
+    if m == Pop && d.is_empty() {
+        return match args.get(1) {
+            Some(default) => Ok(default.to_owned()),
+            None => Err(key_error(args[0].value())),
+        };
+    }
     if matches!(m, Get | Pop | Setdefault) {
         check_hashable(args[0].value())?;
     }

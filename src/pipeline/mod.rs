@@ -29,8 +29,9 @@ mod unbound;
 pub mod value_ops;
 
 pub use batch::{BatchOutput, ErrorPolicy};
+pub use compile::Limits;
 pub use load::Pipeline;
-pub use script::{script, script_json, script_listing};
+pub use script::{script, script_json, script_json_with_limits, script_listing, script_with_limits};
 pub use spec::{Format, PipelineSpec};
 
 /// The register type of the interpreter: one slot holds any value, strings up to 16 bytes inline.

@@ -23,9 +23,19 @@ pub fn script_listing(source: &str, entry: &str) -> Result<String> {
 
 /// Compiles a module given as JSON (the shape of [`Module`]) and returns `entry`.
 pub fn script_json(json: &str, entry: &str) -> Result<PackedFunc> {
+    script_json_with_limits(json, entry, Limits::default())
+}
+
+/// [`script`] whose program runs under `limits` instead of the defaults.
+pub fn script_with_limits(source: &str, entry: &str, limits: Limits) -> Result<PackedFunc> {
+    script_module(parse_module(source)?, entry, &Globals::new(), limits)
+}
+
+/// [`script_json`] whose program runs under `limits` instead of the defaults.
+pub fn script_json_with_limits(json: &str, entry: &str, limits: Limits) -> Result<PackedFunc> {
     let module: Module = serde_json::from_str(json)
         .map_err(|e| Error::new(ErrorKind::Parse, format!("syntax tree JSON, line {}: {e}", e.line())))?;
-    script_module(module, entry, &Globals::new(), Limits::default())
+    script_module(module, entry, &Globals::new(), limits)
 }
 
 /// Compiles `module` with `globals` and returns its function `entry` as a `PackedFunc`.

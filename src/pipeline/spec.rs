@@ -69,7 +69,8 @@ fn default_inputs() -> Vec<String> {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
-    /// Iterations one `while` loop may run before it is stopped.
+    /// Iterations one `while` loop may run before it is stopped (and items a `for` loop over a
+    /// list may take that were added while it ran).
     #[serde(default = "default_while_limit")]
     pub while_limit: u64,
     /// Deepest call nesting.
