@@ -1043,6 +1043,10 @@ ALLOWED = [
     # Strings are UTF-8, which has no lone surrogates (also not in docs/architecture.md).
     Allowed("no lone surrogates: chr(0xd800) is ValueError",
             lambda cp, ap: _exc(ap, ValueError, "surrogate")),
+    # Tuples are lists at run time, so str.startswith/endswith take a list of prefixes as
+    # CPython takes a tuple of them; what follows is outside CPython's semantics.
+    Allowed("startswith/endswith take a list as CPython takes a tuple (tuples are lists)",
+            lambda cp, ap: _exc(cp, TypeError, "must be str or a tuple of str, not list")),
 ]
 
 
@@ -1074,9 +1078,6 @@ KNOWN_BUGS: List[KnownBug] = [
              "RuntimeError (items() is a list snapshot; `for k in d` does raise)",
              "def f(d):\n    for k, v in d.items():\n        d['z' + k] = 1\n    return d\n", ({"a": 1},),
              lambda cp, ap: _exc(cp, RuntimeError, "changed size during iteration") and not _exc(ap, RuntimeError)),
-    KnownBug("method-lookup-order", "a method's arguments are evaluated before the receiver's attribute lookup fails",
-             "def f(s):\n    return s.pop('ab'[5])\n", ("x",),
-             lambda cp, ap: _exc(cp, AttributeError) and ap[0] == "exc" and type(ap[1]) is not TypeError),
     KnownBug("sort-nan-order", "sorting a list that holds a NaN gives another order than CPython's timsort",
              "def f(l):\n    return sorted(l)\n", ([3, float("nan"), 1, 2],),
              lambda cp, ap: (cp[0] == ap[0] == "ok" and not same(cp[1], ap[1])
@@ -1139,6 +1140,18 @@ FIXED_BUGS: List[KnownBug] = [
     KnownBug("empty-dict-pop-unhashable", "{}.pop(k) of an unhashable k is KeyError: CPython answers an empty "
              "dict before it hashes the key", "def f(k):\n    v = {}\n    return v.pop(k)\n", ({"a": 1},),
              lambda cp, ap: False),
+    # The most frequent known bug in 160,000 programs of seeds 777-780 (287 instances).
+    KnownBug("method-lookup-order", "a method missing from the receiver's type is found missing before the "
+             "arguments are evaluated (AttributeError, which is TypeError in anyproc, not the argument's IndexError)",
+             "def f(s, xs):\n    return [s.pop('ab'[5]), xs.append(xs[9])]\n", ("x", []),
+             lambda cp, ap: False),
+    KnownBug("method-lookup-order-append", "the same for append, which has an instruction of its own",
+             "def f(s):\n    s.append([1][3])\n    return s\n", ("x",), lambda cp, ap: False),
+    # Found by 40,000 programs of seed 779.
+    KnownBug("int-true-div-rounding", "a / b of ints beyond 2**53 is the exact quotient rounded once "
+             "(converting both to floats first gave -1.0 for -0.9999999999999999)",
+             "def f(a, b):\n    return [(255 - 4611686018427387904) / sum(a), a[2] / 3, b / a[2], -b / 7]\n",
+             ([1, 10, 4611686018427387904, 63], 9223372036854775807), lambda cp, ap: False),
     KnownBug("empty-dict-pop-default", "{}.pop(k, default) of an unhashable k gives the default",
              "def f(k):\n    return [{}.pop(k, 7), {}.pop(k, None)]\n", ([1],), lambda cp, ap: False),
 ]
@@ -1274,10 +1287,24 @@ def check_program(program: Program, native: Any, via_ast: Any, stats: Stats) -> 
             stats.mismatches.append(Mismatch(path, program, args, cp, ap, known))
 
 
+def is_python(program: Program, stats: Stats) -> bool:
+    """Whether CPython compiles the program; the generator's rare slips (an int literal given a
+    method, ``-1.get(...)``, which CPython reads as a float) are counted as compile skips."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            compile(program.source, "<difftest>", "exec")
+        return True
+    except SyntaxError:
+        msg = "not valid Python (the generator's slip)"
+        stats.compile_skips[msg] = stats.compile_skips.get(msg, 0) + 1
+        return False
+
+
 def run_programs(count: int, seed: int = BASE_SEED, start: int = 0, watchdog: bool = False) -> Stats:
     """Generates and checks ``count`` programs (``watchdog``: name a program that hangs, then exit)."""
     stats = Stats()
-    programs = [make_program(i, seed) for i in range(start, start + count)]
+    programs = [p for p in (make_program(i, seed) for i in range(start, start + count)) if is_python(p, stats)]
     with tempfile.TemporaryDirectory() as tmp:
         # Imported in chunks, so that one file does not grow too large.
         ast_funcs: Dict[int, Any] = {}

@@ -411,6 +411,14 @@ impl<'a> FnCompiler<'a> {
         result
     }
 
+    /// Python finds a method before it evaluates the call's arguments: when an argument may
+    /// fail (or run anything), the receiver's type is checked first.
+    fn check_method_first(&mut self, obj: Reg, method: Method, args: &[Expr]) {
+        if !args.iter().all(|a| matches!(a, Expr::Const { .. } | Expr::Name { .. })) {
+            self.emit(Inst::CheckMethod { obj, method });
+        }
+    }
+
     fn stmt_kind(&mut self, kind: &StmtKind) -> Result<()> {
         match kind {
             StmtKind::Expr { value } => {
@@ -422,6 +430,7 @@ impl<'a> FnCompiler<'a> {
                     && dotted_path(func).is_none_or(|(_, root)| self.is_defined(root))
                 {
                     let list = self.expr(obj, None)?;
+                    self.check_method_first(list, Method::Append, args);
                     let value = self.expr(&args[0], None)?;
                     self.emit(Inst::Append { list, value });
                 } else {
@@ -947,6 +956,7 @@ impl<'a> FnCompiler<'a> {
                     .ok_or_else(|| err(line, ErrorKind::Key, format!("unknown method '{attr}'")))?;
                 check_arity(line, &format!("{attr}()"), method.arity(), args.len())?;
                 let obj = self.expr(value, None)?;
+                self.check_method_first(obj, method, args);
                 let regs = self.exprs(args)?;
                 if method == Method::Append {
                     self.emit(Inst::Append { list: obj, value: regs[0] });

@@ -131,6 +131,7 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             Inst::CallMethod { dst, method, obj, args } => {
                 Inst::CallMethod { dst: reg(dst), method, obj: reg(obj), args: operands(args) }
             }
+            Inst::CheckMethod { obj, method } => Inst::CheckMethod { obj: reg(obj), method },
             Inst::Append { list, value } => Inst::Append { list: reg(list), value: reg(value) },
             Inst::ExtendEach { list, seq, index, item } => {
                 Inst::ExtendEach { list: reg(list), seq: reg(seq), index: reg(index), item: reg(item) }
@@ -236,6 +237,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::JumpIfTrue { .. }
             | Inst::SetItem { .. }
             | Inst::Append { .. }
+            | Inst::CheckMethod { .. }
             | Inst::IterStart { .. }
             | Inst::RangeStart { .. }
             | Inst::GuardReset { .. }

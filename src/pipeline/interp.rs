@@ -12,7 +12,7 @@ use super::builtins::{Builtin, call_builtin};
 use super::direct::{Direct, located, with_op_name};
 use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
-use super::methods::call_method;
+use super::methods::{call_method, check_method};
 use super::value_ops::{binary, compare, get_item, len, set_item, slice, truthy, unary};
 use crate::any::type_index::OPAQUE_PTR;
 use crate::any::{StackSlots, clear_values};
@@ -343,6 +343,7 @@ impl Vm<'_> {
                     let v = with_views(regs, f, args, |a| call_method(method, reg!(obj).view(), a));
                     reg!(dst) = tri!(v);
                 }
+                Inst::CheckMethod { obj, method } => tri!(check_method(method, reg!(obj).view())),
                 Inst::Append { list, value } => {
                     let v = reg!(value).clone().resize::<0>();
                     let appended = items_in_slot(&mut reg!(list), |items| {

@@ -77,6 +77,9 @@ pub enum Inst {
     CallBuiltin { dst: Reg, builtin: Builtin, args: Operands },
     /// `dst = obj.method(args...)`.
     CallMethod { dst: Reg, method: Method, obj: Reg, args: Operands },
+    /// Fails unless `obj`'s type has `method`: Python looks a method up before it evaluates the
+    /// arguments, so `s.pop(xs[9])` on a str is the missing method's error, not the index's.
+    CheckMethod { obj: Reg, method: Method },
     /// `list.append(value)`, the hot path of list building.
     Append { list: Reg, value: Reg },
     /// A loop that appends each element of `seq` to `list`, run as one extend (see
@@ -247,6 +250,7 @@ impl fmt::Display for Function {
                 Inst::CallMethod { dst, method, obj, args } => {
                     format!("{} = {}.{}({})", r(dst), r(obj), method.name(), self.regs(args))
                 }
+                Inst::CheckMethod { obj, method } => format!("check {} has .{}()", r(obj), method.name()),
                 Inst::Append { list, value } => format!("{}.append({})", r(list), r(value)),
                 Inst::ExtendEach { list, seq, index, item } => {
                     let var = |x: Reg| if x == NO_REG { "-".to_string() } else { r(x) };

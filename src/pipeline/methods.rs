@@ -139,7 +139,7 @@ pub(crate) fn arity_error(qualified: &str, name: &str, (min, max): (usize, usize
 pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
     let v = obj.value();
     let Some((recv, arity)) = Recv::of(v).and_then(|r| spec(method, r).map(|a| (r, a))) else {
-        return Err(type_error(format!("'{}' object has no attribute '{}'", vname(v), method.name())));
+        return Err(no_method(method, v));
     };
     if args.len() < arity.0 || args.len() > arity.1 {
         let qualified = format!("{}.{}", recv.name(), method.name());
@@ -150,6 +150,21 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         Recv::List => list_method(method, list_of(v).expect("a list"), args),
         Recv::Dict => dict_method(method, dict_of(v).expect("a dict"), args),
     }
+}
+
+/// Fails as [`call_method`] does when `obj`'s type has no `method`, before any argument exists.
+pub fn check_method(method: Method, obj: AnyView<'_>) -> Result<()> {
+    let v = obj.value();
+    match Recv::of(v).and_then(|r| spec(method, r)) {
+        Some(_) => Ok(()),
+        None => Err(no_method(method, v)),
+    }
+}
+
+/// The error for a method the receiver's type does not have (Python's AttributeError).
+#[cold]
+fn no_method(method: Method, v: Value<'_>) -> Error {
+    type_error(format!("'{}' object has no attribute '{}'", vname(v), method.name()))
 }
 
 // ---------------------------------------------------------------- str

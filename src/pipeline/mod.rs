@@ -25,6 +25,7 @@ pub mod spec;
 pub mod stream;
 #[cfg(test)]
 mod test_values;
+mod true_div;
 mod unbound;
 pub mod value_ops;
 

@@ -376,6 +376,7 @@ fn unsupported(op: BinOp, x: Value<'_>, y: Value<'_>) -> Error {
 }
 
 fn int_binary(op: BinOp, a: i64, b: i64) -> Result<Slot> {
+    use super::true_div::int_true_div;
     let r = match op {
         BinOp::Add => a.checked_add(b),
         BinOp::Sub => a.checked_sub(b),
@@ -384,8 +385,8 @@ fn int_binary(op: BinOp, a: i64, b: i64) -> Result<Slot> {
             if b == 0 {
                 return Err(zero_div("division by zero"));
             }
-            // Exact when both fit in 53 bits; beyond that CPython rounds the exact quotient once.
-            return Ok(Slot::from_float(a as f64 / b as f64));
+            // CPython rounds the exact quotient once, also beyond 2**53.
+            return Ok(Slot::from_float(int_true_div(a, b)));
         }
         BinOp::FloorDiv => {
             if b == 0 {
