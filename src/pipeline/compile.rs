@@ -12,6 +12,7 @@ use super::builtins::Builtin;
 use super::direct::Direct;
 use super::inline::inline_leaf_calls;
 use super::ir::{Function, Inst, Operands, Program, Reg};
+use super::iterate::DictView;
 use super::methods::Method;
 use super::unbound::{bound_by_statements, maybe_unbound};
 use crate::error::{Error, ErrorKind, Result};
@@ -549,6 +550,16 @@ impl<'a> FnCompiler<'a> {
     }
 
     /// `for target in iter: body()`; `range(...)` iterates without building a list.
+    /// `(d, view)` when `iter` is `d.keys()`, `d.values()` or `d.items()` called on a value (not
+    /// an op namespace).
+    fn dict_view<'e>(&self, iter: &'e Expr) -> Option<(&'e Expr, DictView)> {
+        let Expr::Call { func, args } = iter else { return None };
+        let Expr::Attribute { value, attr } = func.as_ref() else { return None };
+        let view = DictView::of(Method::from_name(attr)?)?;
+        let a_value = dotted_path(func).is_none_or(|(_, root)| self.is_defined(root));
+        (args.is_empty() && a_value).then_some((value.as_ref(), view))
+    }
+
     fn for_loop(&mut self, target: &Target, iter: &Expr, body: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let slot = self.enter_loop_slot();
         match self.range_args(iter) {
@@ -564,10 +575,17 @@ impl<'a> FnCompiler<'a> {
                 };
                 self.emit(Inst::RangeStart { slot, start, stop, step });
             }
-            None => {
-                let src = self.expr(iter, None)?;
-                self.emit(Inst::IterStart { slot, src });
-            }
+            None => match self.dict_view(iter) {
+                // `for k, v in d.items()` walks the dict itself, as CPython's view does.
+                Some((dict, view)) => {
+                    let src = self.expr(dict, None)?;
+                    self.emit(Inst::IterView { slot, src, view });
+                }
+                None => {
+                    let src = self.expr(iter, None)?;
+                    self.emit(Inst::IterStart { slot, src });
+                }
+            },
         }
         // The test is at the bottom (`ForNext` jumps back to the body while there are items),
         // so an iteration costs one dispatch for the loop, not a test and a jump.

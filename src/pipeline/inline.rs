@@ -138,6 +138,7 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             }
             Inst::FuncRef { dst, func } => Inst::FuncRef { dst: reg(dst), func },
             Inst::IterStart { slot, src } => Inst::IterStart { slot: slot + loop_base, src: reg(src) },
+            Inst::IterView { slot, src, view } => Inst::IterView { slot: slot + loop_base, src: reg(src), view },
             Inst::RangeStart { slot, start, stop, step } => {
                 Inst::RangeStart { slot: slot + loop_base, start: reg(start), stop: reg(stop), step: reg(step) }
             }
@@ -239,6 +240,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::Append { .. }
             | Inst::CheckMethod { .. }
             | Inst::IterStart { .. }
+            | Inst::IterView { .. }
             | Inst::RangeStart { .. }
             | Inst::GuardReset { .. }
             | Inst::CheckBound { .. }

@@ -368,6 +368,9 @@ impl Vm<'_> {
                     reg!(dst) = Slot::from(as_packed_func(self.program.clone(), func));
                 }
                 Inst::IterStart { slot, src } => loops[slot as usize] = tri!(LoopState::start(reg!(src).view())),
+                Inst::IterView { slot, src, view } => {
+                    loops[slot as usize] = tri!(LoopState::start_view(reg!(src).view(), view));
+                }
                 Inst::RangeStart { slot, start, stop, step } => {
                     let state = tri!(range_state(&reg!(start), &reg!(stop), &reg!(step)));
                     loops[slot as usize] = state;

@@ -7,6 +7,7 @@ use super::Slot;
 use super::ast::{BinOp, CmpOp, UnaryOp};
 use super::builtins::Builtin;
 use super::direct::Direct;
+use super::iterate::DictView;
 use super::methods::Method;
 use crate::PackedFunc;
 use crate::error::Error;
@@ -92,6 +93,8 @@ pub enum Inst {
     FuncRef { dst: Reg, func: u32 },
     /// Starts iterating `src` in loop slot `slot`.
     IterStart { slot: u32, src: Reg },
+    /// Starts loop `slot` over `src.keys()`, `.values()` or `.items()` (see `DictView`).
+    IterView { slot: u32, src: Reg, view: DictView },
     /// Starts `range(start, stop, step)` in loop slot `slot` without building a list.
     RangeStart { slot: u32, start: Reg, stop: Reg, step: Reg },
     /// The bottom of a `for` loop: `dst = next item of slot` and continue at `body`, or,
@@ -264,6 +267,7 @@ impl fmt::Display for Function {
                 }
                 Inst::FuncRef { dst, func } => format!("{} = fn#{func}", r(dst)),
                 Inst::IterStart { slot, src } => format!("loop{slot} = iter {}", r(src)),
+                Inst::IterView { slot, src, view } => format!("loop{slot} = iter {} ({view:?})", r(src)),
                 Inst::RangeStart { slot, start, stop, step } => {
                     format!("loop{slot} = range({}, {}, {})", r(start), r(stop), r(step))
                 }

@@ -4,6 +4,7 @@
 //! list, strings are walked by character and dicts by a snapshot of their keys.
 
 use super::Slot;
+use super::methods::{Method, call_method};
 use crate::container::{ListCursor, try_reserve_items};
 use crate::error::{Error, ErrorKind, Result};
 use crate::{AnyValue, AnyView, Dict, FromAny, List, Value};
@@ -32,20 +33,64 @@ pub enum LoopState {
         /// The next position.
         pos: usize,
     },
-    /// The keys of a dict as they were when the loop started.
+    /// A dict's keys as they were when the loop started, and what each step gives of them.
     Keys {
         /// The keys.
         keys: Vec<AnyValue>,
         /// The next index.
         index: usize,
-        /// The dict, to notice a change of its size, which Python reports.
+        /// The dict, to notice a change of its size, which Python reports, and to read values.
         dict: Dict,
+        /// Keys, values (read when the step comes, as CPython's view does) or `[key, value]`.
+        view: DictView,
     },
     /// Iterations of a `while` loop so far, for its cap.
     Count(u64),
 }
 
+/// What a loop over a dict gives at each step: `for k in d` and `d.keys()`, `d.values()`,
+/// `d.items()` named in the loop's header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DictView {
+    /// The key.
+    Keys,
+    /// The key's value now.
+    Values,
+    /// `[key, value now]`.
+    Items,
+}
+
+impl DictView {
+    /// The view a method of that name gives, if it is one.
+    pub fn of(method: Method) -> Option<DictView> {
+        match method {
+            Method::Keys => Some(DictView::Keys),
+            Method::Values => Some(DictView::Values),
+            Method::Items => Some(DictView::Items),
+            _ => None,
+        }
+    }
+
+    fn method(self) -> Method {
+        match self {
+            DictView::Keys => Method::Keys,
+            DictView::Values => Method::Values,
+            DictView::Items => Method::Items,
+        }
+    }
+}
+
 impl LoopState {
+    /// Starts `for x in v.keys()` (`values()`, `items()`): over the dict itself, so that a
+    /// change of its size is CPython's RuntimeError and values are read as the loop reaches
+    /// them; a value that is not a dict gets the method's own result (or error) iterated.
+    pub fn start_view(v: AnyView<'_>, view: DictView) -> Result<LoopState> {
+        match Dict::from_view(&v) {
+            Some(dict) => Ok(LoopState::Keys { keys: dict.keys(), index: 0, dict, view }),
+            None => LoopState::start(call_method(view.method(), v, &[])?.view()),
+        }
+    }
+
     /// Starts iterating `v`; an error for values that are not iterable.
     pub fn start(v: AnyView<'_>) -> Result<LoopState> {
         match v.value() {
@@ -55,7 +100,7 @@ impl LoopState {
                     return Ok(LoopState::List(ListCursor::new(list)));
                 }
                 if let Some(dict) = Dict::from_view(&v) {
-                    return Ok(LoopState::Keys { keys: dict.keys(), index: 0, dict });
+                    return Ok(LoopState::Keys { keys: dict.keys(), index: 0, dict, view: DictView::Keys });
                 }
                 Err(Error::new(ErrorKind::Type, format!("'{}' object is not iterable", o.type_name())))
             }
@@ -71,6 +116,13 @@ impl LoopState {
         match self {
             LoopState::Keys { keys, dict, .. } if dict.len() != keys.len() => {
                 Err(Error::runtime("dictionary changed size during iteration"))
+            }
+            // The same size, but the next key was removed (and another added): CPython's error
+            // for a loop that then finds a key it did not expect.
+            LoopState::Keys { keys, index, dict, view: DictView::Values | DictView::Items }
+                if keys.get(*index).is_some_and(|k| dict.get(k).is_none()) =>
+            {
+                Err(Error::runtime("dictionary keys changed during iteration"))
             }
             _ => Ok(()),
         }
@@ -121,10 +173,15 @@ impl LoopState {
                 }
                 _ => None,
             },
-            LoopState::Keys { keys, index, .. } => {
-                let k = keys.get(*index)?.clone();
+            LoopState::Keys { keys, index, dict, view } => {
+                let k = keys.get(*index)?;
                 *index += 1;
-                Some(k.resize())
+                match view {
+                    DictView::Keys => Some(k.clone().resize()),
+                    // Present: `check_unchanged` ran before this step.
+                    DictView::Values => dict.get(k).map(AnyValue::resize),
+                    DictView::Items => Some(List::from_vec(vec![k.clone(), dict.get(k)?]).into()),
+                }
             }
             LoopState::Idle | LoopState::Count(_) => None,
         }
