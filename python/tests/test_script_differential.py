@@ -1141,6 +1141,9 @@ FIXED_BUGS: List[KnownBug] = [
              "arguments are evaluated (AttributeError, which is TypeError in anyproc, not the argument's IndexError)",
              "def f(s, xs):\n    return [s.pop('ab'[5]), xs.append(xs[9])]\n", ("x", []),
              lambda cp, ap: False),
+    # Found by 40,000 programs of seed 781, after the fix above.
+    KnownBug("method-lookup-order-unbound", "the same when the argument is a local that may be unassigned",
+             "def f(a, x):\n    if x:\n        v = 1\n    return a.join(v)\n", ([1], 0), lambda cp, ap: False),
     KnownBug("method-lookup-order-append", "the same for append, which has an instruction of its own",
              "def f(s):\n    s.append([1][3])\n    return s\n", ("x",), lambda cp, ap: False),
     KnownBug("dict-changed-size", "a dict that changes size while `for k, v in d.items()` runs: RuntimeError "

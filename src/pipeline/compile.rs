@@ -413,9 +413,15 @@ impl<'a> FnCompiler<'a> {
     }
 
     /// Python finds a method before it evaluates the call's arguments: when an argument may
-    /// fail (or run anything), the receiver's type is checked first.
+    /// fail (or run anything), the receiver's type is checked first. Constants and names that
+    /// are surely bound cannot fail.
     fn check_method_first(&mut self, obj: Reg, method: Method, args: &[Expr]) {
-        if !args.iter().all(|a| matches!(a, Expr::Const { .. } | Expr::Name { .. })) {
+        let cannot_fail = |a: &Expr| match a {
+            Expr::Const { .. } => true,
+            Expr::Name { id } => !self.maybe_unbound.contains(id),
+            _ => false,
+        };
+        if !args.iter().all(cannot_fail) {
             self.emit(Inst::CheckMethod { obj, method });
         }
     }
