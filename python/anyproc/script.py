@@ -60,7 +60,7 @@ _UNSUPPORTED = {
     "Import": "import statements", "ImportFrom": "import statements",
     "Global": "global statements", "Nonlocal": "nonlocal statements", "Delete": "del statements",
     "Raise": "raise statements", "Assert": "assert statements", "Match": "match statements",
-    "Lambda": "lambda", "JoinedStr": "f-strings", "FormattedValue": "f-strings",
+    "Lambda": "lambda", "FormattedValue": "f-strings",
     "GeneratorExp": "generator expressions", "SetComp": "set comprehensions",
     "DictComp": "dict comprehensions", "Set": "set literals", "NamedExpr": "walrus (:=)",
     "Yield": "generators (yield)", "YieldFrom": "generators (yield from)", "Await": "await",
@@ -511,6 +511,8 @@ class _Lowerer:
                 return {"expr": "slice", "value": self.expr(node.value),
                         "lower": part(s.lower), "upper": part(s.upper), "step": part(s.step)}
             return {"expr": "subscript", "value": self.expr(node.value), "index": self.expr(s)}
+        if isinstance(node, ast.JoinedStr):
+            return self.f_string(node)
         if isinstance(node, ast.ListComp):
             if len(node.generators) != 1:
                 raise self.src.error(node, "comprehensions with several for clauses")
@@ -521,6 +523,31 @@ class _Lowerer:
                     "iter": self.expr(gen.iter), "ifs": [self.expr(c) for c in gen.ifs]}
         kind = type(node).__name__
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} expressions"))
+
+    def f_string(self, node: ast.JoinedStr) -> Dict[str, Any]:
+        """``f"a{x}b{y!r}"`` as ``"".join(["a", str(x), "b", repr(y)])``: what CPython gives for
+        values without a format spec (``format(x, "")`` is ``str(x)`` for every anyscript value)."""
+        for builtin in ("str", "repr"):
+            if builtin in self.locals:
+                raise self.src.error(node, f"f-strings in a function with a local named {builtin!r}")
+        parts = []
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                parts.append(_const(part.value))
+                continue
+            assert isinstance(part, ast.FormattedValue)
+            if part.format_spec is not None:
+                raise self.src.error(part, "format specs in f-strings ({x:...})")
+            if part.conversion == ord("a"):
+                raise self.src.error(part, "the !a conversion in f-strings")
+            builtin = "repr" if part.conversion == ord("r") else "str"
+            parts.append(_call(_name(builtin), [self.expr(part.value)]))
+        if not parts:
+            return _const("")
+        if len(parts) == 1 and isinstance(node.values[0], ast.Constant):
+            return parts[0]
+        join = {"expr": "attribute", "value": _const(""), "attr": "join"}
+        return _call(join, [{"expr": "list", "items": parts}])
 
     def item(self, node: ast.expr) -> Dict[str, Any]:
         if isinstance(node, ast.Starred):

@@ -159,6 +159,21 @@ def worklist(n):
     return len(queue)
 
 
+def f_strings(text):
+    words = text.split()
+    n = len(words)
+    first = words[0] if words else None
+    ratio = n / (len(text) + 1)
+    return [f"{n} words", f"first={first!r}", f"{first}|{ratio}|{words[:2]}", f"{n=}", f"", f"plain",
+            f"{{braces}} {n * 2}{text[:3]!s}"]
+
+
+def test_f_strings_equal_cpython(lines):
+    f = anyproc.script(f_strings)
+    for line in lines[:2000] + ["", "é 🎉 x"]:
+        assert f(line) == f_strings(line), line
+
+
 def test_limits_stop_endless_loops_and_deep_recursion():
     # A while loop, a for loop over a list it keeps growing, and recursion past max_depth end
     # in RuntimeError naming the limit; within the limits the same functions run as in CPython.

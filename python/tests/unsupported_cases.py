@@ -35,8 +35,8 @@ def uses_import(text):
     return text
 
 
-def uses_fstring(text):
-    return f"<{text}>"  # unsupported: f-string
+def uses_fstring_format_spec(text):
+    return f"<{text:>10}>"  # unsupported: format specs in f-strings
 
 
 def uses_keyword_argument(text):
