@@ -11,4 +11,4 @@ mod list_cursor;
 pub use crate::any::push_chars;
 pub use dict::{Dict, DictObj};
 pub use list::{List, ListObj, items_in_slot, list_len_in_slot, try_reserve_items};
-pub use list_cursor::{ListCursor, READ_AHEAD};
+pub use list_cursor::ListCursor;

@@ -434,7 +434,7 @@ impl<'a> FnCompiler<'a> {
                     && let Expr::Attribute { value: obj, attr } = func.as_ref()
                     && attr == "append"
                     && args.len() == 1
-                    && dotted_path(func).is_none_or(|(_, root)| self.is_defined(root))
+                    && self.calls_a_method(func)
                 {
                     let list = self.expr(obj, None)?;
                     self.check_method_first(list, Method::Append, args);
@@ -555,17 +555,22 @@ impl<'a> FnCompiler<'a> {
         self.loop_depth -= 1;
     }
 
-    /// `for target in iter: body()`; `range(...)` iterates without building a list.
+    /// Whether the attribute `func` is a method of a value, not an op reached through a dotted
+    /// path whose root names no variable (`ops.text.lower`, `text.lower`).
+    fn calls_a_method(&self, func: &Expr) -> bool {
+        dotted_path(func).is_none_or(|(_, root)| self.is_defined(root))
+    }
+
     /// `(d, view)` when `iter` is `d.keys()`, `d.values()` or `d.items()` called on a value (not
     /// an op namespace).
     fn dict_view<'e>(&self, iter: &'e Expr) -> Option<(&'e Expr, DictView)> {
         let Expr::Call { func, args } = iter else { return None };
         let Expr::Attribute { value, attr } = func.as_ref() else { return None };
         let view = DictView::of(Method::from_name(attr)?)?;
-        let a_value = dotted_path(func).is_none_or(|(_, root)| self.is_defined(root));
-        (args.is_empty() && a_value).then_some((value.as_ref(), view))
+        (args.is_empty() && self.calls_a_method(func)).then_some((value.as_ref(), view))
     }
 
+    /// `for target in iter: body()`; `range(...)` iterates without building a list.
     fn for_loop(&mut self, target: &Target, iter: &Expr, body: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let slot = self.enter_loop_slot();
         match self.range_args(iter) {

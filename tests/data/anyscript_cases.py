@@ -260,12 +260,18 @@ CASES = [
     "skip_and_stop", "append_loops",
 ]
 
-if __name__ == "__main__":
+
+def print_cases(functions, names):
+    """Prints each function of ``names`` on each line of standard input, one JSON value a line
+    (what tests/interp_cpython.rs compares; list_mutation_cases.py uses it too)."""
     import json
     import sys
 
     lines = sys.stdin.read().split("\n")
-    for name in CASES:
-        f = globals()[name]
+    for name in names:
         for line in lines:
-            print(json.dumps(f(line), ensure_ascii=False))
+            print(json.dumps(functions[name](line), ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    print_cases(globals(), CASES)

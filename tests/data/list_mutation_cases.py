@@ -46,11 +46,6 @@ def nested_loops_over_one_list(text):
 CASES = ["mutate_while_iterating", "nested_loops_over_one_list"]
 
 if __name__ == "__main__":
-    import json
-    import sys
+    from anyscript_cases import print_cases  # the driver beside this file
 
-    lines = sys.stdin.read().split("\n")
-    for name in CASES:
-        f = globals()[name]
-        for line in lines:
-            print(json.dumps(f(line), ensure_ascii=False))
+    print_cases(globals(), CASES)
