@@ -60,7 +60,7 @@ _UNSUPPORTED = {
     "Import": "import statements", "ImportFrom": "import statements",
     "Global": "global statements", "Nonlocal": "nonlocal statements", "Delete": "del statements",
     "Raise": "raise statements", "Assert": "assert statements", "Match": "match statements",
-    "Lambda": "lambda", "FormattedValue": "f-strings",
+    "Lambda": "lambda",
     "GeneratorExp": "generator expressions", "SetComp": "set comprehensions",
     "DictComp": "dict comprehensions", "Set": "set literals", "NamedExpr": "walrus (:=)",
     "Yield": "generators (yield)", "YieldFrom": "generators (yield from)", "Await": "await",
@@ -525,29 +525,37 @@ class _Lowerer:
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} expressions"))
 
     def f_string(self, node: ast.JoinedStr) -> Dict[str, Any]:
-        """``f"a{x}b{y!r}"`` as ``"".join(["a", str(x), "b", repr(y)])``: what CPython gives for
-        values without a format spec (``format(x, "")`` is ``str(x)`` for every anyscript value)."""
-        for builtin in ("str", "repr"):
-            if builtin in self.locals:
-                raise self.src.error(node, f"f-strings in a function with a local named {builtin!r}")
+        """``f"a{x}b{y!r:>{w}}"`` as ``"".join(["a", str(x), "b", format(repr(y), ">" + ...)])``:
+        what CPython computes. A field without a spec is ``str()`` of its value (``format(x, "")``
+        is ``str(x)`` for every anyscript value); one with a spec is ``format()`` of it, the spec
+        itself an f-string; ``!r``, ``!s`` and ``!a`` apply ``repr``, ``str`` and ``ascii`` first."""
         parts = []
         for part in node.values:
             if isinstance(part, ast.Constant):
                 parts.append(_const(part.value))
                 continue
             assert isinstance(part, ast.FormattedValue)
-            if part.format_spec is not None:
-                raise self.src.error(part, "format specs in f-strings ({x:...})")
-            if part.conversion == ord("a"):
-                raise self.src.error(part, "the !a conversion in f-strings")
-            builtin = "repr" if part.conversion == ord("r") else "str"
-            parts.append(_call(_name(builtin), [self.expr(part.value)]))
+            value = self.expr(part.value)
+            conversion = {ord("r"): "repr", ord("s"): "str", ord("a"): "ascii"}.get(part.conversion)
+            if part.format_spec is None:
+                parts.append(_call(self.builtin(part, conversion or "str"), [value]))
+                continue
+            if conversion:
+                value = _call(self.builtin(part, conversion), [value])
+            spec = self.f_string(part.format_spec)
+            parts.append(_call(self.builtin(part, "format"), [value, spec]))
         if not parts:
             return _const("")
         if len(parts) == 1 and isinstance(node.values[0], ast.Constant):
             return parts[0]
         join = {"expr": "attribute", "value": _const(""), "attr": "join"}
         return _call(join, [{"expr": "list", "items": parts}])
+
+    def builtin(self, node: ast.AST, name: str) -> Dict[str, Any]:
+        """The built-in ``name`` that lowered f-strings call, which a local of that name would hide."""
+        if name in self.locals:
+            raise self.src.error(node, f"f-strings in a function with a local named {name!r}")
+        return _name(name)
 
     def item(self, node: ast.expr) -> Dict[str, Any]:
         if isinstance(node, ast.Starred):

@@ -1047,9 +1047,6 @@ ALLOWED = [
     # CPython takes a tuple of them; what follows is outside CPython's semantics.
     Allowed("startswith/endswith take a list as CPython takes a tuple (tuples are lists)",
             lambda cp, ap: _exc(cp, TypeError, "must be str or a tuple of str, not list")),
-    # docs/architecture.md: printf-style formatting (`str % x`) is not supported.
-    Allowed("no printf-style formatting: str % x is TypeError (architecture.md)",
-            lambda cp, ap: _exc(ap, TypeError, "unsupported operand type(s) for %: 'str'")),
 ]
 
 

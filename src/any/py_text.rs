@@ -47,7 +47,7 @@ pub fn write_float_repr(out: &mut impl Write, f: f64) -> fmt::Result {
 
 /// The shortest round-tripping significant digits of `x >= 0` and the decimal exponent of the
 /// first one, choosing as CPython does between two equally near candidates (half to even).
-fn shortest_digits(x: f64) -> (String, i32) {
+pub fn shortest_digits(x: f64) -> (String, i32) {
     let sci = format!("{x:e}");
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let digits: String = mant.chars().filter(|&c| c != '.').collect();

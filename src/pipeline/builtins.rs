@@ -6,6 +6,7 @@
 
 use super::Slot;
 use super::ast::BinOp;
+use super::format::{ascii_of, format_value};
 use super::methods::{arity_error, decimal_value, is_space};
 use super::value_ops::{
     Text, binary, dict_update_from, index_arg, iter_items, len, overflow, py_lt, repr_value, sort_values, to_str,
@@ -75,6 +76,8 @@ builtins! {
     Ord => "ord" (1, 1),
     Chr => "chr" (1, 1),
     Repr => "repr" (1, 1),
+    Ascii => "ascii" (1, 1),
+    Format => "format" (1, 2),
     Round => "round" (1, 2),
     Any => "any" (1, 1),
     All => "all" (1, 1),
@@ -157,10 +160,26 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
                 .ok_or_else(|| value_error("chr() arg is a surrogate, which str cannot hold here"))
         }
         Builtin::Repr => Ok(Slot::from_text(&try_repr_value(args[0].value())?)),
+        Builtin::Ascii => Ok(Slot::from_text(&ascii_of(args[0].value())?)),
+        Builtin::Format => format_builtin(args),
         Builtin::Round => round(args),
         Builtin::Any => Ok(Slot::from_bool(iter_items(args[0].value())?.iter().any(|x| truthy(x.view())))),
         Builtin::All => Ok(Slot::from_bool(iter_items(args[0].value())?.iter().all(|x| truthy(x.view())))),
     }
+}
+
+/// `format(value, spec="")`; the spec must be a str, as in CPython.
+fn format_builtin(args: &[AnyView<'_>]) -> Result<Slot> {
+    let spec = match args.get(1).map(|a| a.value()) {
+        None => Cow::Borrowed(""),
+        Some(v) => match Text::of(v) {
+            Some(t) => t.as_str(),
+            None => {
+                return Err(type_error(format!("format() argument 2 must be str, not {}", vname(v))));
+            }
+        },
+    };
+    Ok(Slot::from_text(&format_value(args[0], &spec)?))
 }
 
 fn plural(k: usize) -> &'static str {

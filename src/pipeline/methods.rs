@@ -57,7 +57,7 @@ methods! {
     Append => "append", Extend => "extend", Insert => "insert", Reverse => "reverse", Sort => "sort",
     Remove => "remove", Pop => "pop", Copy => "copy", Clear => "clear",
     Get => "get", Keys => "keys", Values => "values", Items => "items", Setdefault => "setdefault",
-    Update => "update",
+    Update => "update", Format => "format",
 }
 
 /// The receiver types that have methods.
@@ -101,6 +101,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Str, Join) => (1, 1),
         (Recv::Str, Startswith | Endswith | Find | Rfind | Index | Rindex | Count) => (1, 3),
         (Recv::Str, Replace) => (2, 3),
+        (Recv::Str, Format) => (0, super::builtins::VARIADIC),
         (Recv::List, Append | Extend | Remove | Count) => (1, 1),
         (Recv::List, Insert) => (2, 2),
         (Recv::List, Index) => (1, 3),
@@ -185,6 +186,7 @@ fn str_method(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
         Startswith | Endswith => starts_ends(m, t, args).map(Slot::from_bool),
         Find | Rfind | Index | Rindex | Count => find(m, t, args),
         Replace => replace(t, args),
+        Format => Ok(text_slot(&super::format::str_format(t, args)?, ucs4)),
         Isdigit => flag(is_digit),
         Isdecimal => flag(|c| decimal_value(c).is_some()),
         Isnumeric => flag(is_numeric),

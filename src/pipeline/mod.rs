@@ -10,6 +10,7 @@ pub mod builtins;
 pub mod compile;
 pub mod direct;
 pub mod direct_extend;
+mod format;
 pub mod inline;
 pub mod interp;
 pub mod ir;

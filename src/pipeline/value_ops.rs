@@ -363,6 +363,11 @@ pub fn binary(op: BinOp, a: AnyView<'_>, b: AnyView<'_>) -> Result<Slot> {
                 _ => float_binary(op, p.to_f64(), q.to_f64()).map(Slot::from_float),
             }
         }
+        // printf-style formatting: `"%d items" % n`.
+        (None, _) if op == BinOp::Mod && Text::of(x).is_some() => {
+            let fmt = Text::of(x).expect("checked in the guard");
+            Ok(text_slot(&super::format::percent_format(fmt, b)?, fmt.is_ucs4()))
+        }
         _ => seq_binary(op, x, y),
     }
 }
