@@ -248,13 +248,18 @@ class _Source:
         return SyntaxError(f"anyproc.script does not support {construct}", (self.filename, lineno, col, text))
 
 
+#: The built-ins an f-string lowers to calls of.
+_F_STRING_BUILTINS = ("str", "repr", "ascii", "format")
+
+
 class _Lowerer:
     """Lowers a function and everything it calls to anyscript's syntax tree (as dicts)."""
 
     def __init__(self) -> None:
         #: function object -> its name in the module
         self.names: Dict[Any, str] = {}
-        self.taken: Set[str] = set()
+        # The built-ins f-strings call are never the name of a lowered function.
+        self.taken: Set[str] = set(_F_STRING_BUILTINS)
         self.queue: List[types.FunctionType] = []
         #: (FunctionDef dict, anyscript source), entry first
         self.defs: List[Tuple[Dict[str, Any], str]] = []
@@ -525,10 +530,12 @@ class _Lowerer:
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} expressions"))
 
     def f_string(self, node: ast.JoinedStr) -> Dict[str, Any]:
-        """``f"a{x}b{y!r:>{w}}"`` as ``"".join(["a", str(x), "b", format(repr(y), ">" + ...)])``:
-        what CPython computes. A field without a spec is ``str()`` of its value (``format(x, "")``
-        is ``str(x)`` for every anyscript value); one with a spec is ``format()`` of it, the spec
-        itself an f-string; ``!r``, ``!s`` and ``!a`` apply ``repr``, ``str`` and ``ascii`` first."""
+        """``f"a{x}b{y!r:>{w}}"`` as ``"".join(["a", str(x), "b", format(repr(y), ...)])``:
+        what CPython computes.
+
+        A field without a spec is ``str()`` of its value (``format(x, "")`` is ``str(x)`` for
+        every anyscript value); one with a spec is ``format()`` of it, the spec itself an
+        f-string; ``!r``, ``!s`` and ``!a`` apply ``repr``, ``str`` and ``ascii`` first."""
         parts = []
         for part in node.values:
             if isinstance(part, ast.Constant):
@@ -538,23 +545,25 @@ class _Lowerer:
             value = self.expr(part.value)
             conversion = {ord("r"): "repr", ord("s"): "str", ord("a"): "ascii"}.get(part.conversion)
             if part.format_spec is None:
-                parts.append(_call(self.builtin(part, conversion or "str"), [value]))
+                parts.append(_call(self.builtin(conversion or "str"), [value]))
                 continue
             if conversion:
-                value = _call(self.builtin(part, conversion), [value])
+                value = _call(self.builtin(conversion), [value])
             spec = self.f_string(part.format_spec)
-            parts.append(_call(self.builtin(part, "format"), [value, spec]))
+            parts.append(_call(self.builtin("format"), [value, spec]))
         if not parts:
             return _const("")
-        if len(parts) == 1 and isinstance(node.values[0], ast.Constant):
+        if len(parts) == 1:
+            # Every part is a str already: joining one is the part itself.
             return parts[0]
         join = {"expr": "attribute", "value": _const(""), "attr": "join"}
         return _call(join, [{"expr": "list", "items": parts}])
 
-    def builtin(self, node: ast.AST, name: str) -> Dict[str, Any]:
-        """The built-in ``name`` that lowered f-strings call, which a local of that name would hide."""
+    def builtin(self, name: str) -> Dict[str, Any]:
+        """The built-in ``name`` for an f-string to call: by its name, or as ``builtins.name``
+        (which anyscript resolves to the built-in) where a local of the function hides it."""
         if name in self.locals:
-            raise self.src.error(node, f"f-strings in a function with a local named {name!r}")
+            return {"expr": "attribute", "value": _name("builtins"), "attr": name}
         return _name(name)
 
     def item(self, node: ast.expr) -> Dict[str, Any]:

@@ -223,3 +223,49 @@ def test_results_too_large_are_memory_errors():
         f(1, "99999999999999")
     with pytest.raises(MemoryError):
         anyproc.script(percent)("%99999999999999d", 1)
+
+
+def shadowed_builtins(text):
+    format = text.upper()
+    str = len(text)
+    repr = "r"
+    return f"{format:>{str + 2}}|{str}|{repr!r}|{text!a}|{text=}"
+
+
+def test_f_strings_call_the_builtins_whatever_the_locals_are_named():
+    check_all(shadowed_builtins, [(line,) for line in corpus_lines(300)] + [("",), ("é😀",)])
+
+
+# f-strings in anyscript source (pipeline files and ``anyproc.script_source``): the text
+# parser's own f-string reader, against CPython running the same source.
+F_STRING_SOURCE = '''
+def f(text):
+    words = text.split()
+    n = len(words)
+    x = n / 7
+    out = [f"{n} words", f"{text!r:>{n}}", f"{x:.3f}|{x=}|{n = :>5}|{text[:3]!a}",
+           f'{"q"}{n:{"<" if n else ">"}5}', rf"\\d{n}\\n", f"""{n
+        + 1}""", f"{{}}{n}}}}}", f"a" "b" f"{n}c", f"{n!r:}", f"{x:{n % 5}.{n % 3}}",
+           f"{f'{n:02}'}|{words[:1]}|{ {'k': n}['k'] :^7}|{n if n else -1:+}"]
+    return out
+'''
+
+
+def test_f_strings_in_anyscript_source_match_cpython():
+    namespace = {}
+    exec(F_STRING_SOURCE, namespace)
+    theirs = namespace["f"]
+    ours = anyproc.script_source(F_STRING_SOURCE, "f")
+    for line in corpus_lines(1000) + ["", "é 😀 x"]:
+        assert ours(line) == theirs(line), line
+
+
+@pytest.mark.parametrize("source,message", [
+    ("def f(x):\n    return f'{}'\n", "line 2, column 15: f-string: empty expression not allowed"),
+    ("def f(x):\n    return f'{x!z}'\n", "line 2, column 17: f-string: invalid conversion character"),
+    ("def f(x):\n    return f'a}'\n", "line 2, column 15: f-string: single '}' is not allowed"),
+    ("def f(x):\n    return f'{x +}'\n", "line 2, column 18: expected an expression"),
+])
+def test_f_string_errors_in_anyscript_source_name_the_line(source, message):
+    with pytest.raises(SyntaxError, match=re.escape(message)):
+        anyproc.script_source(source, "f")

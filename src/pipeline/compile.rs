@@ -946,6 +946,16 @@ impl<'a> FnCompiler<'a> {
         Ok(self.move_to(d, dst))
     }
 
+    /// A call of a built-in function, its argument count checked here.
+    fn call_builtin(&mut self, builtin: Builtin, args: &[Expr], dst: Option<Reg>) -> Result<Reg> {
+        check_arity(self.line, &format!("{}()", builtin.name()), builtin.arity(), args.len())?;
+        let regs = self.exprs(args)?;
+        let args = self.operands(&regs);
+        let d = self.dst(dst);
+        self.emit(Inst::CallBuiltin { dst: d, builtin, args });
+        Ok(d)
+    }
+
     fn call(&mut self, func: &Expr, args: &[Expr], dst: Option<Reg>) -> Result<Reg> {
         let line = self.line;
         match func {
@@ -959,12 +969,7 @@ impl<'a> FnCompiler<'a> {
                     return Ok(d);
                 }
                 if let Some(builtin) = Builtin::from_name(id) {
-                    check_arity(line, &format!("{id}()"), builtin.arity(), args.len())?;
-                    let regs = self.exprs(args)?;
-                    let args = self.operands(&regs);
-                    let d = self.dst(dst);
-                    self.emit(Inst::CallBuiltin { dst: d, builtin, args });
-                    return Ok(d);
+                    return self.call_builtin(builtin, args, dst);
                 }
                 Err(err(line, ErrorKind::Key, format!("name '{id}' is not defined")))
             }
@@ -979,6 +984,11 @@ impl<'a> FnCompiler<'a> {
                 if let Some((path, root)) = dotted_path(func)
                     && !self.is_defined(root)
                 {
+                    // `builtins.format(...)` is the built-in whatever the function's locals are
+                    // called: what f-strings lower to.
+                    if let Some(builtin) = path.strip_prefix("builtins.").and_then(Builtin::from_name) {
+                        return self.call_builtin(builtin, args, dst);
+                    }
                     return self.call_op(path.strip_prefix("ops.").unwrap_or(&path), args, dst);
                 }
                 let method = Method::from_name(attr)

@@ -6,6 +6,9 @@
 
 use std::fmt::Display;
 
+mod fstring;
+pub use fstring::FPart;
+
 /// What a token is.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
@@ -17,6 +20,8 @@ pub enum Tok {
     Float(f64),
     /// A string literal with its escapes resolved.
     Str(String),
+    /// An f-string: its text and replacement fields.
+    FStr(Vec<FPart>),
     /// An operator or delimiter.
     Op(&'static str),
     /// The end of a logical line.
@@ -412,10 +417,10 @@ impl Lexer {
         if prefix.contains('b') {
             return Err(syntax_error(at.0, at.1, "bytes literals are not supported in anyscript"));
         }
-        if prefix.contains('f') {
-            return Err(syntax_error(at.0, at.1, "f-strings are not supported in anyscript"));
-        }
         let raw = prefix.contains('r');
+        if prefix.contains('f') {
+            return self.f_string(at, raw);
+        }
         let Some(quote) = self.bump() else { return Ok(()) };
         let triple = self.peek() == Some(quote) && self.peek_at(1) == Some(quote);
         if triple {

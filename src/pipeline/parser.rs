@@ -10,6 +10,8 @@
 use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Literal, Module, Stmt, StmtKind, Target, UnaryOp};
 use super::lexer::{INT_LITERAL_MAX, Tok, Token, is_keyword, syntax_error, tokenize};
 
+mod fstring;
+
 /// How deeply constructs may nest: brackets, unary operators, blocks, and links of operator, call,
 /// attribute and subscript chains all count, since each adds a level to the tree.
 pub const MAX_DEPTH: usize = 200;
@@ -52,7 +54,7 @@ fn describe(tok: &Tok) -> String {
         Tok::Name(n) if is_keyword(n) => format!("'{n}'"),
         Tok::Name(n) => format!("name '{n}'"),
         Tok::Int(_) | Tok::Float(_) => "number".into(),
-        Tok::Str(_) => "string".into(),
+        Tok::Str(_) | Tok::FStr(_) => "string".into(),
         Tok::Op(op) => format!("'{op}'"),
         Tok::Newline => "end of line".into(),
         Tok::Indent => "indent".into(),
@@ -140,7 +142,7 @@ fn starts_expr(tok: &Tok) -> bool {
         Tok::Name(n) => {
             !is_keyword(n) || matches!(n.as_str(), "True" | "False" | "None" | "not" | "lambda" | "yield" | "await")
         }
-        Tok::Int(_) | Tok::Float(_) | Tok::Str(_) => true,
+        Tok::Int(_) | Tok::Float(_) | Tok::Str(_) | Tok::FStr(_) => true,
         Tok::Op(op) => matches!(*op, "(" | "[" | "{" | "-" | "+" | "~" | "*" | "..."),
         _ => false,
     }
@@ -860,7 +862,7 @@ impl Parser {
             Tok::Name(n) if n == "None" => Literal::None,
             Tok::Int(v) if *v < INT_LITERAL_MAX => Literal::Int(*v as i64),
             Tok::Float(f) => Literal::Float(*f),
-            Tok::Str(_) => return Ok(Expr::Const { value: Literal::Str(self.strings()) }),
+            Tok::Str(_) | Tok::FStr(_) => return self.string_literals(),
             Tok::Op("(") => return self.parenthesised(),
             Tok::Op("[") => return self.list(),
             Tok::Op("{") => return self.braces(),
@@ -883,16 +885,6 @@ impl Parser {
             Tok::Name(_) | Tok::Op(":=" | "@" | "...") => self.unexpected(),
             tok => self.error(format!("expected an expression, found {}", describe(tok))),
         }
-    }
-
-    /// Adjacent string literals, concatenated as in Python.
-    fn strings(&mut self) -> String {
-        let mut out = String::new();
-        while let Tok::Str(s) = self.peek() {
-            out.push_str(s);
-            self.bump();
-        }
-        out
     }
 
     /// `()`, `(x)`, `(x,)`, `(x, y)`.
@@ -1190,11 +1182,54 @@ mod tests {
         assert!(expr_err("x = 'abc\n'").contains("unterminated string"));
         assert!(expr_err("'''abc\n\n").contains("unterminated triple-quoted string literal"));
         assert!(expr_err("b'x'").contains("bytes literals are not supported"));
-        assert!(expr_err("f'{x}'").contains("f-strings are not supported"));
         assert!(expr_err("Rb'x'").contains("bytes literals are not supported"));
         assert!(expr_err(r"'\x4'").contains("truncated \\xXX escape"));
         assert!(expr_err(r"'\ud800'").contains("line 1, column 2: invalid \\uXXXX escape"));
         assert!(expr_err(r"'\N{DASH}'").contains("not supported"));
+    }
+
+    #[test]
+    fn f_strings_lower_to_builtin_calls() {
+        // What CPython computes for each f-string, written as the calls it lowers to.
+        let same = |f: &str, lowered: &str| assert_eq!(expr(f), expr(lowered), "{f}");
+        same("f'a{x}b'", "''.join(['a', builtins.str(x), 'b'])");
+        same("f'{x!r:>{w}}'", "builtins.format(builtins.repr(x), ''.join(['>', builtins.str(w)]))");
+        same("f'{x=}'", "''.join(['x=', builtins.repr(x)])");
+        same("f'{x = :>3}'", "''.join(['x = ', builtins.format(x, '>3')])");
+        same("f'{{}}' 'a' f'{x}}}'", "''.join(['{}a', builtins.str(x), '}'])");
+        same("f''", "''");
+        same("f'{x!a}'", "builtins.ascii(x)");
+        same("f'{x!s:}'", "builtins.format(builtins.str(x), '')");
+        same("f'{a, b}'", "builtins.str((a, b))");
+        same("f'{d[\"k\"]:{n}.{p}}'", "builtins.format(d['k'], ''.join([builtins.str(n), '.', builtins.str(p)]))");
+        same(
+            "f'{a != b}{a == b}{a <= b}'",
+            "''.join([builtins.str(a != b), builtins.str(a == b), builtins.str(a <= b)])",
+        );
+        same(r"rf'\d{x}\n'", r"''.join(['\\d', builtins.str(x), '\\n'])");
+        same(r"f'\t{x}\x41'", r"''.join(['\t', builtins.str(x), 'A'])");
+        same("f'''{x\n + 1}'''", "builtins.str(x + 1)");
+        same("f'{f\"{x}\"}'", "builtins.str(builtins.str(x))");
+    }
+
+    #[test]
+    fn f_string_errors_point_into_the_file() {
+        let cases: &[(&str, &str)] = &[
+            ("f'{}'", "line 1, column 4: f-string: empty expression not allowed"),
+            ("f'{x!z}'", "line 1, column 6: f-string: invalid conversion character: expected 's', 'r', or 'a'"),
+            ("f'{x'", "line 1, column 5: f-string: expecting '}'"),
+            ("f'}'", "line 1, column 3: f-string: single '}' is not allowed"),
+            ("f'{x:{y:{z}}}'", "line 1, column 7: f-string: expressions nested too deeply"),
+            (r"f'{a\nb}'", "line 1, column 5: f-string expression part cannot include a backslash"),
+            ("f'{x #}'", "line 1, column 6: f-string expression part cannot include '#'"),
+            ("f'abc", "line 1, column 1: unterminated f-string literal"),
+            ("x + f'{1 +}'", "line 1, column 11: expected an expression, found ')'"),
+            ("f'{x $}'", "line 1, column 6: f-string: invalid character '$' (U+0024)"),
+        ];
+        for (src, want) in cases {
+            let got = expr_err(src);
+            assert!(got.contains(want), "{src}: {got}");
+        }
     }
 
     #[test]

@@ -253,11 +253,25 @@ def append_loops(text):
     return [chars, by_index, letters, copied, word_list, doubled, keys, comp, comp_index, i, c, j, ch, w, k]
 
 
+def formatted(text):
+    words = text.split()
+    n = len(words)
+    chars = len(text)
+    share = n / (chars + 1)
+    out = [f"{n:>4} words|{chars:05d}|{share:.4f}|{share:%}|{chars:,}|{chars:#x}|{-share:z.1f}"]
+    for i, w in enumerate(words[:5]):
+        out.append(f"{i:02}. {w!r:<14.10}|{w[:1]!a:^5}|{len(w) = }|{w:{'>' if i % 2 else '<'}{i + 3}}")
+        line = "{0:>{1}}|{2!s:*^9}|{{}}".format(w[:8], 10, i)
+        out.append(line + "%-6s|%3d|%5.1f%%" % (w[:6], len(w), 100 * len(w) / (chars or 1)))
+    out.append(format(share, "e") + format(n, "b") + ascii(text[:6]) + "%(n)d:%(c)x" % {"n": n, "c": chars})
+    return out
+
+
 CASES = [
     "unicode_split_any", "count_vowels", "word_lengths", "capitalize_words", "first_long_word",
     "reverse_words", "char_histogram", "collatz_steps", "fizz", "dedupe", "pairs_with_break",
     "numbers", "stats", "tags", "clean", "zipped", "nested", "find_all", "wrap_lines",
-    "skip_and_stop", "append_loops",
+    "skip_and_stop", "append_loops", "formatted",
 ]
 
 

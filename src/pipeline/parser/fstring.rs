@@ -1,0 +1,118 @@
+//! String literals and f-strings side by side, concatenated as Python concatenates them.
+//!
+//! An f-string becomes what CPython computes: `f"a{x}b{y!r:>{w}}"` is
+//! `"".join(["a", builtins.str(x), "b", builtins.format(builtins.repr(y), builtins.str(w))])`
+//! (`builtins.` reaches the built-ins whatever the function's locals are called), the same
+//! lowering as `anyproc.script`'s.
+
+use super::super::ast::{Expr, Literal};
+use super::super::lexer::{FPart, Tok, Token};
+use super::{Parser, Result};
+
+/// `builtins.name(args)`.
+fn builtin_call(name: &str, args: Vec<Expr>) -> Expr {
+    let builtins = Box::new(Expr::Name { id: "builtins".into() });
+    Expr::Call { func: Box::new(Expr::Attribute { value: builtins, attr: name.into() }), args }
+}
+
+fn text(s: String) -> Expr {
+    Expr::Const { value: Literal::Str(s) }
+}
+
+/// The str made of `parts`, each a str: `""`, the part itself, or their join.
+fn joined(mut parts: Vec<Expr>) -> Expr {
+    match parts.len() {
+        0 => text(String::new()),
+        1 => parts.pop().expect("one part"),
+        _ => {
+            let join = Expr::Attribute { value: Box::new(text(String::new())), attr: "join".into() };
+            Expr::Call { func: Box::new(join), args: vec![Expr::List { items: parts }] }
+        }
+    }
+}
+
+/// Parts being collected, with adjacent text merged.
+#[derive(Default)]
+struct Pieces {
+    parts: Vec<Expr>,
+    text: String,
+}
+
+impl Pieces {
+    fn flush(&mut self) {
+        if !self.text.is_empty() {
+            self.parts.push(text(std::mem::take(&mut self.text)));
+        }
+    }
+
+    fn finish(mut self) -> Expr {
+        self.flush();
+        joined(self.parts)
+    }
+}
+
+impl Parser {
+    /// Adjacent string literals and f-strings: a constant when there is no f-string among them.
+    pub(super) fn string_literals(&mut self) -> Result<Expr> {
+        let mut pieces = Pieces::default();
+        let mut formatted = false;
+        loop {
+            match self.peek() {
+                Tok::Str(s) => pieces.text.push_str(s),
+                Tok::FStr(parts) => {
+                    formatted = true;
+                    let parts = parts.clone();
+                    self.f_parts(&parts, &mut pieces)?;
+                }
+                _ => break,
+            }
+            self.bump();
+        }
+        if !formatted {
+            return Ok(text(pieces.text));
+        }
+        Ok(pieces.finish())
+    }
+
+    fn f_parts(&mut self, parts: &[FPart], pieces: &mut Pieces) -> Result<()> {
+        for part in parts {
+            match part {
+                FPart::Text(s) => pieces.text.push_str(s),
+                FPart::Field { expr, conversion, spec, debug_text } => {
+                    if let Some(d) = debug_text {
+                        pieces.text.push_str(d);
+                    }
+                    pieces.flush();
+                    let mut value = self.field_expression(expr)?;
+                    if let Some(c) = conversion {
+                        let name = match c {
+                            'r' => "repr",
+                            'a' => "ascii",
+                            _ => "str",
+                        };
+                        value = builtin_call(name, vec![value]);
+                    }
+                    let field = match spec {
+                        None if conversion.is_some() => value,
+                        None => builtin_call("str", vec![value]),
+                        Some(spec) => {
+                            let mut spec_pieces = Pieces::default();
+                            self.f_parts(spec, &mut spec_pieces)?;
+                            builtin_call("format", vec![value, spec_pieces.finish()])
+                        }
+                    };
+                    pieces.parts.push(field);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses a field's expression tokens with this parser's nesting budget.
+    fn field_expression(&mut self, tokens: &[Token]) -> Result<Expr> {
+        let mut sub =
+            Parser { toks: tokens.to_vec(), pos: 0, depth: self.depth, loops: 0, in_function: self.in_function };
+        sub.enter()?;
+        sub.standalone_expr()
+    }
+}
