@@ -82,6 +82,11 @@ ARG_STRS = ["", "a", "hello", "Hello World", "héllo wörld", "日本語のテ�
 ARG_FLOATS = [0.0, -0.0, 1.5, -2.5, 0.1, 1e300, float("inf"), float("nan"), 2.5, 1e16]
 
 KINDS = ["int", "str", "float", "bool", "list_int", "list_str", "list", "dict"]
+FORMAT_SPECS = ["", ">6", "<4", "^7", "*^9", "+", " ", "05", "08.3f", ",", "_", ".2f", ".3e", "g", "%", "x",
+                "#b", "c", "s", ".2", "z.1f", "=+8", ",.1f", "#o", "X", "n", ".10", "0>5"]
+# No spec from a generated value: CPython fills a width of 2**62 until memory runs out.
+FORMAT_TEMPLATES = ["{}|{}", "{0!r:>8}{1}", "{1:^5}{0!s}", "{:}{:x}", "{0[0]}{1}", "{{}}{1!a}", "{1!s:.3}|{0}"]
+PERCENT_TEMPLATES = ["%s|%d", "%r:%5.1f", "%-6s|%x", "%a%%%i", "%5s%+g", "%c%e", "%(k)s%d"]
 PARAM_KINDS = ["int", "int", "str", "str", "str", "list_int", "list_str", "list", "dict", "float"]
 
 
@@ -274,6 +279,11 @@ class Gen:
                 lambda: f"{e('dict')}.get({self.key()}, {e('str')})",
                 lambda: f"''.join(sorted({e('str')}))",
                 lambda: f"''.join(reversed({e('str')}))",
+                # String formatting (pipeline/format/): specs, str.format, printf-style, ascii.
+                lambda: f"format({e(r.choice(['int', 'float', 'str', 'bool']))}, {r.choice(FORMAT_SPECS)!r})",
+                lambda: f"{r.choice(FORMAT_TEMPLATES)!r}.format({e('any')}, {e(r.choice(['int', 'str']))})",
+                lambda: f"({r.choice(PERCENT_TEMPLATES)!r} % ({e('any')}, {e(r.choice(['int', 'float']))}))",
+                lambda: f"ascii({e('any')})",
             ]
             return r.choice(choices)()
         if kind == "bool":
@@ -908,6 +918,11 @@ def _method(name: str) -> Callable:
     return call
 
 
+def _m_percent(a: Any, b: Any) -> Any:
+    """``a % b`` where tuples are lists: a list on the right of a str's ``%`` is its argument tuple."""
+    return a % (tuple(b) if isinstance(a, str) and isinstance(b, list) else b)
+
+
 def _affix(name: str) -> Callable:
     """``str.startswith``/``endswith`` taking a list of affixes, as anyscript does a tuple."""
     def call(recv, first, *rest):
@@ -926,6 +941,13 @@ class _ListModel(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.ctx, ast.Load):
             return ast.copy_location(ast.List(node.elts, ast.Load()), node)
+        return node
+
+    def visit_BinOp(self, node: ast.BinOp):
+        """``str % args`` as ``_m_percent``: a list on the right is the argument tuple."""
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Mod):
+            return ast.copy_location(ast.Call(ast.Name("_m_percent", ast.Load()), [node.left, node.right], []), node)
         return node
 
     def visit_Call(self, node: ast.Call):
@@ -989,6 +1011,7 @@ def run_list_model(source: str, name: str, args: tuple) -> Outcome:
         "range": _as_lists(range), "tuple": _as_lists(tuple),
         **{f"_m_{m}": _method(m) for m in ("keys", "values", "items")},
         **{f"_m_{m}": _affix(m) for m in ("startswith", "endswith")},
+        "_m_percent": _m_percent,
     }
     filename = "<difftest-lists>"
     with warnings.catch_warnings():

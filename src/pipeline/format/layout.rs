@@ -36,7 +36,7 @@ fn push_n(out: &mut String, c: char, n: usize) {
 pub(crate) fn pad(text: &str, chars: usize, spec: &FormatSpec) -> Result<String> {
     let total = spec.width.unwrap_or(0).max(chars);
     let padding = total - chars;
-    let mut out = text_with_room(text.len() + padding.saturating_mul(spec.fill.len_utf8()), "format()")?;
+    let mut out = text_with_room(text.len().saturating_add(padding.saturating_mul(spec.fill.len_utf8())), "format()")?;
     let (before, after) = match spec.align {
         Align::Left => (0, padding),
         Align::Center => (padding / 2, padding - padding / 2),
@@ -84,7 +84,8 @@ pub(crate) fn number(n: &NumberParts<'_>, spec: &FormatSpec) -> Result<String> {
         Align::Center => (padding / 2, 0, padding - padding / 2),
         Align::AfterSign => (0, padding, 0),
     };
-    let bytes = grouped.len() + n.rest.len() + n.prefix.len() + 1 + padding.saturating_mul(spec.fill.len_utf8());
+    let fixed_bytes = grouped.len() + n.rest.len() + n.prefix.len() + 1;
+    let bytes = fixed_bytes.saturating_add(padding.saturating_mul(spec.fill.len_utf8()));
     let mut out = text_with_room(bytes, "format()")?;
     push_n(&mut out, spec.fill, before);
     out.extend(sign);
@@ -103,7 +104,8 @@ fn group(digits: &str, min_width: i128, grouping: Option<(usize, char)>) -> Resu
     let bytes = digits.len().max(min_width.max(0) as usize);
     let mut reversed = text_with_room(bytes.saturating_add(bytes / 3 + 1), "format()")?;
     let mut from_right = digits.chars().rev();
-    let mut remaining = digits.len() as i128;
+    // In characters: for `c` the digit is the character, which may take several bytes.
+    let mut remaining = digits.chars().count() as i128;
     let mut min_width = min_width;
     let mut take = |out: &mut String, l: i128, remaining: &mut i128| {
         let chars = (*remaining).min(l).max(0);

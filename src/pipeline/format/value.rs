@@ -185,6 +185,8 @@ mod tests {
         assert_eq!(fmt(i(-5), "#x"), "-0x5");
         assert_eq!(fmt(i(-5), "<05"), "-5000");
         assert_eq!(fmt(i(65), "c"), "A");
+        assert_eq!(fmt(i(233), "05c"), "0000é");
+        assert_eq!(fmt(i(0x1F600), "=^7c"), "===😀===");
         assert_eq!(fmt(i(5), "=^5"), "==5==");
         assert_eq!(fmt(i(i64::MIN), "x"), "-8000000000000000");
         assert_eq!(fmt(b(true), ""), "True");
@@ -221,5 +223,15 @@ mod tests {
         assert_eq!(fmt(s("ab"), "x"), "ValueError: Unknown format code 'x' for object of type 'str'");
         assert_eq!(fmt(none(), ""), "None");
         assert_eq!(fmt(none(), ">5"), "TypeError: unsupported format string passed to NoneType.__format__");
+    }
+
+    #[test]
+    fn widths_too_large_for_memory_are_memory_errors() {
+        // The largest width CPython parses (PY_SSIZE_T_MAX), with a 4-byte fill.
+        for (v, spec) in
+            [(s("x"), "😀<9223372036854775807"), (i(5), "😀>9223372036854775807"), (i(5), "09223372036854775807,")]
+        {
+            assert!(fmt(v, spec).starts_with("MemoryError"), "{spec}");
+        }
     }
 }
