@@ -86,6 +86,7 @@ FORMAT_SPECS = ["", ">6", "<4", "^7", "*^9", "+", " ", "05", "08.3f", ",", "_", 
                 "#b", "c", "s", ".2", "z.1f", "=+8", ",.1f", "#o", "X", "n", ".10", "0>5"]
 # No spec from a generated value: CPython fills a width of 2**62 until memory runs out.
 FORMAT_TEMPLATES = ["{}|{}", "{0!r:>8}{1}", "{1:^5}{0!s}", "{:}{:x}", "{0[0]}{1}", "{{}}{1!a}", "{1!s:.3}|{0}"]
+FILLS = [" ", "*", "é", "🎉", "", "ab"]
 PERCENT_TEMPLATES = ["%s|%d", "%r:%5.1f", "%-6s|%x", "%a%%%i", "%5s%+g", "%c%e", "%(k)s%d"]
 PARAM_KINDS = ["int", "int", "str", "str", "str", "list_int", "list_str", "list", "dict", "float"]
 
@@ -284,6 +285,11 @@ class Gen:
                 lambda: f"{r.choice(FORMAT_TEMPLATES)!r}.format({e('any')}, {e(r.choice(['int', 'str']))})",
                 lambda: f"({r.choice(PERCENT_TEMPLATES)!r} % ({e('any')}, {e(r.choice(['int', 'float']))}))",
                 lambda: f"ascii({e('any')})",
+                lambda: f"{e('str')}.{r.choice(['center', 'ljust', 'rjust'])}({self.small()}{self.opt(', ' + repr(r.choice(FILLS)))})",
+                lambda: f"{e('str')}.zfill({self.small()})",
+                lambda: f"{e('str')}.{r.choice(['removeprefix', 'removesuffix'])}({e('str', 0)})",
+                lambda: f"'|'.join({e('str')}.{r.choice(['partition', 'rpartition'])}({e('str', 0)}))",
+                lambda: f"'|'.join({e('str')}.splitlines({r.choice(['', 'True', '0'])}))",
             ]
             return r.choice(choices)()
         if kind == "bool":
@@ -295,7 +301,7 @@ class Gen:
                 lambda: f"({e('int')} {r.choice(['in', 'not in'])} {e(r.choice(['list_int', 'list']))})",
                 lambda: f"(not {e('any')})",
                 lambda: f"bool({e('any')})",
-                lambda: f"{e('str')}.{r.choice(['isdigit', 'isdecimal', 'isnumeric', 'isalpha', 'isalnum', 'isspace', 'islower', 'isupper'])}()",
+                lambda: f"{e('str')}.{r.choice(['isdigit', 'isdecimal', 'isnumeric', 'isalpha', 'isalnum', 'isspace', 'islower', 'isupper', 'isascii'])}()",
                 lambda: f"{e('str')}.{r.choice(['startswith', 'endswith'])}({self.str_args()})",
                 lambda: f"{r.choice(['any', 'all'])}({e(r.choice(['list', 'list_int', 'str']))})",
                 lambda: f"({e('bool')} {r.choice(['and', 'or'])} {e('bool')})",

@@ -57,7 +57,9 @@ methods! {
     Append => "append", Extend => "extend", Insert => "insert", Reverse => "reverse", Sort => "sort",
     Remove => "remove", Pop => "pop", Copy => "copy", Clear => "clear",
     Get => "get", Keys => "keys", Values => "values", Items => "items", Setdefault => "setdefault",
-    Update => "update", Format => "format",
+    Update => "update", Format => "format", Center => "center", Ljust => "ljust", Rjust => "rjust",
+    Zfill => "zfill", Partition => "partition", Rpartition => "rpartition", Removeprefix => "removeprefix",
+    Removesuffix => "removesuffix", Splitlines => "splitlines", Isascii => "isascii",
 }
 
 /// The receiver types that have methods.
@@ -94,7 +96,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (
             Recv::Str,
             Lower | Upper | Casefold | Title | Capitalize | Isdigit | Isdecimal | Isnumeric | Isalpha | Isalnum
-            | Isspace | Islower | Isupper,
+            | Isspace | Islower | Isupper | Isascii,
         ) => (0, 0),
         (Recv::Str, Strip | Lstrip | Rstrip) => (0, 1),
         (Recv::Str, Split | Rsplit) => (0, 2),
@@ -102,6 +104,9 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Str, Startswith | Endswith | Find | Rfind | Index | Rindex | Count) => (1, 3),
         (Recv::Str, Replace) => (2, 3),
         (Recv::Str, Format) => (0, super::builtins::VARIADIC),
+        (Recv::Str, Center | Ljust | Rjust) => (1, 2),
+        (Recv::Str, Zfill | Partition | Rpartition | Removeprefix | Removesuffix) => (1, 1),
+        (Recv::Str, Splitlines) => (0, 1),
         (Recv::List, Append | Extend | Remove | Count) => (1, 1),
         (Recv::List, Insert) => (2, 2),
         (Recv::List, Index) => (1, 3),
@@ -187,6 +192,13 @@ fn str_method(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
         Find | Rfind | Index | Rindex | Count => find(m, t, args),
         Replace => replace(t, args),
         Format => Ok(text_slot(&super::format::str_format(t, args)?, ucs4)),
+        Center | Ljust | Rjust => super::str_padding::justify(m, t, args),
+        Zfill => super::str_padding::zfill(t, &args[0]),
+        Partition | Rpartition => super::str_pieces::partition(m, t, &args[0]),
+        Removeprefix | Removesuffix => super::str_pieces::remove_affix(m, t, &args[0]),
+        Splitlines => super::str_pieces::splitlines(t, args.first()),
+        // True for "" too, unlike the other tests.
+        Isascii => Ok(Slot::from_bool(t.chars().all(|c| c.is_ascii()))),
         Isdigit => flag(is_digit),
         Isdecimal => flag(|c| decimal_value(c).is_some()),
         Isnumeric => flag(is_numeric),

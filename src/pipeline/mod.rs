@@ -23,6 +23,8 @@ pub mod ordered;
 pub mod parser;
 pub mod script;
 pub mod spec;
+mod str_padding;
+mod str_pieces;
 pub mod stream;
 #[cfg(test)]
 mod test_values;
