@@ -1195,6 +1195,10 @@ FIXED_BUGS: List[KnownBug] = [
              ([1, 10, 4611686018427387904, 63], 9223372036854775807), lambda cp, ap: False),
     KnownBug("empty-dict-pop-default", "{}.pop(k, default) of an unhashable k gives the default",
              "def f(k):\n    return [{}.pop(k, 7), {}.pop(k, None)]\n", ([1],), lambda cp, ap: False),
+    # Found by 10,000 programs of seed 780 (2026-11-26): the repeat copied nothing 2**62 times.
+    KnownBug("empty-list-times-huge-int", "[] * 2**62 (and a *= [] with a huge a) is [] at once",
+             "def f(a):\n    a *= {}.get('', [])\n    return [a, [] * 4611686018427387904, '' * 4611686018427387904]\n",
+             (4611686018427387904,), lambda cp, ap: False),
 ]
 
 

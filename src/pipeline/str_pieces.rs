@@ -78,15 +78,9 @@ pub(crate) fn splitlines(t: Text<'_>, keepends: Option<&AnyView<'_>>) -> Result<
 
 #[cfg(test)]
 mod tests {
-    use crate::pipeline::methods::{Method, call_method};
     use crate::pipeline::test_values::*;
-    use crate::pipeline::value_ops::repr_value;
 
-    fn call(recv: &str, m: &str, args: &[crate::pipeline::Slot]) -> String {
-        let views: Vec<_> = args.iter().map(|a| a.view()).collect();
-        let method = Method::from_name(m).expect(m);
-        call_method(method, s(recv).view(), &views).map_or_else(|e| e.message().to_string(), |v| repr_value(v.value()))
-    }
+    use method_repr as call;
 
     #[test]
     fn pieces_as_cpython() {

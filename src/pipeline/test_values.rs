@@ -43,3 +43,12 @@ pub fn list(items: Vec<Slot>) -> Slot {
 pub fn dict(items: Vec<(Slot, Slot)>) -> Slot {
     items.into_iter().map(|(k, v)| (k.resize::<0>(), v.resize::<0>())).collect::<Dict>().into()
 }
+
+/// `repr(recv.name(*args))`, or the error's message: what the method tests compare.
+pub fn method_repr(recv: &str, name: &str, args: &[Slot]) -> String {
+    use super::methods::{Method, call_method};
+    let views: Vec<_> = args.iter().map(|a| a.view()).collect();
+    let method = Method::from_name(name).expect(name);
+    call_method(method, s(recv).view(), &views)
+        .map_or_else(|e| e.message().to_string(), |v| super::value_ops::repr_value(v.value()))
+}

@@ -622,6 +622,10 @@ fn repeat(seq: Value<'_>, n: i64) -> Result<Slot> {
         }
         _ => {
             let items = list_obj(seq).map(|l| l.with_items(<[AnyValue]>::to_vec)).unwrap_or_default();
+            if items.is_empty() {
+                // `[] * 2**62` is `[]` at once, not 2**62 rounds of copying nothing.
+                return Ok(List::new().into());
+            }
             let Some(bytes) = items.len().checked_mul(n).and_then(|k| k.checked_mul(16)) else {
                 return Err(Error::new(ErrorKind::Memory, "repeated list: its size overflows"));
             };
@@ -1341,6 +1345,11 @@ mod tests {
         assert_eq!(br(Mul, list(vec![i(1), i(2)]), i(2)), "[1, 2, 1, 2]");
         assert_eq!(br(Mul, i(2), list(vec![i(1)])), "[1, 1]");
         assert_eq!(br(Mul, list(vec![i(1)]), i(-3)), "[]");
+        // Empty sequences times a huge count are empty at once (the list one looped 2**62 times:
+        // found by the differential test, seed 780).
+        assert_eq!(br(Mul, i(1 << 62), list(vec![])), "[]");
+        assert_eq!(br(Mul, s(""), i(i64::MAX)), "''");
+        assert_eq!(br(Mul, u(""), i(i64::MAX)), "''");
         assert_eq!(br(Add, Slot::from_bytes(b"a"), Slot::from_bytes(b"b")), "b'ab'");
         assert_eq!(br(BitOr, dict(vec![(i(1), i(1)), (i(2), i(2))]), dict(vec![(i(2), i(3))])), "{1: 1, 2: 3}");
         // The inner list is shared, as in Python.
