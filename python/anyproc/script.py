@@ -530,8 +530,8 @@ class _Lowerer:
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} expressions"))
 
     def f_string(self, node: ast.JoinedStr) -> Dict[str, Any]:
-        """``f"a{x}b{y!r:>{w}}"`` as ``"".join(["a", str(x), "b", format(repr(y), ...)])``:
-        what CPython computes.
+        """``f"a{x}b{y!r:>{w}}"`` as ``"a" + str(x) + "b" + format(repr(y), ...)``: what
+        CPython computes.
 
         A field without a spec is ``str()`` of its value (``format(x, "")`` is ``str(x)`` for
         every anyscript value); one with a spec is ``format()`` of it, the spec itself an
@@ -553,11 +553,12 @@ class _Lowerer:
             parts.append(_call(self.builtin("format"), [value, spec]))
         if not parts:
             return _const("")
-        if len(parts) == 1:
-            # Every part is a str already: joining one is the part itself.
-            return parts[0]
-        join = {"expr": "attribute", "value": _const(""), "attr": "join"}
-        return _call(join, [{"expr": "list", "items": parts}])
+        # Every part is a str, so `+` from left to right is their join; a short result stays
+        # inline in its register, with no list and no heap string made on the way.
+        out = parts[0]
+        for part in parts[1:]:
+            out = {"expr": "bin_op", "op": "add", "left": out, "right": part}
+        return out
 
     def builtin(self, name: str) -> Dict[str, Any]:
         """The built-in ``name`` for an f-string to call: by its name, or as ``builtins.name``

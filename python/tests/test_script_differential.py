@@ -84,10 +84,13 @@ ARG_FLOATS = [0.0, -0.0, 1.5, -2.5, 0.1, 1e300, float("inf"), float("nan"), 2.5,
 KINDS = ["int", "str", "float", "bool", "list_int", "list_str", "list", "dict"]
 FORMAT_SPECS = ["", ">6", "<4", "^7", "*^9", "+", " ", "05", "08.3f", ",", "_", ".2f", ".3e", "g", "%", "x",
                 "#b", "c", "s", ".2", "z.1f", "=+8", ",.1f", "#o", "X", "n", ".10", "0>5"]
-# No spec from a generated value: CPython fills a width of 2**62 until memory runs out.
-FORMAT_TEMPLATES = ["{}|{}", "{0!r:>8}{1}", "{1:^5}{0!s}", "{:}{:x}", "{0[0]}{1}", "{{}}{1!a}", "{1!s:.3}|{0}"]
+# No spec from a generated value: CPython fills a width of 2**62 until memory runs out. A value
+# of any type is shown cut short (`.8`): a list that gets its own text appended would double in
+# size each time round a loop, which no line cap bounds.
+FORMAT_TEMPLATES = ["{0!s:.8}|{1}", "{0!r:>8.8}{1}", "{1:^5}{0!s:.6}", "{0!s:.4}{1:x}", "{0[0]!r:.5}{1}",
+                    "{{}}{1!a}", "{1!s:.3}|{0!a:.9}"]
 FILLS = [" ", "*", "é", "🎉", "", "ab"]
-PERCENT_TEMPLATES = ["%s|%d", "%r:%5.1f", "%-6s|%x", "%a%%%i", "%5s%+g", "%c%e", "%(k)s%d"]
+PERCENT_TEMPLATES = ["%.8s|%d", "%.6r:%5.1f", "%-6.6s|%x", "%.5a%%%i", "%5.5s%+g", "%c%e", "%(k).4s%d"]
 PARAM_KINDS = ["int", "int", "str", "str", "str", "list_int", "list_str", "list", "dict", "float"]
 
 
@@ -284,7 +287,7 @@ class Gen:
                 lambda: f"format({e(r.choice(['int', 'float', 'str', 'bool']))}, {r.choice(FORMAT_SPECS)!r})",
                 lambda: f"{r.choice(FORMAT_TEMPLATES)!r}.format({e('any')}, {e(r.choice(['int', 'str']))})",
                 lambda: f"({r.choice(PERCENT_TEMPLATES)!r} % ({e('any')}, {e(r.choice(['int', 'float']))}))",
-                lambda: f"ascii({e('any')})",
+                lambda: f"ascii({e('any')})[:12]",
                 lambda: f"{e('str')}.{r.choice(['center', 'ljust', 'rjust'])}({self.small()}{self.opt(', ' + repr(r.choice(FILLS)))})",
                 lambda: f"{e('str')}.zfill({self.small()})",
                 lambda: f"{e('str')}.{r.choice(['removeprefix', 'removesuffix'])}({e('str', 0)})",

@@ -5,6 +5,26 @@
 
 use std::fmt::{self, Write};
 
+/// Python's `repr(int)` of `i`, written at the end of `buf` (20 bytes hold `i64::MIN`), with
+/// no allocation.
+pub fn int_text(i: i64, buf: &mut [u8; 20]) -> &str {
+    let mut n = i.unsigned_abs();
+    let mut k = buf.len();
+    loop {
+        k -= 1;
+        buf[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        k -= 1;
+        buf[k] = b'-';
+    }
+    std::str::from_utf8(&buf[k..]).unwrap_or_default()
+}
+
 /// Python's `repr(float)`: the shortest round-tripping digits, fixed notation for exponents
 /// -4..16 and `1e+16` / `1e-05` style beyond.
 pub fn write_float_repr(out: &mut impl Write, f: f64) -> fmt::Result {

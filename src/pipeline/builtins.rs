@@ -101,6 +101,8 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
         Builtin::Str => Ok(match args.first() {
             None => Slot::from_text(""),
             Some(a) if Text::of(a.value()).is_some() => a.to_owned(),
+            // The commonest case of f-strings and `str(n)`, without a String on the heap.
+            Some(a) if let Value::Int(i) = a.value() => Slot::from_text(crate::any::py_text::int_text(i, &mut [0; 20])),
             Some(a) => Slot::from_text(&to_str(*a)?),
         }),
         Builtin::Int => int(args),
@@ -608,6 +610,9 @@ mod tests {
         assert_eq!(ok("str", &[f(1.5e-7)]), "'1.5e-07'");
         assert_eq!(ok("str", &[f(2.0)]), "'2.0'");
         assert_eq!(ok("str", &[i(-3)]), "'-3'");
+        assert_eq!(ok("str", &[i(0)]), "'0'");
+        assert_eq!(ok("str", &[i(i64::MIN)]), "'-9223372036854775808'");
+        assert_eq!(ok("str", &[i(i64::MAX)]), "'9223372036854775807'");
         assert_eq!(ok("str", &[none()]), "'None'");
         assert_eq!(ok("str", &[b(false)]), "'False'");
         assert_eq!(ok("str", &[list(vec![s("a"), f(0.5)])]), "\"['a', 0.5]\"");

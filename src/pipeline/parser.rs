@@ -1192,22 +1192,19 @@ mod tests {
     fn f_strings_lower_to_builtin_calls() {
         // What CPython computes for each f-string, written as the calls it lowers to.
         let same = |f: &str, lowered: &str| assert_eq!(expr(f), expr(lowered), "{f}");
-        same("f'a{x}b'", "''.join(['a', builtins.str(x), 'b'])");
-        same("f'{x!r:>{w}}'", "builtins.format(builtins.repr(x), ''.join(['>', builtins.str(w)]))");
-        same("f'{x=}'", "''.join(['x=', builtins.repr(x)])");
-        same("f'{x = :>3}'", "''.join(['x = ', builtins.format(x, '>3')])");
-        same("f'{{}}' 'a' f'{x}}}'", "''.join(['{}a', builtins.str(x), '}'])");
+        same("f'a{x}b'", "'a' + builtins.str(x) + 'b'");
+        same("f'{x!r:>{w}}'", "builtins.format(builtins.repr(x), '>' + builtins.str(w))");
+        same("f'{x=}'", "'x=' + builtins.repr(x)");
+        same("f'{x = :>3}'", "'x = ' + builtins.format(x, '>3')");
+        same("f'{{}}' 'a' f'{x}}}'", "'{}a' + builtins.str(x) + '}'");
         same("f''", "''");
         same("f'{x!a}'", "builtins.ascii(x)");
         same("f'{x!s:}'", "builtins.format(builtins.str(x), '')");
         same("f'{a, b}'", "builtins.str((a, b))");
-        same("f'{d[\"k\"]:{n}.{p}}'", "builtins.format(d['k'], ''.join([builtins.str(n), '.', builtins.str(p)]))");
-        same(
-            "f'{a != b}{a == b}{a <= b}'",
-            "''.join([builtins.str(a != b), builtins.str(a == b), builtins.str(a <= b)])",
-        );
-        same(r"rf'\d{x}\n'", r"''.join(['\\d', builtins.str(x), '\\n'])");
-        same(r"f'\t{x}\x41'", r"''.join(['\t', builtins.str(x), 'A'])");
+        same("f'{d[\"k\"]:{n}.{p}}'", "builtins.format(d['k'], builtins.str(n) + '.' + builtins.str(p))");
+        same("f'{a != b}{a == b}{a <= b}'", "builtins.str(a != b) + builtins.str(a == b) + builtins.str(a <= b)");
+        same(r"rf'\d{x}\n'", r"'\\d' + builtins.str(x) + '\\n'");
+        same(r"f'\t{x}\x41'", r"'\t' + builtins.str(x) + 'A'");
         same("f'''{x\n + 1}'''", "builtins.str(x + 1)");
         same("f'{f\"{x}\"}'", "builtins.str(builtins.str(x))");
     }

@@ -6,6 +6,7 @@
 
 use super::layout::reserve;
 use super::value::{ascii_of, format_value};
+use super::with_chars;
 use crate::pipeline::Slot;
 use crate::pipeline::value_ops::{Text, get_item, index_error, key_error, to_str, try_repr_value, value_error};
 use crate::{AnyView, Result, Value};
@@ -20,11 +21,12 @@ enum Numbering {
 
 /// `fmt.format(*args)`.
 pub(crate) fn str_format(fmt: Text<'_>, args: &[AnyView<'_>]) -> Result<String> {
-    let chars = fmt.to_chars();
-    let mut numbering = Numbering::Unset;
-    let mut out = String::new();
-    build(&chars, args, &mut numbering, 2, &mut out)?;
-    Ok(out)
+    with_chars(fmt, |chars| {
+        let mut numbering = Numbering::Unset;
+        let mut out = String::new();
+        build(chars, args, &mut numbering, 2, &mut out)?;
+        Ok(out)
+    })
 }
 
 /// Writes `fmt` with its fields replaced; nested fields in specs recurse with one level less.

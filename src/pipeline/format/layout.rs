@@ -3,6 +3,7 @@
 
 use super::spec::{Align, FormatSpec};
 use crate::{Error, Result};
+use std::borrow::Cow;
 
 /// Results longer than this are refused as `MemoryError`s without asking the allocator (a
 /// width of a billion is granted by overcommit and then filled until the process is killed).
@@ -75,7 +76,13 @@ pub(crate) fn number(n: &NumberParts<'_>, spec: &FormatSpec) -> Result<String> {
     let rest_chars = n.rest.chars().count() as i128;
     let fixed = sign.is_some() as i128 + n.prefix.len() as i128 + rest_chars;
     let min_width = if spec.fill == '0' && spec.align == Align::AfterSign { width - fixed } else { 0 };
-    let grouped = if n.digits.is_empty() { String::new() } else { group(n.digits, min_width, n.grouping)? };
+    let digit_count = n.digits.chars().count() as i128;
+    let grouped: Cow<'_, str> = if n.digits.is_empty() || (n.grouping.is_none() && min_width <= digit_count) {
+        // Nothing to group or fill: the digits as they are.
+        Cow::Borrowed(n.digits)
+    } else {
+        Cow::Owned(group(n.digits, min_width, n.grouping)?)
+    };
     let used = fixed + grouped.chars().count() as i128;
     let padding = (width - used).max(0) as usize;
     let (before, between, after) = match spec.align {

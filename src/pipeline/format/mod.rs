@@ -14,3 +14,20 @@ pub(crate) use fields::str_format;
 pub(crate) use layout::text_with_room;
 pub(crate) use percent::percent_format;
 pub(crate) use value::{ascii_of, format_value};
+
+use crate::pipeline::value_ops::Text;
+
+/// Calls `f` with the characters of `text`: on the stack when they are few (format strings
+/// and specs usually are), so that formatting a value allocates no copy of its template.
+pub(crate) fn with_chars<R>(text: Text<'_>, f: impl FnOnce(&[char]) -> R) -> R {
+    const SMALL: usize = 64;
+    match text {
+        Text::Ucs4(chars) => f(chars),
+        Text::Utf8(s) if s.len() <= SMALL => {
+            let mut small = ['\0'; SMALL];
+            let n = s.chars().zip(small.iter_mut()).map(|(c, slot)| *slot = c).count();
+            f(&small[..n])
+        }
+        Text::Utf8(s) => f(&s.chars().collect::<Vec<char>>()),
+    }
+}

@@ -6,6 +6,8 @@
 use super::float::{Flags, Mode, float_digits};
 use super::layout::{reserve, text_with_room};
 use super::value::ascii_of;
+use super::with_chars;
+use crate::any::py_text::int_text;
 use crate::pipeline::Slot;
 use crate::pipeline::value_ops::{
     Text, dict_of, get_item, list_of, to_str, try_repr_value, type_error, value_error, vname,
@@ -76,7 +78,10 @@ impl Cursor<'_> {
 
 /// `fmt % args`.
 pub(crate) fn percent_format(fmt: Text<'_>, args: AnyView<'_>) -> Result<String> {
-    let chars = fmt.to_chars();
+    with_chars(fmt, |chars| format_chars(chars, args))
+}
+
+fn format_chars(chars: &[char], args: AnyView<'_>) -> Result<String> {
     let value = args.value();
     let mapping: Option<Slot> = dict_of(value).map(|_| args.to_owned());
     let mut state = match list_of(value) {
@@ -88,7 +93,7 @@ pub(crate) fn percent_format(fmt: Text<'_>, args: AnyView<'_>) -> Result<String>
         None => Args { items: Vec::new(), len: -1, next: -2, single: args.to_owned() },
     };
     let mut out = String::new();
-    let mut cur = Cursor { chars: &chars, pos: 0, exhausted: false };
+    let mut cur = Cursor { chars, pos: 0, exhausted: false };
     while let Some(c) = cur.next() {
         if c != '%' {
             out.push(c);
@@ -228,6 +233,11 @@ fn write_conversion(out: &mut String, ch: char, index: usize, conv: &Conversion,
             let c = char_of(v)?;
             return write_padded(out, c.encode_utf8(&mut [0; 4]), None, conv, ch);
         }
+        // The common `%d` of an int: its digits on the stack.
+        'd' | 'i' | 'u' if conv.precision.is_none() && matches!(v.value(), Value::Int(_)) => {
+            let i = v.value().as_int().unwrap_or_default();
+            return write_signed(out, int_text(i, &mut [0; 20]), conv, ch);
+        }
         'd' | 'i' | 'u' | 'o' | 'x' | 'X' => integer_text(v, ch, conv)?,
         'e' | 'E' | 'f' | 'F' | 'g' | 'G' => {
             let x = match v.value() {
@@ -254,11 +264,16 @@ fn write_conversion(out: &mut String, ch: char, index: usize, conv: &Conversion,
             )));
         }
     };
+    write_signed(out, &text, conv, ch)
+}
+
+/// Writes a number's text, its sign split off (or added for `+` and ` `) and padded.
+fn write_signed(out: &mut String, text: &str, conv: &Conversion, ch: char) -> Result<()> {
     let (sign, body) = match text.strip_prefix('-') {
         Some(rest) => (Some('-'), rest),
-        None if conv.plus => (Some('+'), text.as_str()),
-        None if conv.blank => (Some(' '), text.as_str()),
-        None => (None, text.as_str()),
+        None if conv.plus => (Some('+'), text),
+        None if conv.blank => (Some(' '), text),
+        None => (None, text),
     };
     write_padded(out, body, sign, conv, ch)
 }

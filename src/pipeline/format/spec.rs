@@ -2,9 +2,10 @@
 //! `[[fill]align][sign][z][#][0][width][grouping][.precision][type]`, read as CPython 3.11
 //! reads it (`Python/formatter_unicode.c`), errors worded alike.
 
+use super::with_chars;
 use crate::Result;
 use crate::pipeline::methods::decimal_value;
-use crate::pipeline::value_ops::value_error;
+use crate::pipeline::value_ops::{Text, value_error};
 
 /// Where padding goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +85,10 @@ fn integer(spec: &[char], pos: &mut usize) -> Result<Option<usize>> {
 impl FormatSpec {
     /// Parses `spec` for a value whose type has `defaults`.
     pub(crate) fn parse(spec: &str, defaults: Defaults) -> Result<FormatSpec> {
-        let s: Vec<char> = spec.chars().collect();
+        with_chars(Text::Utf8(spec), |s| Self::parse_chars(spec, s, defaults))
+    }
+
+    fn parse_chars(spec: &str, s: &[char], defaults: Defaults) -> Result<FormatSpec> {
         let mut pos = 0;
         let mut fill = None;
         let mut align = None;
@@ -113,7 +117,7 @@ impl FormatSpec {
                 align = Some(Align::AfterSign);
             }
         }
-        let width = integer(&s, &mut pos)?;
+        let width = integer(s, &mut pos)?;
         let mut grouping = None;
         if s.get(pos) == Some(&',') {
             grouping = Some(',');
@@ -132,7 +136,7 @@ impl FormatSpec {
         let mut precision = None;
         if s.get(pos) == Some(&'.') {
             pos += 1;
-            precision = integer(&s, &mut pos)?;
+            precision = integer(s, &mut pos)?;
             if precision.is_none() {
                 return Err(value_error("Format specifier missing precision"));
             }

@@ -1,11 +1,11 @@
 //! String literals and f-strings side by side, concatenated as Python concatenates them.
 //!
 //! An f-string becomes what CPython computes: `f"a{x}b{y!r:>{w}}"` is
-//! `"".join(["a", builtins.str(x), "b", builtins.format(builtins.repr(y), builtins.str(w))])`
+//! `"a" + builtins.str(x) + "b" + builtins.format(builtins.repr(y), builtins.str(w))`
 //! (`builtins.` reaches the built-ins whatever the function's locals are called), the same
 //! lowering as `anyproc.script`'s.
 
-use super::super::ast::{Expr, Literal};
+use super::super::ast::{BinOp, Expr, Literal};
 use super::super::lexer::{FPart, Tok, Token};
 use super::{Parser, Result};
 
@@ -19,16 +19,12 @@ fn text(s: String) -> Expr {
     Expr::Const { value: Literal::Str(s) }
 }
 
-/// The str made of `parts`, each a str: `""`, the part itself, or their join.
-fn joined(mut parts: Vec<Expr>) -> Expr {
-    match parts.len() {
-        0 => text(String::new()),
-        1 => parts.pop().expect("one part"),
-        _ => {
-            let join = Expr::Attribute { value: Box::new(text(String::new())), attr: "join".into() };
-            Expr::Call { func: Box::new(join), args: vec![Expr::List { items: parts }] }
-        }
-    }
+/// The str made of `parts`, each a str: `""`, the part itself, or the parts added from left
+/// to right (their join; a short result stays inline, with no list or heap string on the way).
+fn joined(parts: Vec<Expr>) -> Expr {
+    let mut parts = parts.into_iter();
+    let first = parts.next().unwrap_or_else(|| text(String::new()));
+    parts.fold(first, |left, right| Expr::BinOp { op: BinOp::Add, left: Box::new(left), right: Box::new(right) })
 }
 
 /// Parts being collected, with adjacent text merged.
