@@ -8,7 +8,9 @@
 (b) BERT end to end: a list of str to a padded int64 NumPy array, the shipped
     pipeline vs HF ``tokenizers`` ``encode_batch`` + ``np.array``, 1 and 2 threads;
 (c) the seed's ``unicode_split_any`` through ``anyproc.script`` vs CPython on
-    real words.
+    real words;
+(d) string formatting in a script loop (``str(n)``, f-strings with and without
+    specs, ``%``, ``str.format``) vs the same loop in CPython.
 
 Prints a markdown table. Absolute numbers move with machine load; compare ratios.
 """
@@ -213,14 +215,77 @@ def bench_split(n_words: int, quick: bool) -> None:
         f"**{py_batch / whole:.2f}x** ({py_nogc / whole:.2f}x vs GC off)")
 
 
+# ---- (d) string formatting ------------------------------------------------------------------
+# Each loop sums the lengths of what it formats, so that only the formatting (and the loop)
+# is timed on both sides, not handing a list of results back to Python.
+
+
+def fmt_str(xs):
+    n = 0
+    for x in xs:
+        n += len(str(x))
+    return n
+
+
+def fmt_fstring(xs):
+    n = 0
+    for x in xs:
+        n += len(f"{x} {x}")
+    return n
+
+
+def fmt_fstring_spec(xs):
+    n = 0
+    for x in xs:
+        n += len(f"{x:>6} {x:#x}")
+    return n
+
+
+def fmt_fstring_float(xs):
+    n = 0
+    for x in xs:
+        n += len(f"{x / 7:.2f}")
+    return n
+
+
+def fmt_percent(xs):
+    n = 0
+    for x in xs:
+        n += len("%5d %s" % (x, x))
+    return n
+
+
+def fmt_str_format(xs):
+    n = 0
+    for x in xs:
+        n += len("{:>5} {}".format(x, x))
+    return n
+
+
+def bench_format(count: int, quick: bool) -> None:
+    xs = list(range(count))
+    # (No `|` in the labels: they go into a markdown table.)
+    cases = [("str(n)", fmt_str), ('f"{n} {n}"', fmt_fstring), ('f"{n:>6} {n:#x}"', fmt_fstring_spec),
+             ('f"{n / 7:.2f}"', fmt_fstring_float), ('"%5d %s" % (n, n)', fmt_percent),
+             ('"{:>5} {}".format(n, n)', fmt_str_format)]
+    for label, py in cases:
+        ours = anyproc.script(py)
+        assert ours(xs) == py(xs)
+        best = interleaved_best({"py": lambda: py(xs), "ours": lambda: ours(xs)}, 3 if quick else 5)
+        a, c = best["ours"] / count * 1e9, best["py"] / count * 1e9
+        row("format", f"`{label}` over {count:,} ints, loop inside the script", f"{a:.0f} ns/item",
+            f"CPython {c:.0f} ns/item", f"**{c / a:.2f}x**")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller inputs, fewer repeats")
     ap.add_argument("--lines", type=int, default=None, help="corpus lines for (b) (default 20,000; quick 3,000)")
     ap.add_argument("--words", type=int, default=None, help="words for (c) (default 1,000,000; quick 100,000)")
-    ap.add_argument("--only", choices=["calls", "bert", "split"], action="append", help="run only these parts")
+    ap.add_argument("--only", choices=["calls", "bert", "split", "format"], action="append",
+                    help="run only these parts")
     args = ap.parse_args()
-    only = set(args.only or ["calls", "bert", "split"])
+    only = set(args.only or ["calls", "bert", "split", "format"])
     lines = args.lines or (3_000 if args.quick else 20_000)
     words = args.words or (100_000 if args.quick else 1_000_000)
     print(f"anyproc {anyproc.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs", file=sys.stderr)
@@ -230,6 +295,8 @@ def main() -> None:
         bench_bert(lines, args.quick)
     if "split" in only:
         bench_split(words, args.quick)
+    if "format" in only:
+        bench_format(50_000 if args.quick else 200_000, args.quick)
     print("Ratios are reference time / anyproc time: above 1 means anyproc is faster.\n")
     print("| what | anyproc | reference | ratio |")
     print("|---|---|---|---|")
