@@ -293,6 +293,8 @@ class Gen:
                 lambda: f"{e('str')}.{r.choice(['removeprefix', 'removesuffix'])}({e('str', 0)})",
                 lambda: f"'|'.join({e('str')}.{r.choice(['partition', 'rpartition'])}({e('str', 0)}))",
                 lambda: f"'|'.join({e('str')}.splitlines({r.choice(['', 'True', '0'])}))",
+                lambda: f"{e('str')}.swapcase()",
+                lambda: f"{e('str')}.expandtabs({self.opt(self.small())})",
             ]
             return r.choice(choices)()
         if kind == "bool":
@@ -304,7 +306,7 @@ class Gen:
                 lambda: f"({e('int')} {r.choice(['in', 'not in'])} {e(r.choice(['list_int', 'list']))})",
                 lambda: f"(not {e('any')})",
                 lambda: f"bool({e('any')})",
-                lambda: f"{e('str')}.{r.choice(['isdigit', 'isdecimal', 'isnumeric', 'isalpha', 'isalnum', 'isspace', 'islower', 'isupper', 'isascii'])}()",
+                lambda: f"{e('str')}.{r.choice(['isdigit', 'isdecimal', 'isnumeric', 'isalpha', 'isalnum', 'isspace', 'islower', 'isupper', 'isascii', 'istitle'])}()",
                 lambda: f"{e('str')}.{r.choice(['startswith', 'endswith'])}({self.str_args()})",
                 lambda: f"{r.choice(['any', 'all'])}({e(r.choice(['list', 'list_int', 'str']))})",
                 lambda: f"({e('bool')} {r.choice(['and', 'or'])} {e('bool')})",

@@ -1,6 +1,7 @@
-"""str methods that pad, split off and test text (``center``, ``ljust``, ``rjust``, ``zfill``,
-``partition``, ``rpartition``, ``removeprefix``, ``removesuffix``, ``splitlines``,
-``isascii``) give CPython's results and errors through ``anyproc.script``, on real text."""
+"""str methods that pad, split off, recase and test text (``center``, ``ljust``, ``rjust``,
+``zfill``, ``expandtabs``, ``partition``, ``rpartition``, ``removeprefix``, ``removesuffix``,
+``splitlines``, ``swapcase``, ``istitle``, ``isascii``) give CPython's results and errors
+through ``anyproc.script``, on real text."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ def lines_of(text, keep):
     return [text.splitlines(), text.splitlines(keep), text.isascii()]
 
 
+def cased(text, tabsize):
+    return [text.swapcase(), text.istitle(), text.title().istitle(), text.expandtabs(), text.expandtabs(tabsize)]
+
+
 SAMPLES = corpus_lines(300) + ["", "-42", "+7", "+", "é", "日本語 text", "😀", "ab\r\ncd\ref\x0bgh\x0cij",
                                "x\x1cy\x1dz\x1ew\x85v\u2028u\u2029t\n\n", "\r\n\r\n", "tail\r"]
 
@@ -48,6 +53,11 @@ def test_splitlines_and_isascii_match_cpython():
     keeps = [True, False, 0, 2, "x", 1.5, None]
     texts = SAMPLES[-8:] + ["\n".join(SAMPLES[k:k + 4]) for k in range(0, 120, 4)]
     check_all(lines_of, [(t, k) for t, k in itertools.product(texts, keeps)])
+
+
+def test_swapcase_istitle_and_expandtabs_match_cpython():
+    texts = SAMPLES + ["ΑΣ ΣΑΣ σ", "ǅungla Ǆ ǆ", "ß ﬁ İ ı", "Hello World", "a\tbc\tdef\n\tx\r\ty", "\t\t", "日\tx"]
+    check_all(cased, [(t, k) for t, k in itertools.product(texts, [8, 3, 1, 0, -2])][::2] + [("a", "x"), ("a\tb", None)])
 
 
 def test_padding_to_a_width_too_large_for_memory_is_a_memory_error():

@@ -59,7 +59,8 @@ methods! {
     Get => "get", Keys => "keys", Values => "values", Items => "items", Setdefault => "setdefault",
     Update => "update", Format => "format", Center => "center", Ljust => "ljust", Rjust => "rjust",
     Zfill => "zfill", Partition => "partition", Rpartition => "rpartition", Removeprefix => "removeprefix",
-    Removesuffix => "removesuffix", Splitlines => "splitlines", Isascii => "isascii",
+    Removesuffix => "removesuffix", Splitlines => "splitlines", Isascii => "isascii", Swapcase => "swapcase",
+    Istitle => "istitle", Expandtabs => "expandtabs",
 }
 
 /// The receiver types that have methods.
@@ -96,7 +97,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (
             Recv::Str,
             Lower | Upper | Casefold | Title | Capitalize | Isdigit | Isdecimal | Isnumeric | Isalpha | Isalnum
-            | Isspace | Islower | Isupper | Isascii,
+            | Isspace | Islower | Isupper | Isascii | Swapcase | Istitle,
         ) => (0, 0),
         (Recv::Str, Strip | Lstrip | Rstrip) => (0, 1),
         (Recv::Str, Split | Rsplit) => (0, 2),
@@ -106,7 +107,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Str, Format) => (0, super::builtins::VARIADIC),
         (Recv::Str, Center | Ljust | Rjust) => (1, 2),
         (Recv::Str, Zfill | Partition | Rpartition | Removeprefix | Removesuffix) => (1, 1),
-        (Recv::Str, Splitlines) => (0, 1),
+        (Recv::Str, Splitlines | Expandtabs) => (0, 1),
         (Recv::List, Append | Extend | Remove | Count) => (1, 1),
         (Recv::List, Insert) => (2, 2),
         (Recv::List, Index) => (1, 3),
@@ -199,6 +200,9 @@ fn str_method(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
         Splitlines => super::str_pieces::splitlines(t, args.first()),
         // True for "" too, unlike the other tests.
         Isascii => Ok(Slot::from_bool(t.chars().all(|c| c.is_ascii()))),
+        Swapcase => Ok(super::str_case::swapcase(t)),
+        Istitle => Ok(Slot::from_bool(super::str_case::istitle(t))),
+        Expandtabs => super::str_padding::expandtabs(t, args.first()),
         Isdigit => flag(is_digit),
         Isdecimal => flag(|c| decimal_value(c).is_some()),
         Isnumeric => flag(is_numeric),
@@ -310,7 +314,7 @@ fn all_chars(t: Text<'_>, pred: impl Fn(char) -> bool) -> bool {
 }
 
 /// The titlecase letters (category Lt); Rust has no predicate for them.
-fn is_titlecase(c: char) -> bool {
+pub(crate) fn is_titlecase(c: char) -> bool {
     matches!(c as u32, 0x1C5 | 0x1C8 | 0x1CB | 0x1F2 | 0x1F88..=0x1F8F | 0x1F98..=0x1F9F | 0x1FA8..=0x1FAF | 0x1FBC | 0x1FCC | 0x1FFC)
 }
 
@@ -373,7 +377,7 @@ fn push_title(c: char, out: &mut String) {
 }
 
 /// The lowercase of each character of `s`, in context (final sigma), aligned with `s.chars()`.
-fn lowered_per_char(s: &str) -> impl Iterator<Item = Vec<char>> + '_ {
+pub(crate) fn lowered_per_char(s: &str) -> impl Iterator<Item = Vec<char>> + '_ {
     // `str::to_lowercase` maps char by char except for the contextual final sigma, so its output
     // splits back into per-character pieces of known lengths.
     let lowered: Vec<char> = s.to_lowercase().chars().collect();

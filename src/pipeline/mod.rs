@@ -23,6 +23,7 @@ pub mod ordered;
 pub mod parser;
 pub mod script;
 pub mod spec;
+mod str_case;
 mod str_padding;
 mod str_pieces;
 pub mod stream;

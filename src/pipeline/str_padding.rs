@@ -1,4 +1,4 @@
-//! `str.center`, `ljust`, `rjust` and `zfill`, as CPython 3.11 pads (its `center` puts the
+//! `str.center`, `ljust`, `rjust`, `zfill` and `expandtabs`, as CPython 3.11 pads (its `center` puts the
 //! odd padding character on the left when the width is odd: `"ab".center(5)` is `"  ab "`).
 
 use super::Slot;
@@ -61,6 +61,58 @@ pub(crate) fn zfill(t: Text<'_>, width: &AnyView<'_>) -> Result<Slot> {
     Ok(text_slot(&out, t.is_ucs4()))
 }
 
+/// `t.expandtabs(tabsize=8)`: each tab becomes the spaces up to the next multiple of
+/// `tabsize` columns, counted from the last `\n` or `\r` (no tab stops when `tabsize <= 0`).
+pub(crate) fn expandtabs(t: Text<'_>, tabsize: Option<&AnyView<'_>>) -> Result<Slot> {
+    let tabsize = tabsize.map(index_arg).transpose()?.unwrap_or(8);
+    let text = t.as_str();
+    if !text.contains('\t') {
+        return Ok(text_slot(&text, t.is_ucs4()));
+    }
+    // The result's length first, so that room too large for memory is a `MemoryError`.
+    let step = usize::try_from(tabsize).unwrap_or(0);
+    let (mut column, mut bytes) = (0usize, 0usize);
+    for c in text.chars() {
+        match c {
+            '\t' if step > 0 => {
+                let spaces = step - column % step;
+                column = column.saturating_add(spaces);
+                bytes = bytes.saturating_add(spaces);
+            }
+            '\t' => {}
+            '\n' | '\r' => {
+                column = 0;
+                bytes += 1;
+            }
+            c => {
+                column += 1;
+                bytes += c.len_utf8();
+            }
+        }
+    }
+    let mut out = text_with_room(bytes, "expandtabs")?;
+    column = 0;
+    for c in text.chars() {
+        match c {
+            '\t' if step > 0 => {
+                let spaces = step - column % step;
+                out.extend(std::iter::repeat_n(' ', spaces));
+                column += spaces;
+            }
+            '\t' => {}
+            '\n' | '\r' => {
+                out.push(c);
+                column = 0;
+            }
+            c => {
+                out.push(c);
+                column += 1;
+            }
+        }
+    }
+    Ok(text_slot(&out, t.is_ucs4()))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::pipeline::test_values::*;
@@ -80,5 +132,8 @@ mod tests {
         assert_eq!(call("ab", "center", &[i(5), s("xy")]), "The fill character must be exactly one character long");
         assert_eq!(call("ab", "center", &[i(5), i(1)]), "The fill character must be a unicode character, not int");
         assert_eq!(call("ab", "zfill", &[s("3")]), "'str' object cannot be interpreted as an integer");
+        assert_eq!(call("a\tbc\tdef\n\tx\r\ty", "expandtabs", &[]), "'a       bc      def\\n        x\\r        y'");
+        assert_eq!(call("a\tb", "expandtabs", &[i(3)]), "'a  b'");
+        assert_eq!(call("a\tb", "expandtabs", &[i(-2)]), "'ab'");
     }
 }
