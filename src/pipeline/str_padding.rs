@@ -2,10 +2,15 @@
 //! odd padding character on the left when the width is odd: `"ab".center(5)` is `"  ab "`).
 
 use super::Slot;
-use super::format::text_with_room;
+use super::format::{reserve, text_with_room};
 use super::methods::Method;
 use super::value_ops::{Text, index_arg, text_slot, type_error, vname};
 use crate::{AnyView, Result};
+
+/// The characters `t` lacks to be `width` wide, when it lacks any.
+fn margin(width: i64, t: Text<'_>) -> Option<usize> {
+    usize::try_from(width).ok().and_then(|w| w.checked_sub(t.char_len())).filter(|&m| m > 0)
+}
 
 /// `t.center/ljust/rjust(width, fillchar=" ")`.
 pub(crate) fn justify(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
@@ -23,8 +28,7 @@ pub(crate) fn justify(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Sl
             }
         }
     };
-    let len = t.char_len();
-    let Some(margin) = usize::try_from(width).ok().and_then(|w| w.checked_sub(len)).filter(|&m| m > 0) else {
+    let Some(margin) = margin(width, t) else {
         return Ok(text_slot(&t.as_str(), t.is_ucs4()));
     };
     let left = match m {
@@ -44,10 +48,8 @@ pub(crate) fn justify(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Sl
 
 /// `t.zfill(width)`: zeros on the left, after a leading sign.
 pub(crate) fn zfill(t: Text<'_>, width: &AnyView<'_>) -> Result<Slot> {
-    let width = index_arg(width)?;
-    let len = t.char_len();
     let text = t.as_str();
-    let Some(zeros) = usize::try_from(width).ok().and_then(|w| w.checked_sub(len)).filter(|&z| z > 0) else {
+    let Some(zeros) = margin(index_arg(width)?, t) else {
         return Ok(text_slot(&text, t.is_ucs4()));
     };
     let mut out = text_with_room(text.len().saturating_add(zeros), "zfill")?;
@@ -69,33 +71,16 @@ pub(crate) fn expandtabs(t: Text<'_>, tabsize: Option<&AnyView<'_>>) -> Result<S
     if !text.contains('\t') {
         return Ok(text_slot(&text, t.is_ucs4()));
     }
-    // The result's length first, so that room too large for memory is a `MemoryError`.
     let step = usize::try_from(tabsize).unwrap_or(0);
-    let (mut column, mut bytes) = (0usize, 0usize);
+    // Room for every character but the tabs now; each tab's spaces ask for theirs, so that
+    // spaces too many for memory are a `MemoryError`.
+    let mut out = text_with_room(text.len(), "expandtabs")?;
+    let mut column = 0usize;
     for c in text.chars() {
         match c {
             '\t' if step > 0 => {
                 let spaces = step - column % step;
-                column = column.saturating_add(spaces);
-                bytes = bytes.saturating_add(spaces);
-            }
-            '\t' => {}
-            '\n' | '\r' => {
-                column = 0;
-                bytes += 1;
-            }
-            c => {
-                column += 1;
-                bytes += c.len_utf8();
-            }
-        }
-    }
-    let mut out = text_with_room(bytes, "expandtabs")?;
-    column = 0;
-    for c in text.chars() {
-        match c {
-            '\t' if step > 0 => {
-                let spaces = step - column % step;
+                reserve(&mut out, spaces, "expandtabs")?;
                 out.extend(std::iter::repeat_n(' ', spaces));
                 column += spaces;
             }

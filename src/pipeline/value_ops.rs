@@ -589,7 +589,7 @@ fn concat_text(p: Text<'_>, q: Text<'_>) -> Result<Slot> {
 /// Results longer than this are refused as `MemoryError`s without asking the allocator: a
 /// request within the machine's overcommit would be granted and then filled until the
 /// process is killed. Below it, a refused allocation is a `MemoryError` too.
-const MAX_REPEAT_BYTES: usize = 1 << 34;
+pub(crate) const MAX_RESULT_BYTES: usize = 1 << 34;
 
 fn repeat(seq: Value<'_>, n: i64) -> Result<Slot> {
     let n = n.max(0) as usize;
@@ -599,7 +599,7 @@ fn repeat(seq: Value<'_>, n: i64) -> Result<Slot> {
     // The characters are counted only for a result already too large (never more than bytes).
     let text_bytes = |chars: &dyn Fn() -> usize, bytes: usize, what: &str| -> Result<usize> {
         let total = bytes.saturating_mul(n);
-        if total <= MAX_REPEAT_BYTES {
+        if total <= MAX_RESULT_BYTES {
             return Ok(total);
         }
         if chars().checked_mul(n).is_none_or(|c| c > i64::MAX as usize) {
@@ -622,19 +622,24 @@ fn repeat(seq: Value<'_>, n: i64) -> Result<Slot> {
         }
         _ => {
             let items = list_obj(seq).map(|l| l.with_items(<[AnyValue]>::to_vec)).unwrap_or_default();
-            if items.is_empty() {
-                // `[] * 2**62` is `[]` at once, not 2**62 rounds of copying nothing.
-                return Ok(List::new().into());
-            }
             let Some(bytes) = items.len().checked_mul(n).and_then(|k| k.checked_mul(16)) else {
                 return Err(Error::new(ErrorKind::Memory, "repeated list: its size overflows"));
             };
-            if bytes > MAX_REPEAT_BYTES {
+            if bytes > MAX_RESULT_BYTES {
                 return Err(refused("repeated list", bytes));
             }
+            let total = items.len() * n;
             let mut out = Vec::new();
-            out.try_reserve_exact(items.len() * n).map_err(|_| refused("repeated list", bytes))?;
-            (0..n).for_each(|_| out.extend_from_slice(&items));
+            out.try_reserve_exact(total).map_err(|_| refused("repeated list", bytes))?;
+            // Doubling what is there: log2(n) copies, not n, so `[0] * 10**6` is 20 copies and
+            // `[] * 2**62` none (it looped 2**62 times).
+            if total > 0 {
+                out.extend_from_slice(&items);
+            }
+            while out.len() < total {
+                let more = (total - out.len()).min(out.len());
+                out.extend_from_within(..more);
+            }
             Ok(List::from_vec(out).into())
         }
     }

@@ -5,6 +5,7 @@
 //! CPython raises when the keyword is missing. Attribute lookups (`{0.real}`) are refused.
 
 use super::layout::reserve;
+use super::spec;
 use super::value::{ascii_of, format_value};
 use super::with_chars;
 use crate::pipeline::Slot;
@@ -165,19 +166,9 @@ fn parse_field(fmt: &[char], pos: &mut usize) -> Result<Field> {
 /// A run of decimal digits as an index (CPython's `get_integer`): `None` when `s` is empty or
 /// holds anything else.
 fn integer(s: &[char]) -> Result<Option<usize>> {
-    if s.is_empty() {
-        return Ok(None);
-    }
-    let mut n: usize = 0;
-    for &c in s {
-        let Some(d) = crate::pipeline::methods::decimal_value(c) else { return Ok(None) };
-        let d = d as usize;
-        if n > (isize::MAX as usize - d) / 10 {
-            return Err(value_error("Too many decimal digits in format string"));
-        }
-        n = n * 10 + d;
-    }
-    Ok(Some(n))
+    let mut end = 0;
+    let n = spec::integer(s, &mut end)?;
+    Ok(n.filter(|_| end == s.len()))
 }
 
 /// The value a field name picks: an argument, then `[index]` lookups into it.

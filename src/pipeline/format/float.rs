@@ -35,15 +35,10 @@ pub(crate) struct Flags {
 
 /// The text of `x` without its sign, and whether a minus sign goes before it.
 pub(crate) fn float_digits(x: f64, mode: Mode, flags: Flags) -> Result<(bool, String)> {
-    let upper = |s: &str| if flags.upper { s.to_ascii_uppercase() } else { s.to_owned() };
-    if x.is_nan() {
-        return Ok((false, upper("nan")));
-    }
-    if x.is_infinite() {
-        return Ok((x < 0.0, upper("inf")));
-    }
     let ax = x.abs();
     let mut text = match mode {
+        _ if x.is_nan() => "nan".to_owned(),
+        _ if x.is_infinite() => "inf".to_owned(),
         Mode::Fixed(p) => {
             // The integer part has at most 309 digits.
             let mut s = text_with_room(p.saturating_add(320), "format()")?;
@@ -85,10 +80,10 @@ pub(crate) fn float_digits(x: f64, mode: Mode, flags: Flags) -> Result<(bool, St
     if flags.upper {
         text.make_ascii_uppercase();
     }
-    // Only the mantissa decides: `0e+00` is a zero, `0.0` too.
+    // Only the mantissa decides: `0e+00` is a zero, `0.0` too. A NaN never shows a sign.
     let mantissa = text.split(['e', 'E']).next().unwrap_or("");
     let zero = mantissa.bytes().all(|b| b == b'0' || b == b'.');
-    let negative = x.is_sign_negative() && !(flags.no_neg_zero && zero);
+    let negative = x.is_sign_negative() && !x.is_nan() && !(flags.no_neg_zero && zero);
     Ok((negative, text))
 }
 

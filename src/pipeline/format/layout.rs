@@ -2,27 +2,23 @@
 //! `calc_number_widths` and `_PyUnicode_InsertThousandsGrouping` do.
 
 use super::spec::{Align, FormatSpec};
+use crate::pipeline::value_ops::MAX_RESULT_BYTES;
 use crate::{Error, Result};
 use std::borrow::Cow;
-
-/// Results longer than this are refused as `MemoryError`s without asking the allocator (a
-/// width of a billion is granted by overcommit and then filled until the process is killed).
-const MAX_TEXT_BYTES: usize = 1 << 34;
 
 /// An empty string with room for `bytes`, or the `MemoryError` `what` would raise.
 pub(crate) fn text_with_room(bytes: usize, what: &str) -> Result<String> {
     let mut s = String::new();
-    if bytes > MAX_TEXT_BYTES || s.try_reserve(bytes).is_err() {
-        return Err(Error::out_of_memory(what, bytes));
-    }
+    reserve(&mut s, bytes, what)?;
     Ok(s)
 }
 
 /// Makes room for `additional` more bytes in `out`, or fails with the `MemoryError` `what`
-/// would raise.
+/// would raise. A width of a billion would be granted by overcommit and then filled until the
+/// process is killed, so results past `MAX_RESULT_BYTES` are refused without asking.
 pub(crate) fn reserve(out: &mut String, additional: usize, what: &str) -> Result<()> {
     let total = out.len().saturating_add(additional);
-    if total > MAX_TEXT_BYTES || out.try_reserve(additional).is_err() {
+    if total > MAX_RESULT_BYTES || out.try_reserve(additional).is_err() {
         return Err(Error::out_of_memory(what, total));
     }
     Ok(())

@@ -11,7 +11,7 @@ mod spec;
 mod value;
 
 pub(crate) use fields::str_format;
-pub(crate) use layout::text_with_room;
+pub(crate) use layout::{reserve, text_with_room};
 pub(crate) use percent::percent_format;
 pub(crate) use value::{ascii_of, format_value};
 

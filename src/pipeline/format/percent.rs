@@ -5,7 +5,7 @@
 
 use super::float::{Flags, Mode, float_digits};
 use super::layout::{reserve, text_with_room};
-use super::value::ascii_of;
+use super::value::{alternate_prefix, ascii_of, code_point, radix_digits};
 use super::with_chars;
 use crate::any::py_text::int_text;
 use crate::pipeline::Slot;
@@ -318,15 +318,8 @@ fn char_of(v: AnyView<'_>) -> Result<char> {
                 _ => Err(wrong()),
             }
         }
-        Value::Int(_) | Value::Bool(_) => {
-            let i = match v.value() {
-                Value::Bool(b) => b as i64,
-                other => other.as_int().unwrap_or(-1),
-            };
-            let c = u32::try_from(i).ok().filter(|&c| c < 0x11_0000);
-            let c = c.ok_or_else(|| Error::new(ErrorKind::Overflow, "%c arg not in range(0x110000)"))?;
-            char::from_u32(c).ok_or_else(|| value_error("%c arg is a surrogate, which str cannot hold here"))
-        }
+        Value::Int(i) => code_point(i),
+        Value::Bool(b) => code_point(b as i64),
         _ => Err(wrong()),
     }
 }
@@ -336,8 +329,8 @@ fn char_of(v: AnyView<'_>) -> Result<char> {
 fn integer_text(v: AnyView<'_>, ch: char, conv: &Conversion) -> Result<String> {
     let radix_kind = matches!(ch, 'o' | 'x' | 'X');
     let (negative, magnitude): (bool, String) = match v.value() {
-        Value::Int(i) => (i < 0, magnitude_text(i.unsigned_abs(), ch)),
-        Value::Bool(b) => (false, magnitude_text(b as u64, ch)),
+        Value::Int(i) => (i < 0, radix_digits(i.unsigned_abs(), ch)),
+        Value::Bool(b) => (false, radix_digits(b as u64, ch)),
         Value::Float(x) if !radix_kind => {
             if x.is_nan() {
                 return Err(value_error("cannot convert float NaN to integer"));
@@ -360,25 +353,11 @@ fn integer_text(v: AnyView<'_>, ch: char, conv: &Conversion) -> Result<String> {
         text.push('-');
     }
     if conv.alternate {
-        text.push_str(match ch {
-            'o' => "0o",
-            'x' => "0x",
-            'X' => "0X",
-            _ => "",
-        });
+        text.push_str(alternate_prefix(ch));
     }
     text.extend(std::iter::repeat_n('0', zeros));
     text.push_str(&magnitude);
     Ok(text)
-}
-
-fn magnitude_text(m: u64, ch: char) -> String {
-    match ch {
-        'o' => format!("{m:o}"),
-        'x' => format!("{m:x}"),
-        'X' => format!("{m:X}"),
-        _ => m.to_string(),
-    }
 }
 
 #[cfg(test)]

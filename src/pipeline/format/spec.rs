@@ -66,8 +66,9 @@ pub(crate) struct Defaults {
     pub align: Align,
 }
 
-/// Reads a decimal number (any Unicode decimal digits, as CPython): `None` when there is none.
-fn integer(spec: &[char], pos: &mut usize) -> Result<Option<usize>> {
+/// Reads a decimal number at `pos` (any Unicode decimal digits, as CPython's `get_integer`):
+/// `None` when there is none.
+pub(crate) fn integer(spec: &[char], pos: &mut usize) -> Result<Option<usize>> {
     let mut acc: Option<usize> = None;
     while let Some(d) = spec.get(*pos).and_then(|&c| decimal_value(c)) {
         let d = d as usize;

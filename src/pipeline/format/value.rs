@@ -73,28 +73,44 @@ fn format_int(i: i64, spec: &str, type_name: &'static str) -> Result<String> {
             if s.alternate {
                 return Err(value_error("Alternate form (#) not allowed with integer format specifier 'c'"));
             }
-            let c = u32::try_from(i).ok().filter(|&c| c < 0x11_0000);
-            let c = c.ok_or_else(|| Error::new(ErrorKind::Overflow, "%c arg not in range(0x110000)"))?;
-            // CPython allows lone surrogates in str; Rust strings cannot hold them.
-            let c =
-                char::from_u32(c).ok_or_else(|| value_error("%c arg is a surrogate, which str cannot hold here"))?;
-            c.to_string()
+            code_point(i)?.to_string()
         }
-        'b' => format!("{magnitude:b}"),
-        'o' => format!("{magnitude:o}"),
-        'x' => format!("{magnitude:x}"),
-        'X' => format!("{magnitude:X}"),
-        _ => magnitude.to_string(),
+        _ => radix_digits(magnitude, kind),
     };
-    let prefix = match kind {
-        'b' if s.alternate => "0b",
-        'o' if s.alternate => "0o",
-        'x' if s.alternate => "0x",
-        'X' if s.alternate => "0X",
-        _ => "",
-    };
+    let prefix = if s.alternate { alternate_prefix(kind) } else { "" };
     let grouping = s.grouping.map(|sep| (if matches!(kind, 'b' | 'o' | 'x' | 'X') { 4 } else { 3 }, sep));
     number(&NumberParts { negative: i < 0, prefix, digits: &digits, rest: "", grouping }, &s)
+}
+
+/// The character `c` formats (`format(n, "c")`, `"%c" % n`): an `OverflowError` outside
+/// `range(0x110000)`.
+pub(super) fn code_point(i: i64) -> Result<char> {
+    let c = u32::try_from(i).ok().filter(|&c| c < 0x11_0000);
+    let c = c.ok_or_else(|| Error::new(ErrorKind::Overflow, "%c arg not in range(0x110000)"))?;
+    // CPython allows lone surrogates in str; Rust strings cannot hold them.
+    char::from_u32(c).ok_or_else(|| value_error("%c arg is a surrogate, which str cannot hold here"))
+}
+
+/// The digits of `m` for an integer presentation type: binary, octal, hex, else decimal.
+pub(super) fn radix_digits(m: u64, kind: char) -> String {
+    match kind {
+        'b' => format!("{m:b}"),
+        'o' => format!("{m:o}"),
+        'x' => format!("{m:x}"),
+        'X' => format!("{m:X}"),
+        _ => m.to_string(),
+    }
+}
+
+/// The alternate form's prefix for an integer presentation type (`0x` for `x`), or `""`.
+pub(super) fn alternate_prefix(kind: char) -> &'static str {
+    match kind {
+        'b' => "0b",
+        'o' => "0o",
+        'x' => "0x",
+        'X' => "0X",
+        _ => "",
+    }
 }
 
 fn format_float(x: f64, spec: &str, type_name: &'static str) -> Result<String> {
