@@ -51,7 +51,7 @@ fn an_op_error_names_the_function_line_op_and_argument_in_both_forms() {
 fn arity_is_still_checked_for_direct_functions() {
     let (direct, _) = both("s", "text.lower(s)");
     let e = call(&direct, &[]).unwrap_err();
-    assert!(e.contains("f() takes 1 arguments, 0 given"), "{e}");
+    assert!(e.contains("f() missing 1 required positional argument: 's'"), "{e}");
 }
 
 #[test]

@@ -55,7 +55,7 @@ fn wrong_arity_is_caught_at_load() {
     let msg = err_text(load(
         "functions = '''\ndef f(a, b):\n    return a\n'''\n[[steps]]\nout = \"x\"\ncall = \"f(text)\"\n",
     ));
-    assert_contains(&msg, &["f() takes 2 arguments, 1 given"]);
+    assert_contains(&msg, &["f() missing 1 required positional argument: 'b'"]);
 }
 
 #[test]

@@ -48,7 +48,9 @@ def expr(e: Expr) -> str:
     if kind == "attribute":
         return f"{operand(e['value'], attr=True)}.{e['attr']}"
     if kind == "call":
-        return f"{operand(e['func'], attr=True)}({', '.join(expr(a) for a in e['args'])})"
+        args = [expr(a) for a in e["args"]]
+        args += [f"{k['arg']}={expr(k['value'])}" for k in e.get("keywords", ())]
+        return f"{operand(e['func'], attr=True)}({', '.join(args)})"
     if kind == "bin_op":
         return f"{operand(e['left'])} {_BIN[e['op']]} {operand(e['right'])}"
     if kind == "unary_op":
@@ -80,6 +82,10 @@ def expr(e: Expr) -> str:
     if kind == "list_comp":
         ifs = "".join(f" if {operand(c)}" for c in e["ifs"])
         return f"[{expr(e['elt'])} for {target(e['target'])} in {operand(e['iter'])}{ifs}]"
+    if kind == "lambda":
+        # Not an atom: as an operand, `operand` parenthesises it.
+        params = ", ".join(e["params"])
+        return f"lambda {params}: {expr(e['body'])}" if params else f"lambda: {expr(e['body'])}"
     raise ValueError(f"unknown expression kind {kind!r}")
 
 
@@ -160,6 +166,12 @@ def stmt(s: Dict[str, Any], indent: str, out: List[str]) -> None:
 
 def unparse_function(f: Dict[str, Any]) -> str:
     """One ``FunctionDef`` (as a dict) as anyscript source, ending with a newline."""
-    out = [f"def {f['name']}({', '.join(f['params'])}):"]
+    params = list(f["params"])
+    defaults = f.get("defaults") or []
+    # The defaults belong to the last parameters.
+    first = len(params) - len(defaults)
+    for i, d in enumerate(defaults):
+        params[first + i] += f"={expr(d)}"
+    out = [f"def {f['name']}({', '.join(params)}):"]
     stmts(f["body"], "    ", out)
     return "\n".join(out) + "\n"

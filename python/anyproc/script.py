@@ -60,7 +60,6 @@ _UNSUPPORTED = {
     "Import": "import statements", "ImportFrom": "import statements",
     "Global": "global statements", "Nonlocal": "nonlocal statements", "Delete": "del statements",
     "Raise": "raise statements", "Assert": "assert statements", "Match": "match statements",
-    "Lambda": "lambda",
     "GeneratorExp": "generator expressions", "SetComp": "set comprehensions",
     "DictComp": "dict comprehensions", "Set": "set literals", "NamedExpr": "walrus (:=)",
     "Yield": "generators (yield)", "YieldFrom": "generators (yield from)", "Await": "await",
@@ -90,6 +89,35 @@ class ScriptFunction(_native.Function):
         self.ast_json = ast_json
         #: ``(name, anyscript source)`` of the entry function and every function it calls.
         self.sources = sources
+
+    def _bind_keywords(self, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Tuple[Any, ...]:
+        """The positional arguments of a call with keywords, bound as CPython binds them, with
+        its errors; left-out parameters before a given one take their defaults."""
+        fn = self.__wrapped__
+        code = fn.__code__
+        names = code.co_varnames[:code.co_argcount]
+        defaults = fn.__defaults__ or ()
+        first_default = len(names) - len(defaults)
+        values = dict(zip(names, args))
+        for key, value in kwargs.items():
+            if key in names[:code.co_posonlyargcount]:
+                raise TypeError(f"{fn.__name__}() got some positional-only arguments passed as keyword "
+                                f"arguments: '{key}'")
+            if key not in names:
+                raise TypeError(f"{fn.__name__}() got an unexpected keyword argument '{key}'")
+            if key in values:
+                raise TypeError(f"{fn.__name__}() got multiple values for argument '{key}'")
+            values[key] = value
+        if len(args) > len(names):
+            return tuple(args)  # the native call reports the count, as CPython words it
+        missing = [f"'{n}'" for n in names[:first_default] if n not in values]
+        if missing:
+            listed = missing[0] if len(missing) == 1 else (
+                f"{missing[0]} and {missing[1]}" if len(missing) == 2 else f"{', '.join(missing[:-1])}, and {missing[-1]}")
+            raise TypeError(f"{fn.__name__}() missing {len(missing)} required positional argument"
+                            f"{'s' if len(missing) > 1 else ''}: {listed}")
+        last = max(i for i, n in enumerate(names) if n in values)
+        return tuple(values[n] if n in values else defaults[i - first_default] for i, n in enumerate(names[:last + 1]))
 
     @property
     def source(self) -> str:
@@ -307,9 +335,14 @@ class _Lowerer:
             raise self.src.error(args.kwarg, "**kwargs")
         if args.kwonlyargs:
             raise self.src.error(args.kwonlyargs[0], "keyword-only arguments")
-        if args.defaults or args.kw_defaults:
-            raise self.src.error(args.defaults[0] if args.defaults else node, "default arguments")
         params = [a.arg for a in args.posonlyargs + args.args]
+        # Python evaluated the defaults when the `def` ran: their values are inlined.
+        defaults = []
+        for node_default, value in zip(args.defaults, fn.__defaults__ or ()):
+            if not _is_constant(value):
+                raise self.src.error(node_default, f"a default value of type {type(value).__name__} "
+                                     "(only None, bool, int, float, str and lists, tuples and dicts of them)")
+            defaults.append(_const(value))
         self.locals = set(params) | _assigned_names(node)
         body = node.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
@@ -321,6 +354,8 @@ class _Lowerer:
             "body": self.block(body),
             "line": self.src.line(node),
         }
+        if defaults:
+            lowered["defaults"] = defaults
         return lowered, unparse_function(lowered)
 
     # ---- name resolution ------------------------------------------------------------------
@@ -473,13 +508,24 @@ class _Lowerer:
                 return resolved
             return {"expr": "attribute", "value": self.expr(node.value), "attr": node.attr}
         if isinstance(node, ast.Call):
-            if node.keywords:
-                kw = node.keywords[0]
-                raise self.src.error(kw, "keyword arguments" if kw.arg else "**kwargs")
             for a in node.args:
                 if isinstance(a, ast.Starred):
                     raise self.src.error(a, "*args")
-            return _call(self.expr(node.func), [self.expr(a) for a in node.args])
+            call = _call(self.expr(node.func), [self.expr(a) for a in node.args])
+            keywords = []
+            for kw in node.keywords:
+                if kw.arg is None:
+                    raise self.src.error(kw, "**kwargs")
+                if kw.arg == "key" and isinstance(kw.value, ast.Lambda) and self.takes_key(node.func):
+                    value = self.lambda_(kw.value, may_capture=True)
+                else:
+                    value = self.expr(kw.value)
+                keywords.append({"arg": kw.arg, "value": value})
+            if keywords:
+                call["keywords"] = keywords
+            return call
+        if isinstance(node, ast.Lambda):
+            return self.lambda_(node)
         if isinstance(node, ast.BinOp):
             return {"expr": "bin_op", "op": self.binop(node.op, node),
                     "left": self.expr(node.left), "right": self.expr(node.right)}
@@ -560,6 +606,40 @@ class _Lowerer:
             out = {"expr": "bin_op", "op": "add", "left": out, "right": part}
         return out
 
+    def takes_key(self, func: ast.expr) -> bool:
+        """Whether ``func`` is ``sorted``, ``min``, ``max`` or a ``.sort`` method: a ``key=`` lambda
+        passed to them may read the function's variables (the compiler's rule, ``lambdas.rs``)."""
+        if isinstance(func, ast.Name):
+            return func.id in ("sorted", "min", "max") and func.id not in self.locals \
+                and self.lookup(func.id) is _MISSING
+        return isinstance(func, ast.Attribute) and func.attr == "sort"
+
+    def lambda_(self, node: ast.Lambda, may_capture: bool = False) -> Dict[str, Any]:
+        """``lambda params: body``; its parameters hide globals of the same name within it.
+        Unless ``may_capture``, it must not read the enclosing function's variables: anyscript
+        would give it their values when it is made, and Python reads them when it runs."""
+        args = node.args
+        for what, present in (("*args in a lambda", args.vararg), ("**kwargs in a lambda", args.kwarg),
+                              ("keyword-only arguments in a lambda", args.kwonlyargs),
+                              ("positional-only parameters in a lambda", args.posonlyargs),
+                              ("default values in a lambda", args.defaults)):
+            if present:
+                raise self.src.error(node, what)
+        params = [a.arg for a in args.args]
+        own = set(params) | _assigned_names(node)
+        if not may_capture:
+            for name in ast.walk(node.body):
+                if isinstance(name, ast.Name) and name.id in self.locals and name.id not in own:
+                    raise self.src.error(node, f"a lambda that reads the enclosing function's variable '{name.id}' "
+                                         "outside the key= of sorted(), min(), max() or list.sort()")
+        saved = self.locals
+        self.locals = saved | own
+        try:
+            body = self.expr(node.body)
+        finally:
+            self.locals = saved
+        return {"expr": "lambda", "params": params, "body": body}
+
     def builtin(self, name: str) -> Dict[str, Any]:
         """The built-in ``name`` for an f-string to call: by its name, or as ``builtins.name``
         (which anyscript resolves to the built-in) where a local of the function hides it."""
@@ -587,12 +667,16 @@ class _Lowerer:
         raise self.src.error(node, f"{type(value).__name__} literals")
 
 
-def _assigned_names(fn: ast.FunctionDef) -> Set[str]:
-    """Every name stored to in ``fn``'s body: Python makes them local to the whole function."""
+def _assigned_names(fn: ast.AST) -> Set[str]:
+    """Every name stored to in ``fn``'s body (a def's or a lambda's): Python makes them local
+    to the whole function. A lambda within it has names of its own."""
     names: Set[str] = set()
-    for node in ast.walk(fn):
-        if node is fn:
+    todo = list(ast.iter_child_nodes(fn))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Lambda):
             continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
+        todo.extend(ast.iter_child_nodes(node))
     return names

@@ -13,6 +13,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::panic::PanicException;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
 use std::ffi::{CStr, c_int, c_void};
 use std::mem::offset_of;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -294,6 +295,32 @@ fn no_keywords() -> PyErr {
     PyTypeError::new_err("anyproc.Function takes no keyword arguments")
 }
 
+/// A call with keyword arguments: a subclass that binds them (`ScriptFunction`, whose Python
+/// function knows its parameters) turns them into positional arguments with its
+/// `_bind_keywords(args, kwargs)`; `Function` itself takes none.
+fn call_with_keywords<'py>(
+    py: Python<'py>,
+    callable: *mut ffi::PyObject,
+    args: Bound<'py, PyTuple>,
+    kwargs: Bound<'py, PyDict>,
+) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: CPython passes a live instance of this type (or of a subclass), borrowed for the call.
+    let this = unsafe { pyo3::Borrowed::from_ptr(py, callable) };
+    if this.get_type().as_ptr() == FUNCTION_TYPE.load(Ordering::Acquire).cast() {
+        return Err(no_keywords());
+    }
+    let bind = match this.getattr(pyo3::intern!(py, "_bind_keywords")) {
+        Ok(bind) => bind,
+        Err(_) => return Err(no_keywords()),
+    };
+    let positional = bind.call1((args, kwargs))?;
+    let positional =
+        positional.cast_into::<PyTuple>().map_err(|_| PyTypeError::new_err("_bind_keywords must return a tuple"))?;
+    let items: Vec<*mut ffi::PyObject> = positional.iter_borrowed().map(|a| a.as_ptr()).collect();
+    // SAFETY: `callable` is an instance of this type or of a subclass (see above).
+    call(py, unsafe { state_of(callable) }, &items)
+}
+
 unsafe extern "C" fn function_vectorcall(
     callable: *mut ffi::PyObject,
     args: *const *mut ffi::PyObject,
@@ -304,12 +331,20 @@ unsafe extern "C" fn function_vectorcall(
     // `nargs` live argument pointers at `args` and a tuple (or null) of keyword names.
     unsafe {
         guarded(null_mut(), |py| {
-            if !kwnames.is_null() && ffi::PyTuple_Size(kwnames) > 0 {
-                return Err(no_keywords());
-            }
             let nargs = nargsf & !VECTORCALL_ARGUMENTS_OFFSET;
-            let args = if nargs == 0 { &[][..] } else { std::slice::from_raw_parts(args, nargs) };
-            call(py, state_of(callable), args).map(Bound::into_ptr)
+            let n_keywords = if kwnames.is_null() { 0 } else { ffi::PyTuple_Size(kwnames).max(0) as usize };
+            let all =
+                if nargs + n_keywords == 0 { &[][..] } else { std::slice::from_raw_parts(args, nargs + n_keywords) };
+            if n_keywords > 0 {
+                let names = Bound::from_borrowed_ptr(py, kwnames).cast_into::<PyTuple>()?;
+                let kwargs = PyDict::new(py);
+                for (name, &value) in names.iter().zip(&all[nargs..]) {
+                    kwargs.set_item(name, Bound::from_borrowed_ptr(py, value))?;
+                }
+                let args = PyTuple::new(py, all[..nargs].iter().map(|&a| Bound::from_borrowed_ptr(py, a)))?;
+                return call_with_keywords(py, callable, args, kwargs).map(Bound::into_ptr);
+            }
+            call(py, state_of(callable), all).map(Bound::into_ptr)
         })
     }
 }
@@ -325,7 +360,9 @@ unsafe extern "C" fn function_call(
     unsafe {
         guarded(null_mut(), |py| {
             if !kwargs.is_null() && ffi::PyDict_Size(kwargs) > 0 {
-                return Err(no_keywords());
+                let args = Bound::from_borrowed_ptr(py, args).cast_into::<PyTuple>()?;
+                let kwargs = Bound::from_borrowed_ptr(py, kwargs).cast_into::<PyDict>()?;
+                return call_with_keywords(py, callable, args, kwargs).map(Bound::into_ptr);
             }
             // Python subclasses (`ScriptFunction`) are called this way on CPython 3.11 and older,
             // which give mutable subclasses no vectorcall: up to six arguments go on the stack.

@@ -62,7 +62,8 @@ def report(words):
 
 # ---- running both sides
 
-PREFIX = re.compile(r"^function '[^']*', line \d+: ")
+# One location per frame: a key function's error is located in it and in its caller.
+PREFIX = re.compile(r"^(function '[^']*', line \d+: )+")
 
 
 def outcome(fn, *args):

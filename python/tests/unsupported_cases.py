@@ -7,8 +7,8 @@ that the SyntaxError names WORD and points at that line of this file.
 import contextlib
 
 
-def uses_lambda(text):
-    f = lambda x: x  # unsupported: lambda
+def uses_lambda_reading_a_variable(text):
+    f = lambda x: x + text  # unsupported: lambda that reads the enclosing function's variable 'text'
     return f(text)
 
 
@@ -42,8 +42,9 @@ def uses_match(text):
     return 1
 
 
-def uses_keyword_argument(text):
-    return text.split(sep=" ")  # unsupported: keyword argument
+def uses_keyword_dict(text):
+    options = {"sep": " "}
+    return text.split(**options)  # unsupported: **kwargs
 
 
 def uses_star_args(text):
@@ -88,8 +89,16 @@ def uses_global(text):
     return text
 
 
-def uses_default_argument(text, sep=" "):  # unsupported: default argument
+def uses_object_default(text, sep=object()):  # unsupported: default value of type object
     return text.split(sep)
+
+
+def uses_keyword_only_argument(text, *, sep=" "):  # unsupported: keyword-only arguments
+    return text.split(sep)
+
+
+def uses_lambda_default(text):
+    return sorted(text, key=lambda c, k=1: c)  # unsupported: default values in a lambda
 
 
 def uses_raise(text):

@@ -50,9 +50,10 @@ impl Scope<'_> {
 
     /// `s` of `range(len(s))`, with both builtins unshadowed.
     fn range_len_of(&self, iter: &Expr) -> Option<Reg> {
-        let Expr::Call { func, args } = iter else { return None };
+        let Expr::Call { func, args, keywords } = iter else { return None };
         let [len_call] = args.as_slice() else { return None };
-        let Expr::Call { func: len_func, args: len_args } = len_call else { return None };
+        let Expr::Call { func: len_func, args: len_args, keywords: len_keywords } = len_call else { return None };
+        (keywords.is_empty() && len_keywords.is_empty()).then_some(())?;
         let [seq] = len_args.as_slice() else { return None };
         let builtin = |f: &Expr, name: &str| matches!(f, Expr::Name { id } if id == name && !(self.is_defined)(id));
         (builtin(func, "range") && builtin(len_func, "len")).then_some(())?;
@@ -127,7 +128,8 @@ impl Scope<'_> {
 
     /// `(list, x)` of the statement `list.append(x)` on a local list.
     fn append_of<'s>(&self, s: &'s Stmt) -> Option<(Reg, &'s Expr)> {
-        let StmtKind::Expr { value: Expr::Call { func, args } } = &s.kind else { return None };
+        let StmtKind::Expr { value: Expr::Call { func, args, keywords } } = &s.kind else { return None };
+        keywords.is_empty().then_some(())?;
         let Expr::Attribute { value: obj, attr } = func.as_ref() else { return None };
         let [x] = args.as_slice() else { return None };
         (attr == "append").then_some(())?;

@@ -20,6 +20,11 @@ pub struct FunctionDef {
     pub name: String,
     /// Positional parameter names.
     pub params: Vec<String>,
+    /// Default values of the last `defaults.len()` parameters: constant expressions (literals,
+    /// negated numbers and displays of them), evaluated once when the module is compiled, so
+    /// that a mutable default is one object shared by every call, as in Python.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defaults: Vec<Expr>,
     /// The statements of the body.
     pub body: Vec<Stmt>,
     /// The line of the `def`.
@@ -100,8 +105,14 @@ pub enum Expr {
     Name { id: String },
     /// `value.attr` (a dotted op name like `text.lower`, or a method when called).
     Attribute { value: Box<Expr>, attr: String },
-    /// `func(args...)`.
-    Call { func: Box<Expr>, args: Vec<Expr> },
+    /// `func(args..., name=value...)`: positional arguments, then keyword arguments in source
+    /// order (Python evaluates them in that order, and so does anyscript).
+    Call {
+        func: Box<Expr>,
+        args: Vec<Expr>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        keywords: Vec<Keyword>,
+    },
     /// `left op right`.
     BinOp { op: BinOp, left: Box<Expr>, right: Box<Expr> },
     /// `op operand`.
@@ -124,6 +135,17 @@ pub enum Expr {
     Slice { value: Box<Expr>, lower: Option<Box<Expr>>, upper: Option<Box<Expr>>, step: Option<Box<Expr>> },
     /// `[elt for target in iter if cond...]`.
     ListComp { elt: Box<Expr>, target: Box<Target>, iter: Box<Expr>, ifs: Vec<Expr> },
+    /// `lambda params: body`, compiled as a function of the module (see `compile/lambdas.rs`).
+    Lambda { params: Vec<String>, body: Box<Expr> },
+}
+
+/// `name=value` in a call.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Keyword {
+    /// The parameter it names.
+    pub arg: String,
+    /// The argument.
+    pub value: Expr,
 }
 
 /// Binary arithmetic and bitwise operators.

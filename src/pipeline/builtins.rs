@@ -12,7 +12,7 @@ use super::value_ops::{
     Text, binary, dict_update_from, index_arg, iter_items, len, overflow, py_lt, repr_value, sort_values, to_str,
     truthy, try_repr_value, type_error, value_error, vname,
 };
-use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, List, Result, Value};
+use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, List, PackedFunc, Result, Value};
 use std::borrow::Cow;
 
 /// `max` in [`Builtin::arity`] for functions that take any number of arguments.
@@ -81,6 +81,13 @@ builtins! {
     Round => "round" (1, 2),
     Any => "any" (1, 1),
     All => "all" (1, 1),
+}
+
+impl Builtin {
+    /// The built-in as a function value (`sorted(words, key=len)`).
+    pub fn as_func(self) -> PackedFunc {
+        PackedFunc::new(move |args| call_builtin(self, args).map(Slot::resize))
+    }
 }
 
 /// Calls a built-in with positional arguments.

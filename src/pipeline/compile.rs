@@ -7,7 +7,7 @@
 
 use super::Slot;
 use super::append_loop::{AppendLoop, Scope};
-use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Literal, Stmt, StmtKind, Target};
+use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Keyword, Literal, Stmt, StmtKind, Target};
 use super::builtins::Builtin;
 use super::direct::Direct;
 use super::inline::inline_leaf_calls;
@@ -18,7 +18,10 @@ use super::unbound::{bound_by_statements, maybe_unbound};
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::registry;
 use crate::{FromAny, PackedFunc};
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+
+mod calls;
 
 /// Values a program can read by name without defining them: resources, constants, init results.
 pub type Globals = indexmap::IndexMap<String, Slot>;
@@ -67,26 +70,92 @@ fn compile_unguarded(
 ) -> Result<Program> {
     let mut by_name = HashMap::new();
     for (i, f) in functions.iter().enumerate() {
-        if by_name.insert(f.name.as_str(), (i as u32, f.params.len())).is_some() {
+        let sig = Signature {
+            index: i as u32,
+            params: f.params.iter().map(String::as_str).collect(),
+            defaults: defaults_of(f)?,
+        };
+        if by_name.insert(f.name.as_str(), sig).is_some() {
             return Err(Error::new(
                 ErrorKind::Parse,
                 format!("line {}: function '{}' is defined twice", f.line, f.name),
             ));
         }
     }
-    let module = ModuleScope { functions: by_name, globals };
+    let module = ModuleScope {
+        functions: by_name,
+        globals,
+        lambdas: RefCell::new(Vec::new()),
+        first_lambda: functions.len() as u32,
+    };
     let mut out = Vec::with_capacity(functions.len());
     for def in functions {
         out.push(FnCompiler::new(&module, def, labels).compile(def)?);
+    }
+    // Lambdas, found while compiling the functions (and lambdas) that contain them.
+    let mut next = 0;
+    while let Some((def, n_captured)) = module.lambdas.borrow().get(next).cloned() {
+        let mut lambda = FnCompiler::new(&module, &def, labels);
+        lambda.f.n_captured = n_captured as u32;
+        out.push(lambda.compile(&def)?);
+        next += 1;
     }
     let mut program = Program { functions: out, while_limit: limits.while_limit, max_depth: limits.max_depth };
     inline_leaf_calls(&mut program);
     Ok(program)
 }
 
+/// The defaults of `f`'s last parameters, evaluated once.
+fn defaults_of(f: &FunctionDef) -> Result<Vec<Slot>> {
+    if f.defaults.len() > f.params.len() {
+        return Err(err(f.line, ErrorKind::Parse, format!("function '{}' has more defaults than parameters", f.name)));
+    }
+    let first = f.params.len() - f.defaults.len();
+    f.defaults
+        .iter()
+        .zip(&f.params[first..])
+        .map(|(d, p)| {
+            calls::constant_value(d).ok_or_else(|| {
+                err(
+                    f.line,
+                    ErrorKind::Parse,
+                    format!(
+                        "the default value of parameter '{p}' of function '{}' must be a constant (a literal, \
+                         or a list, tuple or dict of literals)",
+                        f.name
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// What calls of a module function need to know of it.
+struct Signature<'a> {
+    /// Its index in the program.
+    index: u32,
+    /// Its parameters' names.
+    params: Vec<&'a str>,
+    /// The values of its last parameters' defaults.
+    defaults: Vec<Slot>,
+}
+
 struct ModuleScope<'a> {
-    functions: HashMap<&'a str, (u32, usize)>,
+    functions: HashMap<&'a str, Signature<'a>>,
     globals: &'a Globals,
+    /// The lambdas found so far, each with how many enclosing variables it reads; lambda `i`
+    /// is function `first_lambda + i` of the program.
+    lambdas: RefCell<Vec<(FunctionDef, usize)>>,
+    first_lambda: u32,
+}
+
+impl ModuleScope<'_> {
+    /// Adds the function a lambda compiles to; returns its index in the program.
+    fn add_lambda(&self, def: FunctionDef, n_captured: usize) -> u32 {
+        let mut lambdas = self.lambdas.borrow_mut();
+        lambdas.push((def, n_captured));
+        self.first_lambda + lambdas.len() as u32 - 1
+    }
 }
 
 /// The jumps of a loop's `break`s and `continue`s, patched when the loop ends.
@@ -116,6 +185,22 @@ fn err(line: u32, kind: ErrorKind, msg: impl Into<String>) -> Error {
     Error::new(kind, format!("line {line}: {}", msg.into()))
 }
 
+/// An error for keyword arguments in a call of `callee`, which takes none that anyscript knows
+/// (a registered op, a function value).
+fn no_keywords(line: u32, callee: &str, keywords: &[Keyword]) -> Result<()> {
+    match keywords.first() {
+        None => Ok(()),
+        Some(k) => Err(err(
+            line,
+            ErrorKind::Parse,
+            format!(
+                "keyword argument '{}' in a call of {callee}: anyscript passes keywords only to its own functions, built-ins and methods",
+                k.arg
+            ),
+        )),
+    }
+}
+
 /// Every name a function assigns anywhere is local to it, as in Python.
 pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
     fn target(t: &Target, out: &mut Vec<String>) {
@@ -132,8 +217,11 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
     fn expr(e: &Expr, out: &mut Vec<String>) {
         // Comprehension variables live in the function's frame (Python gives them their own
         // scope); a read after the comprehension is compiled as CPython sees it (`load_name`).
-        if let Expr::ListComp { target: t, .. } = e {
-            target(t, out);
+        match e {
+            Expr::ListComp { target: t, .. } => target(t, out),
+            // A lambda's comprehension variables are the lambda's own.
+            Expr::Lambda { .. } => return,
+            _ => {}
         }
         visit_children(e, &mut |c| expr(c, out));
     }
@@ -173,9 +261,10 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     match e {
         Expr::Const { .. } | Expr::Name { .. } => {}
         Expr::Attribute { value, .. } => f(value),
-        Expr::Call { func, args } => {
+        Expr::Call { func, args, keywords } => {
             f(func);
-            args.iter().for_each(f);
+            args.iter().for_each(&mut *f);
+            keywords.iter().for_each(|k| f(&k.value));
         }
         Expr::BinOp { left, right, .. } => {
             f(left);
@@ -210,6 +299,7 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
             f(iter);
             ifs.iter().for_each(f);
         }
+        Expr::Lambda { body, .. } => f(body),
     }
 }
 
@@ -301,6 +391,8 @@ impl<'a> FnCompiler<'a> {
             direct: None,
             leaf: false,
             inlined: Vec::new(),
+            defaults: module.functions.get(def.name.as_str()).map_or_else(Vec::new, |s| s.defaults.clone()),
+            n_captured: 0,
         };
         FnCompiler {
             module,
@@ -430,7 +522,8 @@ impl<'a> FnCompiler<'a> {
         match kind {
             StmtKind::Expr { value } => {
                 // `xs.append(x)` as a statement: its None result is not needed.
-                if let Expr::Call { func, args } = value
+                if let Expr::Call { func, args, keywords } = value
+                    && keywords.is_empty()
                     && let Expr::Attribute { value: obj, attr } = func.as_ref()
                     && attr == "append"
                     && args.len() == 1
@@ -564,7 +657,8 @@ impl<'a> FnCompiler<'a> {
     /// `(d, view)` when `iter` is `d.keys()`, `d.values()` or `d.items()` called on a value (not
     /// an op namespace).
     fn dict_view<'e>(&self, iter: &'e Expr) -> Option<(&'e Expr, DictView)> {
-        let Expr::Call { func, args } = iter else { return None };
+        let Expr::Call { func, args, keywords } = iter else { return None };
+        keywords.is_empty().then_some(())?;
         let Expr::Attribute { value, attr } = func.as_ref() else { return None };
         let view = DictView::of(Method::from_name(attr)?)?;
         (args.is_empty() && self.calls_a_method(func)).then_some((value.as_ref(), view))
@@ -640,7 +734,7 @@ impl<'a> FnCompiler<'a> {
 
     fn range_args<'e>(&self, iter: &'e Expr) -> Option<&'e [Expr]> {
         match iter {
-            Expr::Call { func, args } => match func.as_ref() {
+            Expr::Call { func, args, keywords } if keywords.is_empty() => match func.as_ref() {
                 Expr::Name { id } if id == "range" && !self.is_defined(id) => Some(args),
                 _ => None,
             },
@@ -741,7 +835,7 @@ impl<'a> FnCompiler<'a> {
                 let _ = value;
                 Err(err(line, ErrorKind::Parse, format!("attribute '{attr}' can only be called as a method")))
             }
-            Expr::Call { func, args } => self.call(func, args, dst),
+            Expr::Call { func, args, keywords } => self.call(func, args, keywords, dst),
             Expr::BinOp { op, left, right } => {
                 let a = self.expr(left, None)?;
                 let b = self.expr(right, None)?;
@@ -849,6 +943,7 @@ impl<'a> FnCompiler<'a> {
                 self.patch_skip(skip);
                 Ok(self.move_to(out, dst))
             }
+            Expr::Lambda { params, body } => self.lambda(params, body, dst, false),
         }
     }
 
@@ -877,10 +972,14 @@ impl<'a> FnCompiler<'a> {
         if let Some(v) = self.module.globals.get(id) {
             return Ok(self.constant(v.clone()));
         }
-        if let Some(&(func, _)) = self.module.functions.get(id) {
+        if let Some(func) = self.module.functions.get(id).map(|s| s.index) {
             let dst = self.temp();
             self.emit(Inst::FuncRef { dst, func });
             return Ok(dst);
+        }
+        if let Some(builtin) = Builtin::from_name(id) {
+            // `key=len`: a built-in as a function value.
+            return Ok(self.constant(Slot::from(builtin.as_func())));
         }
         if comprehension_only && self.locals.contains_key(id) {
             // CPython raises when (and only if) the read runs.
@@ -947,7 +1046,10 @@ impl<'a> FnCompiler<'a> {
     }
 
     /// A call of a built-in function, its argument count checked here.
-    fn call_builtin(&mut self, builtin: Builtin, args: &[Expr], dst: Option<Reg>) -> Result<Reg> {
+    fn call_builtin(&mut self, builtin: Builtin, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
+        if !keywords.is_empty() {
+            return self.call_builtin_keywords(builtin, args, keywords, dst);
+        }
         check_arity(self.line, &format!("{}()", builtin.name()), builtin.arity(), args.len())?;
         let regs = self.exprs(args)?;
         let args = self.operands(&regs);
@@ -956,20 +1058,16 @@ impl<'a> FnCompiler<'a> {
         Ok(d)
     }
 
-    fn call(&mut self, func: &Expr, args: &[Expr], dst: Option<Reg>) -> Result<Reg> {
+    fn call(&mut self, func: &Expr, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
         let line = self.line;
         match func {
             Expr::Name { id } if !self.locals.contains_key(id) && !self.module.globals.contains_key(id) => {
-                if let Some(&(index, n_params)) = self.module.functions.get(id.as_str()) {
-                    check_arity(line, &format!("{id}()"), (n_params, n_params), args.len())?;
-                    let regs = self.exprs(args)?;
-                    let args = self.operands(&regs);
-                    let d = self.dst(dst);
-                    self.emit(Inst::CallUser { dst: d, func: index, args });
-                    return Ok(d);
+                if let Some(sig) = self.module.functions.get(id.as_str()) {
+                    let callee = (sig.index, sig.params.as_slice(), sig.defaults.as_slice());
+                    return self.call_module_function(id, callee, args, keywords, dst);
                 }
                 if let Some(builtin) = Builtin::from_name(id) {
-                    return self.call_builtin(builtin, args, dst);
+                    return self.call_builtin(builtin, args, keywords, dst);
                 }
                 Err(err(line, ErrorKind::Key, format!("name '{id}' is not defined")))
             }
@@ -978,6 +1076,7 @@ impl<'a> FnCompiler<'a> {
                 // registered op: no register load of the function per call, and its errors
                 // carry its name.
                 let f = self.global_func(id).expect("checked in the guard");
+                no_keywords(line, id, keywords)?;
                 self.emit_op_call(id.clone(), f, args, dst)
             }
             Expr::Attribute { value, attr } => {
@@ -987,12 +1086,16 @@ impl<'a> FnCompiler<'a> {
                     // `builtins.format(...)` is the built-in whatever the function's locals are
                     // called: what f-strings lower to.
                     if let Some(builtin) = path.strip_prefix("builtins.").and_then(Builtin::from_name) {
-                        return self.call_builtin(builtin, args, dst);
+                        return self.call_builtin(builtin, args, keywords, dst);
                     }
+                    no_keywords(line, &path, keywords)?;
                     return self.call_op(path.strip_prefix("ops.").unwrap_or(&path), args, dst);
                 }
                 let method = Method::from_name(attr)
                     .ok_or_else(|| err(line, ErrorKind::Key, format!("unknown method '{attr}'")))?;
+                if !keywords.is_empty() {
+                    return self.call_method_keywords(method, value, args, keywords, dst);
+                }
                 check_arity(line, &format!("{attr}()"), method.arity(), args.len())?;
                 let obj = self.expr(value, None)?;
                 self.check_method_first(obj, method, args);
@@ -1007,6 +1110,7 @@ impl<'a> FnCompiler<'a> {
                 Ok(d)
             }
             _ => {
+                no_keywords(line, "a function value", keywords)?;
                 let callee = self.expr(func, None)?;
                 let regs = self.exprs(args)?;
                 let args = self.operands(&regs);

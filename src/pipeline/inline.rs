@@ -131,12 +131,14 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             Inst::CallMethod { dst, method, obj, args } => {
                 Inst::CallMethod { dst: reg(dst), method, obj: reg(obj), args: operands(args) }
             }
+            Inst::CallKeyed { dst, call, args } => Inst::CallKeyed { dst: reg(dst), call, args: operands(args) },
             Inst::CheckMethod { obj, method } => Inst::CheckMethod { obj: reg(obj), method },
             Inst::Append { list, value } => Inst::Append { list: reg(list), value: reg(value) },
             Inst::ExtendEach { list, seq, index, item } => {
                 Inst::ExtendEach { list: reg(list), seq: reg(seq), index: reg(index), item: reg(item) }
             }
             Inst::FuncRef { dst, func } => Inst::FuncRef { dst: reg(dst), func },
+            Inst::Bind { dst, func, args } => Inst::Bind { dst: reg(dst), func, args: operands(args) },
             Inst::IterStart { slot, src } => Inst::IterStart { slot: slot + loop_base, src: reg(src) },
             Inst::IterView { slot, src, view } => Inst::IterView { slot: slot + loop_base, src: reg(src), view },
             Inst::RangeStart { slot, start, stop, step } => {
@@ -215,7 +217,9 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::CallUser { dst, .. }
             | Inst::CallBuiltin { dst, .. }
             | Inst::CallMethod { dst, .. }
+            | Inst::CallKeyed { dst, .. }
             | Inst::FuncRef { dst, .. }
+            | Inst::Bind { dst, .. }
             | Inst::Unbind { dst }
             | Inst::ForNext { dst, .. } => mark(dst),
             Inst::Binary { dst, a, in_place, .. } => {

@@ -8,10 +8,12 @@
 
 use super::Slot;
 use super::ast::{BinOp, UnaryOp};
+use super::binding::{missing_error, too_many_positional};
 use super::builtins::{Builtin, call_builtin};
 use super::direct::{Direct, located, with_op_name};
 use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
+use super::keyed::call_keyed;
 use super::methods::{call_method, check_method};
 use super::value_ops::{binary, compare, get_item, len, set_item, slice, truthy, unary};
 use crate::any::type_index::OPAQUE_PTR;
@@ -102,7 +104,7 @@ pub fn as_packed_func(program: Arc<Program>, func: u32) -> PackedFunc {
         let (extend, n_params) = (extend.clone(), f.n_params as usize);
         return PackedFunc::new(move |args| {
             if args.len() != n_params {
-                return Err(arity_error(&program.functions[func as usize], args));
+                return call_with_defaults(&program, func, args);
             }
             extend.run(args).map_or_else(|| interpret(&program, func, args), Ok)
         });
@@ -110,16 +112,52 @@ pub fn as_packed_func(program: Arc<Program>, func: u32) -> PackedFunc {
     PackedFunc::new(move |args| {
         let f = &program.functions[func as usize];
         if args.len() != f.n_params as usize {
-            return Err(arity_error(f, args));
+            return call_with_defaults(&program, func, args);
         }
         run(&program, func, args)
     })
 }
 
-/// The error for a call of `f` with the wrong number of arguments.
+/// A call from outside that leaves out parameters with defaults (given them here), or passes
+/// a wrong number of arguments (an error worded as CPython's).
 #[cold]
-fn arity_error(f: &Function, args: &[AnyView<'_>]) -> Error {
-    Error::new(ErrorKind::Arity, format!("{}() takes {} arguments, {} given", f.name, f.n_params, args.len()))
+fn call_with_defaults(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -> Result<AnyValue> {
+    let f = &program.functions[func as usize];
+    let n_params = f.n_params as usize;
+    let n_required = n_params - f.defaults.len();
+    if args.len() < n_required || args.len() > n_params {
+        return Err(arity_error(f, args.len()));
+    }
+    let mut all: Vec<AnyView<'_>> = args.to_vec();
+    all.extend(f.defaults[args.len() - n_required..].iter().map(Slot::view));
+    run(program, func, &all)
+}
+
+/// Function `func` of `program` with its first parameters given `captured`: what a lambda that
+/// reads its enclosing function's variables is, once made.
+pub fn bound_func(program: Arc<Program>, func: u32, captured: Vec<AnyValue>) -> PackedFunc {
+    PackedFunc::new(move |args| {
+        let f = &program.functions[func as usize];
+        if captured.len() + args.len() != f.n_params as usize {
+            return Err(arity_error(f, args.len()));
+        }
+        let all: Vec<AnyView<'_>> = captured.iter().map(AnyValue::view).chain(args.iter().copied()).collect();
+        run(&program, func, &all)
+    })
+}
+
+/// The error for a call of `f` from outside with `given` arguments (not counting the values a
+/// lambda was made with), as CPython words it for a Python function.
+#[cold]
+fn arity_error(f: &Function, given: usize) -> Error {
+    let first = f.n_captured as usize;
+    let n_params = f.n_params as usize;
+    let n_required = n_params - f.defaults.len();
+    let names: Vec<&str> = (first..n_params).map(|r| f.reg_names[r].as_deref().unwrap_or("?")).collect();
+    if given + first > n_params {
+        return too_many_positional(&f.name, n_required - first, n_params - first, given);
+    }
+    missing_error(&f.name, &names[given..n_required - first])
 }
 
 /// One call from outside into a program, and the calls it makes.
@@ -343,6 +381,10 @@ impl Vm<'_> {
                     let v = with_views(regs, f, args, |a| call_method(method, reg!(obj).view(), a));
                     reg!(dst) = tri!(v);
                 }
+                Inst::CallKeyed { dst, call, args } => {
+                    let v = with_views(regs, f, args, |a| call_keyed(call, a));
+                    reg!(dst) = tri!(v);
+                }
                 Inst::CheckMethod { obj, method } => tri!(check_method(method, reg!(obj).view())),
                 Inst::Append { list, value } => {
                     let v = reg!(value).clone().resize::<0>();
@@ -366,6 +408,10 @@ impl Vm<'_> {
                 }
                 Inst::FuncRef { dst, func } => {
                     reg!(dst) = Slot::from(as_packed_func(self.program.clone(), func));
+                }
+                Inst::Bind { dst, func, args } => {
+                    let captured = args.of(f).iter().map(|&r| reg!(r).clone().resize::<0>()).collect();
+                    reg!(dst) = Slot::from(bound_func(self.program.clone(), func, captured));
                 }
                 Inst::IterStart { slot, src } => loops[slot as usize] = tri!(LoopState::start(reg!(src).view())),
                 Inst::IterView { slot, src, view } => {

@@ -8,6 +8,7 @@ use super::ast::{BinOp, CmpOp, UnaryOp};
 use super::builtins::Builtin;
 use super::direct::Direct;
 use super::iterate::DictView;
+use super::keyed::Keyed;
 use super::methods::Method;
 use crate::PackedFunc;
 use crate::error::Error;
@@ -78,6 +79,9 @@ pub enum Inst {
     CallBuiltin { dst: Reg, builtin: Builtin, args: Operands },
     /// `dst = obj.method(args...)`.
     CallMethod { dst: Reg, method: Method, obj: Reg, args: Operands },
+    /// `dst = sorted/min/max/list.sort(...)` with keyword-only arguments, laid out as
+    /// [`Keyed`] lists.
+    CallKeyed { dst: Reg, call: Keyed, args: Operands },
     /// Fails unless `obj`'s type has `method`: Python looks a method up before it evaluates the
     /// arguments, so `s.pop(xs[9])` on a str is the missing method's error, not the index's.
     CheckMethod { obj: Reg, method: Method },
@@ -91,6 +95,9 @@ pub enum Inst {
     ExtendEach { list: Reg, seq: Reg, index: Reg, item: Reg },
     /// `dst = <the program's function>` as a function value.
     FuncRef { dst: Reg, func: u32 },
+    /// `dst = <the program's function func>` with its first parameters given the values of
+    /// `args`: a lambda that reads its enclosing function's variables.
+    Bind { dst: Reg, func: u32, args: Operands },
     /// Starts iterating `src` in loop slot `slot`.
     IterStart { slot: u32, src: Reg },
     /// Starts loop `slot` over `src.keys()`, `.values()` or `.items()` (see `DictView`).
@@ -168,6 +175,12 @@ pub struct Function {
     pub leaf: bool,
     /// The calls inlined into its code.
     pub inlined: Vec<Inlined>,
+    /// The default values of its last parameters, for calls from outside that leave them out
+    /// (calls compiled in the program pass them explicitly).
+    pub defaults: Vec<Slot>,
+    /// How many of its first parameters are the enclosing function's variables a lambda reads
+    /// (see `lambdas`): a call from outside passes only the rest.
+    pub n_captured: u32,
 }
 
 impl Function {
@@ -253,6 +266,7 @@ impl fmt::Display for Function {
                 Inst::CallMethod { dst, method, obj, args } => {
                     format!("{} = {}.{}({})", r(dst), r(obj), method.name(), self.regs(args))
                 }
+                Inst::CallKeyed { dst, call, args } => format!("{} = {}({})", r(dst), call.name(), self.regs(args)),
                 Inst::CheckMethod { obj, method } => format!("check {} has .{}()", r(obj), method.name()),
                 Inst::Append { list, value } => format!("{}.append({})", r(list), r(value)),
                 Inst::ExtendEach { list, seq, index, item } => {
@@ -266,6 +280,7 @@ impl fmt::Display for Function {
                     )
                 }
                 Inst::FuncRef { dst, func } => format!("{} = fn#{func}", r(dst)),
+                Inst::Bind { dst, func, args } => format!("{} = fn#{func} bound to ({})", r(dst), self.regs(args)),
                 Inst::IterStart { slot, src } => format!("loop{slot} = iter {}", r(src)),
                 Inst::IterView { slot, src, view } => format!("loop{slot} = iter {} ({view:?})", r(src)),
                 Inst::RangeStart { slot, start, stop, step } => {

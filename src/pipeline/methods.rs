@@ -6,6 +6,7 @@
 //! receiver's encoding (a UCS4 receiver gives UCS4 results).
 
 use super::Slot;
+use super::format::FormatArgs;
 use super::value_ops::{
     Text, byte_of, check_hashable, dict_of, dict_update_from, index_arg, index_error, iter_items, key_error, list_obj,
     list_of, norm_index, repr_value, sort_values, text_item, text_slot, type_error, value_error, vname,
@@ -60,7 +61,7 @@ methods! {
     Update => "update", Format => "format", Center => "center", Ljust => "ljust", Rjust => "rjust",
     Zfill => "zfill", Partition => "partition", Rpartition => "rpartition", Removeprefix => "removeprefix",
     Removesuffix => "removesuffix", Splitlines => "splitlines", Isascii => "isascii", Swapcase => "swapcase",
-    Istitle => "istitle", Expandtabs => "expandtabs",
+    Istitle => "istitle", Expandtabs => "expandtabs", FormatMap => "format_map",
 }
 
 /// The receiver types that have methods.
@@ -106,7 +107,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Str, Replace) => (2, 3),
         (Recv::Str, Format) => (0, super::builtins::VARIADIC),
         (Recv::Str, Center | Ljust | Rjust) => (1, 2),
-        (Recv::Str, Zfill | Partition | Rpartition | Removeprefix | Removesuffix) => (1, 1),
+        (Recv::Str, Zfill | Partition | Rpartition | Removeprefix | Removesuffix | FormatMap) => (1, 1),
         (Recv::Str, Splitlines | Expandtabs) => (0, 1),
         (Recv::List, Append | Extend | Remove | Count) => (1, 1),
         (Recv::List, Insert) => (2, 2),
@@ -193,6 +194,10 @@ fn str_method(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
         Find | Rfind | Index | Rindex | Count => find(m, t, args),
         Replace => replace(t, args),
         Format => Ok(text_slot(&super::format::str_format(t, args)?, ucs4)),
+        FormatMap => {
+            let map = FormatArgs { positional: &[], named: Some(args[0]), map_only: true };
+            Ok(text_slot(&super::format::str_format_with(t, map)?, ucs4))
+        }
         Center | Ljust | Rjust => super::str_padding::justify(m, t, args),
         Zfill => super::str_padding::zfill(t, &args[0]),
         Partition | Rpartition => super::str_pieces::partition(m, t, &args[0]),

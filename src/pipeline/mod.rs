@@ -6,6 +6,7 @@
 mod append_loop;
 pub mod ast;
 pub mod batch;
+mod binding;
 pub mod builtins;
 pub mod compile;
 pub mod direct;
@@ -16,6 +17,8 @@ pub mod interp;
 pub mod ir;
 pub mod iterate;
 pub mod json;
+pub mod keyed;
+mod lambdas;
 pub mod lexer;
 pub mod load;
 pub mod methods;

@@ -7,7 +7,7 @@
 //! bounded (see [`MAX_DEPTH`]) so that hostile input cannot overflow the stack,
 //! here or in later passes that walk the tree recursively.
 
-use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Literal, Module, Stmt, StmtKind, Target, UnaryOp};
+use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Keyword, Literal, Module, Stmt, StmtKind, Target, UnaryOp};
 use super::lexer::{INT_LITERAL_MAX, Tok, Token, is_keyword, syntax_error, tokenize};
 
 mod fstring;
@@ -18,8 +18,8 @@ pub const MAX_DEPTH: usize = 200;
 
 /// Python keywords anyscript rejects wherever they appear.
 const UNSUPPORTED_KEYWORDS: &[&str] = &[
-    "class", "try", "except", "finally", "with", "import", "from", "global", "nonlocal", "lambda", "yield", "async",
-    "await", "del", "assert", "raise",
+    "class", "try", "except", "finally", "with", "import", "from", "global", "nonlocal", "yield", "async", "await",
+    "del", "assert", "raise",
 ];
 
 /// Parses a module of top-level `def`s.
@@ -319,7 +319,7 @@ impl Parser {
         let def = self.take();
         let name = self.identifier("expected a function name after 'def'")?;
         self.expect_op("(", "expected '(' after the function name")?;
-        let params = self.params()?;
+        let (params, defaults) = self.params()?;
         if self.is_op("->") {
             return Err(self.error(not_supported("return annotations are")));
         }
@@ -328,7 +328,7 @@ impl Parser {
         self.loops = 0;
         let body = self.block("function definition", def.line)?;
         self.in_function = false;
-        Ok(FunctionDef { name, params, body, line: def.line })
+        Ok(FunctionDef { name, params, defaults, body, line: def.line })
     }
 
     fn identifier(&mut self, msg: &str) -> Result<String> {
@@ -342,36 +342,59 @@ impl Parser {
         }
     }
 
-    fn params(&mut self) -> Result<Vec<String>> {
-        let mut params: Vec<String> = Vec::new();
+    /// After `def name(`: the parameter names and the default values of the last ones, up to and including `)`.
+    fn params(&mut self) -> Result<(Vec<String>, Vec<Expr>)> {
+        let (mut params, mut defaults) = (Vec::new(), Vec::new());
         while !self.eat_op(")") {
-            let unsupported = match self.peek() {
-                Tok::Op("*") => Some("'*args' parameters are"),
-                Tok::Op("**") => Some("'**kwargs' parameters are"),
-                Tok::Op("/") => Some("positional-only parameters ('/') are"),
-                _ => None,
-            };
-            if let Some(what) = unsupported {
-                return Err(self.error(not_supported(what)));
-            }
             let at = self.token().clone();
-            let name = self.identifier("expected a parameter name")?;
-            if params.contains(&name) {
-                return Err(self.error_at(&at, format!("duplicate parameter '{name}' in function definition")));
-            }
-            params.push(name);
+            let name = self.param_name()?;
             if self.is_op(":") {
                 return Err(self.error(not_supported("parameter annotations are")));
             }
             if self.is_op("=") {
-                return Err(self.error(not_supported("default parameter values are")));
+                let eq = self.take();
+                if !starts_expr(self.peek()) {
+                    return Err(self.error_at(&eq, "expected default value expression"));
+                }
+                defaults.push(self.test()?);
+            } else if !defaults.is_empty() {
+                return Err(self.error_at(&at, "non-default argument follows default argument"));
             }
+            // Checked after the default, so that `def f(a=1, a)` reports the missing default first, as CPython
+            // does (its duplicate check runs after parsing).
+            self.push_param(&mut params, name, &at)?;
             if !self.eat_op(",") {
                 self.expect_op(")", "expected ',' or ')' in the parameter list")?;
                 break;
             }
         }
-        Ok(params)
+        Ok((params, defaults))
+    }
+
+    /// A parameter's name, in a `def` or a `lambda`; the other kinds of parameter are refused here.
+    fn param_name(&mut self) -> Result<String> {
+        let unsupported = match self.peek() {
+            Tok::Op("*") if matches!(self.peek_nth(1), Tok::Op("," | ")" | ":")) => {
+                Some("keyword-only parameters (after a bare '*') are")
+            }
+            Tok::Op("*") => Some("'*args' parameters are"),
+            Tok::Op("**") => Some("'**kwargs' parameters are"),
+            Tok::Op("/") => Some("positional-only parameters ('/') are"),
+            _ => None,
+        };
+        if let Some(what) = unsupported {
+            return Err(self.error(not_supported(what)));
+        }
+        self.identifier("expected a parameter name")
+    }
+
+    /// Appends `name`, read at `at`, to `params` unless it is already there.
+    fn push_param(&self, params: &mut Vec<String>, name: String, at: &Token) -> Result<()> {
+        if params.contains(&name) {
+            return Err(self.error_at(at, format!("duplicate parameter '{name}' in function definition")));
+        }
+        params.push(name);
+        Ok(())
     }
 
     /// The body after a `:`: an indented block, or simple statements on the same line.
@@ -513,6 +536,7 @@ impl Parser {
             Expr::Attribute { .. } => not_supported("assignment to attributes is"),
             Expr::Slice { .. } => not_supported("assignment to slices is"),
             Expr::Call { .. } => "cannot assign to function call".into(),
+            Expr::Lambda { .. } => "cannot assign to lambda".into(),
             Expr::Const { .. } => "cannot assign to literal".into(),
             _ => "cannot assign to expression".into(),
         };
@@ -613,10 +637,13 @@ impl Parser {
         Ok(Expr::Tuple { items })
     }
 
-    /// `or_test ['if' or_test 'else' test]`.
+    /// `or_test ['if' or_test 'else' test] | lambdef`.
     fn test(&mut self) -> Result<Expr> {
         if self.is_op("*") {
             return Err(self.starred_error());
+        }
+        if self.is_kw("lambda") {
+            return self.lambda();
         }
         let body = self.or_test()?;
         let expr = if self.is_kw("if") { self.conditional(body)? } else { body };
@@ -636,6 +663,32 @@ impl Parser {
         let orelse = self.test()?;
         self.leave();
         Ok(Expr::IfExp { test: boxed(test), body: boxed(body), orelse: boxed(orelse) })
+    }
+
+    /// `lambda params: test`, on `lambda`; its parameters are plain names.
+    fn lambda(&mut self) -> Result<Expr> {
+        self.bump();
+        let mut params = Vec::new();
+        while !self.eat_op(":") {
+            if self.is_op("(") {
+                return Err(self.error("Lambda expression parameters cannot be parenthesized"));
+            }
+            let at = self.token().clone();
+            let name = self.param_name()?;
+            if self.is_op("=") {
+                return Err(self.error(not_supported("default parameter values in lambdas are")));
+            }
+            self.push_param(&mut params, name, &at)?;
+            if !self.eat_op(",") {
+                self.expect_op(":", "expected ',' or ':' after a lambda parameter")?;
+                break;
+            }
+        }
+        // `lambda: lambda: ...` recurses here without passing through `expr_bp`.
+        self.enter()?;
+        let body = self.test()?;
+        self.leave();
+        Ok(Expr::Lambda { params, body: boxed(body) })
     }
 
     /// Everything below the conditional expression: `or`, `and`, `not`, comparisons and arithmetic.
@@ -786,32 +839,61 @@ impl Parser {
         Ok(Expr::Attribute { value: boxed(value), attr })
     }
 
+    /// After `func(`: positional arguments, then `name=value` ones, up to and including `)`.
     fn call(&mut self, func: Expr) -> Result<Expr> {
-        Ok(Expr::Call { func: boxed(func), args: self.call_args()? })
-    }
-
-    fn call_args(&mut self) -> Result<Vec<Expr>> {
-        let mut args = Vec::new();
+        // Each keyword keeps the index of its name's token, for errors found after the whole call is read.
+        let (mut args, mut keywords) = (Vec::new(), Vec::<(Keyword, usize)>::new());
         while !self.eat_op(")") {
-            let unsupported = match (self.peek(), self.peek_nth(1)) {
-                (Tok::Op("*"), _) => Some("starred arguments are"),
-                (Tok::Op("**"), _) => Some("'**' arguments are"),
-                (Tok::Name(n), Tok::Op("=")) if !is_keyword(n) => Some("keyword arguments are"),
-                _ => None,
-            };
-            if let Some(what) = unsupported {
-                return Err(self.error(not_supported(what)));
+            match self.peek() {
+                Tok::Op("*") => return Err(self.error(not_supported("starred arguments are"))),
+                Tok::Op("**") => return Err(self.error(not_supported("'**' arguments are"))),
+                _ => {}
             }
-            args.push(self.test()?);
-            if self.is_kw("for") {
-                return Err(self.error(not_supported("generator expressions are")));
+            let at = self.pos;
+            match (self.peek(), self.peek_nth(1)) {
+                (Tok::Name(n), Tok::Op("=")) if !is_keyword(n) => {
+                    let arg = n.clone();
+                    self.bump();
+                    self.bump();
+                    let value = self.test()?;
+                    if self.is_kw("for") {
+                        let msg = "invalid syntax. Maybe you meant '==' or ':=' instead of '='?";
+                        return Err(self.error_at(&self.toks[at], msg));
+                    }
+                    keywords.push((Keyword { arg, value }, at));
+                }
+                (Tok::Name(n), Tok::Op("=")) if matches!(n.as_str(), "True" | "False" | "None") => {
+                    return Err(self.error(format!("cannot assign to {n}")));
+                }
+                _ => {
+                    let arg = self.test()?;
+                    if self.is_op("=") {
+                        let msg = "expression cannot contain assignment, perhaps you meant \"==\"?";
+                        return Err(self.error_at(&self.toks[at], msg));
+                    }
+                    if self.is_kw("for") {
+                        return Err(self.error(not_supported("generator expressions are")));
+                    }
+                    if !keywords.is_empty() {
+                        return Err(self.error_at(&self.toks[at], "positional argument follows keyword argument"));
+                    }
+                    args.push(arg);
+                }
             }
             if !self.eat_op(",") {
                 self.expect_op(")", "expected ',' or ')' after a function argument")?;
                 break;
             }
         }
-        Ok(args)
+        // Once the whole call is read: CPython finds repeats after parsing, so a misplaced positional
+        // argument later in the call is reported first.
+        for (i, (kw, at)) in keywords.iter().enumerate() {
+            if keywords[..i].iter().any(|(k, _)| k.arg == kw.arg) {
+                return Err(self.error_at(&self.toks[*at], format!("keyword argument repeated: {}", kw.arg)));
+            }
+        }
+        let keywords = keywords.into_iter().map(|(kw, _)| kw).collect();
+        Ok(Expr::Call { func: boxed(func), args, keywords })
     }
 
     /// After `value[`: an index, a tuple of indices, or a slice.
@@ -1004,7 +1086,10 @@ mod tests {
             },
             Expr::Name { id } => id.clone(),
             Expr::Attribute { value, attr } => format!("(. {} {attr})", show(value)),
-            Expr::Call { func, args } => format!("(call {} [{}])", show(func), list(args)),
+            Expr::Call { func, args, keywords } => {
+                let kws: String = keywords.iter().map(|k| format!(" {}={}", k.arg, show(&k.value))).collect();
+                format!("(call {} [{}]{kws})", show(func), list(args))
+            }
             Expr::BinOp { op, left, right } => format!("({} {} {})", op.symbol(), show(left), show(right)),
             Expr::UnaryOp { op, operand } => format!("({op:?} {})", show(operand)),
             Expr::BoolOp { op, values } => format!("({op:?} {})", list(values)),
@@ -1028,6 +1113,7 @@ mod tests {
             Expr::ListComp { elt, target, iter, ifs } => {
                 format!("(comp {} {} {} [{}])", show(elt), show_target(target), show(iter), list(ifs))
             }
+            Expr::Lambda { params, body } => format!("(lambda [{}] {})", params.join(" "), show(body)),
         }
     }
 
@@ -1087,7 +1173,7 @@ mod tests {
     }
 
     fn call(func: Expr, args: Vec<Expr>) -> Expr {
-        Expr::Call { func: boxed(func), args }
+        Expr::Call { func: boxed(func), args, keywords: Vec::new() }
     }
 
     #[test]
@@ -1207,6 +1293,7 @@ mod tests {
         same(r"f'\t{x}\x41'", r"'\t' + builtins.str(x) + 'A'");
         same("f'''{x\n + 1}'''", "builtins.str(x + 1)");
         same("f'{f\"{x}\"}'", "builtins.str(builtins.str(x))");
+        same("f'{(lambda: x)}{g(lambda y: y)}'", "builtins.str((lambda: x)) + builtins.str(g(lambda y: y))");
     }
 
     #[test]
@@ -1222,6 +1309,8 @@ mod tests {
             ("f'abc", "line 1, column 1: unterminated f-string literal"),
             ("x + f'{1 +}'", "line 1, column 11: expected an expression, found ')'"),
             ("f'{x $}'", "line 1, column 6: f-string: invalid character '$' (U+0024)"),
+            ("f'{lambda x: 1}'", "line 1, column 4: f-string: lambda expressions are not allowed without parentheses"),
+            ("f'{ lambda: 1}'", "line 1, column 5: f-string: lambda expressions are not allowed without parentheses"),
         ];
         for (src, want) in cases {
             let got = expr_err(src);
@@ -1265,7 +1354,13 @@ mod tests {
             },
             Stmt { line: 6, kind: StmtKind::Return { value: Some(name("ret")) } },
         ];
-        let expected = FunctionDef { name: "unicode_split_any".into(), params: vec!["word".into()], body, line: 1 };
+        let expected = FunctionDef {
+            name: "unicode_split_any".into(),
+            params: vec!["word".into()],
+            defaults: Vec::new(),
+            body,
+            line: 1,
+        };
         assert_eq!(m, Module { functions: vec![expected] });
     }
 
@@ -1380,6 +1475,140 @@ mod tests {
     }
 
     #[test]
+    fn keyword_arguments() {
+        assert_eq!(expr("f(a, b, x=1, y=2)"), "(call f [a b] x=1 y=2)");
+        assert_eq!(expr("f(x=1,)"), "(call f [] x=1)");
+        assert_eq!(expr("f(\n  a,\n  x=[1],\n)"), "(call f [a] x=[1])");
+        assert_eq!(expr("f(x==1)"), "(call f [(cmp x == 1)])");
+        assert_eq!(expr("f(x=a==b, y=not c)"), "(call f [] x=(cmp a == b) y=(Not c))");
+        assert_eq!(expr("f(x=1 if a else 2)"), "(call f [] x=(ifexp a 1 2))");
+        assert_eq!(
+            expr("g(a)(b=1).c(d=e.f(g=h))"),
+            "(call (. (call (call g [a]) [] b=1) c) [] d=(call (. e f) [] g=h))"
+        );
+        assert_eq!(expr("f(a, x=a, a=x)"), "(call f [a] x=a a=x)");
+        assert_eq!(expr("f'{g(x=1)}'"), expr("builtins.str(g(x=1))"));
+        let Expr::Call { keywords, .. } = parse_expr("f(x=1)").unwrap() else { panic!() };
+        assert_eq!(keywords, vec![Keyword { arg: "x".into(), value: int(1) }]);
+    }
+
+    #[test]
+    fn keyword_argument_errors() {
+        let cases: &[(&str, &str)] = &[
+            ("f(x=1, 2)", "line 1, column 8: positional argument follows keyword argument"),
+            ("f(a, x=1, b)", "line 1, column 11: positional argument follows keyword argument"),
+            ("f(\n  x=1,\n  g(2))", "line 3, column 3: positional argument follows keyword argument"),
+            ("f(x=1, x=2)", "line 1, column 8: keyword argument repeated: x"),
+            ("f(a, x=1, a=2, x=3)", "line 1, column 16: keyword argument repeated: x"),
+            // As in CPython, which finds repeats only once the call has parsed.
+            ("f(x=1, x=2, 3)", "line 1, column 13: positional argument follows keyword argument"),
+            ("f(a+b=1)", "line 1, column 3: expression cannot contain assignment, perhaps you meant \"==\"?"),
+            ("f(x=1, a.b=2)", "line 1, column 8: expression cannot contain assignment, perhaps you meant \"==\"?"),
+            ("f(1=2)", "line 1, column 3: expression cannot contain assignment, perhaps you meant \"==\"?"),
+            ("f(True=1)", "line 1, column 3: cannot assign to True"),
+            ("f(x=1, None=2)", "line 1, column 8: cannot assign to None"),
+            ("f(x=1 for x in y)", "line 1, column 3: invalid syntax. Maybe you meant '==' or ':=' instead of '='?"),
+            ("f(x=1, y for y in z)", "line 1, column 10: generator expressions are not supported in anyscript"),
+            ("f(x=)", "line 1, column 5: expected an expression, found ')'"),
+            ("f(x=1 2)", "line 1, column 7: expected ',' or ')' after a function argument"),
+            ("f(x=1, *a)", "line 1, column 8: starred arguments are not supported in anyscript"),
+            ("f(x=1, **a)", "line 1, column 8: '**' arguments are not supported in anyscript"),
+        ];
+        for (src, msg) in cases {
+            assert_eq!(&expr_err(src), msg, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn default_parameter_values() {
+        let src = "def f(a, b=1, c=-2.5, d=None, e=[1, 'x'], g={'k': (1, 2)}): pass";
+        let f = parse_module(src).unwrap().functions.remove(0);
+        assert_eq!(f.params, ["a", "b", "c", "d", "e", "g"]);
+        let defaults: Vec<String> = f.defaults.iter().map(show).collect();
+        assert_eq!(defaults, ["1", "(Neg 2.5)", "None", "[1 \"x\"]", "{\"k\": (tuple 1 2)}"]);
+        let f = parse_module("def f(a=1, b=lambda: 2,):\n    return a").unwrap().functions.remove(0);
+        assert_eq!(f.defaults.iter().map(show).collect::<Vec<_>>(), ["1", "(lambda [] 2)"]);
+        assert!(parse_module("def f(a, b): pass").unwrap().functions[0].defaults.is_empty());
+        let cases: &[(&str, &str)] = &[
+            ("def f(a=1, b): pass", "line 1, column 12: non-default argument follows default argument"),
+            ("def f(a, b=1, c, d=2): pass", "line 1, column 15: non-default argument follows default argument"),
+            ("def f(a=1, a): pass", "line 1, column 12: non-default argument follows default argument"),
+            ("def f(a, a=1): pass", "line 1, column 10: duplicate parameter 'a' in function definition"),
+            ("def f(a=): pass", "line 1, column 8: expected default value expression"),
+            ("def f(a=1 b): pass", "line 1, column 11: expected ',' or ')' in the parameter list"),
+            ("def f(a: int = 1): pass", "line 1, column 8: parameter annotations are not supported in anyscript"),
+        ];
+        for (src, msg) in cases {
+            assert_eq!(&module_err(src), msg, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn lambdas() {
+        assert_eq!(expr("lambda: 0"), "(lambda [] 0)");
+        assert_eq!(expr("lambda x: x + 1"), "(lambda [x] (+ x 1))");
+        assert_eq!(expr("lambda a, b: (a, b)"), "(lambda [a b] (tuple a b))");
+        assert_eq!(expr("lambda a, b,: a"), "(lambda [a b] a)");
+        // The body is a whole `test`, conditional and lambdas included.
+        assert_eq!(expr("lambda x: x if x else 0"), "(lambda [x] (ifexp x x 0))");
+        assert_eq!(expr("lambda: a or not b"), "(lambda [] (Or a (Not b)))");
+        assert_eq!(expr("lambda a: lambda b: a + b"), "(lambda [a] (lambda [b] (+ a b)))");
+        assert_eq!(expr("lambda: 1()"), "(lambda [] (call 1 []))");
+        assert_eq!(expr("(lambda: 1)()"), "(call (lambda [] 1) [])");
+        // Wherever Python takes a `test`.
+        assert_eq!(expr("a if b else lambda: c"), "(ifexp b a (lambda [] c))");
+        assert_eq!(expr("lambda: 1, 2"), "(tuple (lambda [] 1) 2)");
+        assert_eq!(expr("[lambda: 1, 2]"), "[(lambda [] 1) 2]");
+        assert_eq!(expr("{lambda: 1: lambda: 2}"), "{(lambda [] 1): (lambda [] 2)}");
+        assert_eq!(expr("a[lambda: 1]"), "(idx a (lambda [] 1))");
+        assert_eq!(expr("[lambda: x for x in y]"), "(comp (lambda [] x) x y [])");
+        assert_eq!(
+            expr("sorted(ws, key=lambda w: -len(w))"),
+            "(call sorted [ws] key=(lambda [w] (Neg (call len [w]))))"
+        );
+        assert_eq!(expr("f(lambda x: x, y)"), "(call f [(lambda [x] x) y])");
+        let s = stmts("y = lambda: x\nreturn lambda k: k");
+        let StmtKind::Assign { value, .. } = &s[0].kind else { panic!() };
+        let StmtKind::Return { value: Some(ret) } = &s[1].kind else { panic!() };
+        assert_eq!((show(value), show(ret)), ("(lambda [] x)".into(), "(lambda [k] k)".into()));
+        assert_eq!(
+            parse_expr("lambda x: x").unwrap(),
+            Expr::Lambda { params: vec!["x".into()], body: boxed(name("x")) }
+        );
+    }
+
+    #[test]
+    fn lambda_errors() {
+        let cases: &[(&str, &str)] = &[
+            ("lambda x=1: x", "line 1, column 9: default parameter values in lambdas are not supported in anyscript"),
+            ("lambda *a: a", "line 1, column 8: '*args' parameters are not supported in anyscript"),
+            ("lambda **k: k", "line 1, column 8: '**kwargs' parameters are not supported in anyscript"),
+            ("lambda a, /: a", "line 1, column 11: positional-only parameters ('/') are not supported in anyscript"),
+            (
+                "lambda a, *, b: a",
+                "line 1, column 11: keyword-only parameters (after a bare '*') are not supported in anyscript",
+            ),
+            ("lambda (x): x", "line 1, column 8: Lambda expression parameters cannot be parenthesized"),
+            ("lambda x, x: 1", "line 1, column 11: duplicate parameter 'x' in function definition"),
+            ("lambda x", "line 1, column 9: expected ',' or ':' after a lambda parameter"),
+            ("lambda x y: 1", "line 1, column 10: expected ',' or ':' after a lambda parameter"),
+            ("lambda 1: 1", "line 1, column 8: expected a parameter name"),
+            ("lambda x:", "line 1, column 10: expected an expression, found end of line"),
+            // Python's `lambdef` is a `test`: operands, conditions and comprehension clauses take none.
+            ("-lambda: 1", "line 1, column 2: expected an expression, found 'lambda'"),
+            ("1 + lambda: 1", "line 1, column 5: expected an expression, found 'lambda'"),
+            ("not lambda: 1", "line 1, column 5: expected an expression, found 'lambda'"),
+            ("a if lambda: 1 else b", "line 1, column 6: expected an expression, found 'lambda'"),
+            ("[x for x in y if lambda: 1]", "line 1, column 18: expected an expression, found 'lambda'"),
+            ("[x for x in lambda: y]", "line 1, column 13: expected an expression, found 'lambda'"),
+        ];
+        for (src, msg) in cases {
+            assert_eq!(&expr_err(src), msg, "{src:?}");
+        }
+        assert_eq!(module_err("def f(x):\n    lambda: x = 1"), "line 2, column 5: cannot assign to lambda");
+    }
+
+    #[test]
     fn syntax_errors() {
         let cases: &[(&str, &str)] = &[
             ("def f(x):\n    if x\n        pass", "line 2, column 9: expected ':' after if condition"),
@@ -1438,7 +1667,6 @@ mod tests {
             ("from os import path", "line 1, column 1: 'from' is not supported"),
             ("def f(x):\n    global y", "line 2, column 5: 'global' is not supported"),
             ("def f(x):\n    nonlocal y", "line 2, column 5: 'nonlocal' is not supported"),
-            ("def f(x):\n    y = (\nlambda: 1)", "line 3, column 1: 'lambda' is not supported in anyscript"),
             ("def f(x):\n    yield x", "line 2, column 5: 'yield' is not supported"),
             ("def f(x):\n    y = yield x", "line 2, column 9: 'yield' is not supported"),
             ("async def f(x): pass", "line 1, column 1: 'async' is not supported"),
@@ -1452,11 +1680,13 @@ mod tests {
             ("def f(x):\n    a, *b = x", "line 2, column 8: starred expressions are not supported"),
             ("def f(x):\n    g(*x)", "line 2, column 7: starred arguments are not supported"),
             ("def f(x):\n    g(**x)", "line 2, column 7: '**' arguments are not supported"),
-            ("def f(x):\n    g(x,\n      key=1)", "line 3, column 7: keyword arguments are not supported"),
-            ("def f(x=1): pass", "line 1, column 8: default parameter values are not supported"),
+            ("def f(x):\n    g(*x, k=1)", "line 2, column 7: starred arguments are not supported"),
+            ("def f(x):\n    g(k=1, **x)", "line 2, column 12: '**' arguments are not supported"),
             ("def f(*args): pass", "line 1, column 7: '*args' parameters are not supported"),
             ("def f(**kw): pass", "line 1, column 7: '**kwargs' parameters are not supported"),
             ("def f(a, /): pass", "line 1, column 10: positional-only parameters ('/') are not supported"),
+            ("def f(a, *, b): pass", "line 1, column 10: keyword-only parameters (after a bare '*') are not supported"),
+            ("def f(a=1, *b): pass", "line 1, column 12: '*args' parameters are not supported"),
             ("def f(x: int): pass", "line 1, column 8: parameter annotations are not supported"),
             ("def f(x) -> int: pass", "line 1, column 10: return annotations are not supported"),
             ("def f(x):\n    y: int = 1", "line 2, column 6: variable annotations are not supported"),
@@ -1516,6 +1746,8 @@ mod tests {
         ("(x if x else ", ")"),
         ("[x for x in ", "]"),
         ("[x for x in y if ", "]"),
+        ("lambda: ", ""),
+        ("lambda x: f(k=", ")"),
         ("(x, ", ")"),
         ("a[1:", "]"),
         ("2**", ""),
@@ -1567,6 +1799,7 @@ mod tests {
             "def f(a, b):\n    if a < b <= 3 and not a in b:\n        return [x * 2 for x, y in a if y]\n    elif a:\n        d = {'k': r'\\d', \"v\": 0x1f}\n    else:\n        a[1:2:3] += -2 ** 3\n    while a: break\n",
             "bert(text)",
             "text.lower(x)",
+            "def g(a, b=1, c=[-2.5, {'k': (None,)}]):\n    return sorted(a, key=lambda w, v: -len(w) if v else w, reverse=b)\n",
         ];
         let pieces = [
             "(",

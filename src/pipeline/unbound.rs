@@ -151,6 +151,12 @@ impl Walk<'_> {
                 ifs.iter().for_each(|c| self.reads(c, &inside));
                 self.reads(elt, &inside);
             }
+            // A lambda reads the enclosing function's variables when it is made (see `lambdas`).
+            Expr::Lambda { params, body } => {
+                let mut inside = assigned.clone();
+                inside.extend(params.iter().cloned());
+                self.reads(body, &inside);
+            }
             _ => visit_children(e, &mut |c| self.reads(c, assigned)),
         }
     }

@@ -1165,20 +1165,22 @@ pub(crate) fn sort_values(mut items: Vec<AnyValue>) -> Result<Vec<AnyValue>> {
         return Ok(items);
     }
     // Everything else goes through a merge sort that never assumes a total order (NaN, errors).
-    merge_sort(items)
+    merge_sort_by(items, AnyValue::value)
 }
 
-fn merge_sort(mut items: Vec<AnyValue>) -> Result<Vec<AnyValue>> {
+/// A stable merge sort of `items` by `key` that only asks Python's `<`, as CPython's sort does
+/// (NaN and failing comparisons included).
+pub(crate) fn merge_sort_by<T>(mut items: Vec<T>, key: fn(&T) -> Value<'_>) -> Result<Vec<T>> {
     if items.len() <= 1 {
         return Ok(items);
     }
     let right = items.split_off(items.len() / 2);
-    let (left, right) = (merge_sort(items)?, merge_sort(right)?);
+    let (left, right) = (merge_sort_by(items, key)?, merge_sort_by(right, key)?);
     let mut out = Vec::with_capacity(left.len() + right.len());
     let (mut l, mut r) = (left.into_iter().peekable(), right.into_iter().peekable());
     while let (Some(a), Some(b)) = (l.peek(), r.peek()) {
         // Take from the right only when strictly smaller: that keeps equal items in order.
-        if py_lt(b.value(), a.value())? {
+        if py_lt(key(b), key(a))? {
             out.extend(r.next());
         } else {
             out.extend(l.next());

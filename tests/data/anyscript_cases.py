@@ -1,6 +1,6 @@
 # Functions run both by anyproc's interpreter and by CPython (tests/interp_cpython.rs):
 # every function takes one line of real text and must give the same result in both.
-# Plain Python in the anyscript subset: no imports, classes, lambdas or keyword arguments.
+# Plain Python in the anyscript subset: no imports, classes, try or nested defs.
 
 
 def unicode_split_any(word):
@@ -267,11 +267,31 @@ def formatted(text):
     return out
 
 
+def top_words(text, k=3, min_len=1, ignore=("the", "a", "und")):
+    counts = {}
+    for w in text.lower().split():
+        if len(w) >= min_len and w not in ignore:
+            counts[w] = counts.get(w, 0) + 1
+    return sorted(counts, key=lambda w: (-counts[w], w))[:k]
+
+
+def ranked(text):
+    words = text.split(maxsplit=8)
+    by_len = sorted(words, key=len, reverse=True)
+    longest = max(words, key=lambda w: (len(w), w), default=None)
+    shortest = min(words, key=len, default="")
+    words.sort(key=lambda w: w[-1:], reverse=True)
+    numbered = [str(i) + ":" + w for i, w in enumerate(words, start=1)]
+    halves = text.rsplit(sep=" ", maxsplit=2)
+    tops = [top_words(text), top_words(text, k=1), top_words(text, min_len=4, k=2), top_words(k=2, text=text.upper())]
+    return [by_len, longest, shortest, words, numbered, halves, tops, round(len(text) / 7, ndigits=2)]
+
+
 CASES = [
     "unicode_split_any", "count_vowels", "word_lengths", "capitalize_words", "first_long_word",
     "reverse_words", "char_histogram", "collatz_steps", "fizz", "dedupe", "pairs_with_break",
     "numbers", "stats", "tags", "clean", "zipped", "nested", "find_all", "wrap_lines",
-    "skip_and_stop", "append_loops", "formatted",
+    "skip_and_stop", "append_loops", "formatted", "ranked",
 ]
 
 

@@ -1,8 +1,6 @@
-//! `str.format(*args)`: replacement fields `{name!conversion:spec}` as CPython 3.11 reads
-//! them (`Objects/stringlib/unicode_format.h`), errors worded alike.
-//!
-//! Keyword arguments do not exist in anyscript, so a field naming one is the `KeyError`
-//! CPython raises when the keyword is missing. Attribute lookups (`{0.real}`) are refused.
+//! `str.format(*args, **kwargs)` and `str.format_map(mapping)`: replacement fields
+//! `{name!conversion:spec}` as CPython 3.11 reads them (`Objects/stringlib/unicode_format.h`),
+//! errors worded alike. Attribute lookups (`{0.real}`) are refused.
 
 use super::layout::reserve;
 use super::spec;
@@ -20,18 +18,40 @@ enum Numbering {
     Manual,
 }
 
+/// What the fields of a format string can name.
+#[derive(Clone, Copy)]
+pub(crate) struct FormatArgs<'a, 'v> {
+    /// The positional arguments.
+    pub positional: &'a [AnyView<'v>],
+    /// The keyword arguments (a dict), or `format_map`'s mapping: what `{name}` looks up.
+    pub named: Option<AnyView<'v>>,
+    /// `format_map`, whose fields may not name positions.
+    pub map_only: bool,
+}
+
 /// `fmt.format(*args)`.
 pub(crate) fn str_format(fmt: Text<'_>, args: &[AnyView<'_>]) -> Result<String> {
+    str_format_with(fmt, FormatArgs { positional: args, named: None, map_only: false })
+}
+
+/// `fmt.format(*args, **kwargs)` or `fmt.format_map(mapping)`.
+pub(crate) fn str_format_with(fmt: Text<'_>, args: FormatArgs<'_, '_>) -> Result<String> {
     with_chars(fmt, |chars| {
         let mut numbering = Numbering::Unset;
         let mut out = String::new();
-        build(chars, args, &mut numbering, 2, &mut out)?;
+        build(chars, &args, &mut numbering, 2, &mut out)?;
         Ok(out)
     })
 }
 
 /// Writes `fmt` with its fields replaced; nested fields in specs recurse with one level less.
-fn build(fmt: &[char], args: &[AnyView<'_>], numbering: &mut Numbering, depth: u32, out: &mut String) -> Result<()> {
+fn build(
+    fmt: &[char],
+    args: &FormatArgs<'_, '_>,
+    numbering: &mut Numbering,
+    depth: u32,
+    out: &mut String,
+) -> Result<()> {
     if depth == 0 {
         return Err(value_error("Max string recursion exceeded"));
     }
@@ -172,9 +192,9 @@ fn integer(s: &[char]) -> Result<Option<usize>> {
 }
 
 /// The value a field name picks: an argument, then `[index]` lookups into it.
-fn field_value(name: &[char], args: &[AnyView<'_>], numbering: &mut Numbering) -> Result<Slot> {
+fn field_value(name: &[char], args: &FormatArgs<'_, '_>, numbering: &mut Numbering) -> Result<Slot> {
     let first_len = name.iter().position(|&c| c == '.' || c == '[').unwrap_or(name.len());
-    let (first, mut rest) = name.split_at(first_len);
+    let (first, rest) = name.split_at(first_len);
     let index = integer(first)?;
     let index = match (first.is_empty(), index) {
         (true, _) => match *numbering {
@@ -196,16 +216,27 @@ fn field_value(name: &[char], args: &[AnyView<'_>], numbering: &mut Numbering) -
                 k
             }
         },
-        // A keyword argument's name: there are none.
+        // A keyword argument's name (`format_map`'s key).
         (false, None) => {
             let key: String = first.iter().collect();
-            return Err(key_error(Value::Str(&key)));
+            let value = match args.named {
+                Some(named) => get_item(named, AnyView::from(key.as_str()))?,
+                None => return Err(key_error(Value::Str(&key))),
+            };
+            return items_of(value, rest);
         }
     };
-    let Some(arg) = args.get(index) else {
+    if args.map_only {
+        return Err(value_error("Format string contains positional fields"));
+    }
+    let Some(arg) = args.positional.get(index) else {
         return Err(index_error(format!("Replacement index {index} out of range for positional args tuple")));
     };
-    let mut value = arg.to_owned();
+    items_of(arg.to_owned(), rest)
+}
+
+/// `value` looked up by `rest`, the `[index]` parts of a field name after its first.
+fn items_of(mut value: Slot, mut rest: &[char]) -> Result<Slot> {
     while let Some((&lead, tail)) = rest.split_first() {
         let (part, after) = match lead {
             '.' => {

@@ -10,7 +10,7 @@ mod percent;
 mod spec;
 mod value;
 
-pub(crate) use fields::str_format;
+pub(crate) use fields::{FormatArgs, str_format, str_format_with};
 pub(crate) use layout::{reserve, text_with_room};
 pub(crate) use percent::percent_format;
 pub(crate) use value::{ascii_of, format_value};

@@ -12,7 +12,7 @@ use super::{Parser, Result};
 /// `builtins.name(args)`.
 fn builtin_call(name: &str, args: Vec<Expr>) -> Expr {
     let builtins = Box::new(Expr::Name { id: "builtins".into() });
-    Expr::Call { func: Box::new(Expr::Attribute { value: builtins, attr: name.into() }), args }
+    Expr::Call { func: Box::new(Expr::Attribute { value: builtins, attr: name.into() }), args, keywords: Vec::new() }
 }
 
 fn text(s: String) -> Expr {
@@ -106,6 +106,11 @@ impl Parser {
 
     /// Parses a field's expression tokens with this parser's nesting budget.
     fn field_expression(&mut self, tokens: &[Token]) -> Result<Expr> {
+        // The field ends at the lambda's `:`, which would make a puzzling error about its parameters. The
+        // tokens are wrapped in parentheses: the field's own come after the first.
+        if let Some(t) = tokens.get(1).filter(|t| matches!(&t.tok, Tok::Name(n) if n == "lambda")) {
+            return Err(self.error_at(t, "f-string: lambda expressions are not allowed without parentheses"));
+        }
         let mut sub =
             Parser { toks: tokens.to_vec(), pos: 0, depth: self.depth, loops: 0, in_function: self.in_function };
         sub.enter()?;

@@ -1,0 +1,179 @@
+//! Binding a call's arguments to the callee's parameters by position and by name, with
+//! CPython 3.11's errors: where a call is compiled (its callee known), and where a function
+//! is called from outside with positional arguments only.
+
+use crate::pipeline::ast::Keyword;
+use crate::pipeline::value_ops::type_error;
+use crate::{Error, Result};
+
+/// Where one parameter's value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// The call's positional argument of this index.
+    Positional(usize),
+    /// The call's keyword argument of this index.
+    Keyword(usize),
+    /// The parameter's default (the index of the parameter).
+    Default(usize),
+}
+
+/// A callee's parameters, as far as binding needs them.
+pub(crate) struct Params<'a> {
+    /// How the callee is named in errors (`f`, `split`).
+    pub name: &'a str,
+    /// Every parameter's name, in order.
+    pub names: &'a [&'a str],
+    /// How many of the last parameters have defaults.
+    pub n_defaults: usize,
+    /// Whether the callee is a built-in (a function written in C, to CPython): parameters left
+    /// out at the end are not passed (it knows its own defaults), and errors are worded as
+    /// CPython words them for C functions.
+    pub builtin: bool,
+}
+
+/// The source of each parameter of `params` for a call with `positional` positional arguments
+/// and `keywords`; parameters left out at the end are omitted unless `fill_trailing`.
+pub(crate) fn bind(params: &Params<'_>, positional: usize, keywords: &[Keyword]) -> Result<Vec<Source>> {
+    let Params { name, names, n_defaults, builtin } = *params;
+    let n_required = names.len() - n_defaults;
+    let mut sources: Vec<Option<Source>> =
+        (0..names.len()).map(|i| (i < positional).then_some(Source::Positional(i))).collect();
+    for (k, kw) in keywords.iter().enumerate() {
+        let arg = &kw.arg;
+        let Some(i) = names.iter().position(|n| n == arg) else {
+            return Err(type_error(match builtin {
+                true => format!("'{arg}' is an invalid keyword argument for {name}()"),
+                false => format!("{name}() got an unexpected keyword argument '{arg}'"),
+            }));
+        };
+        if sources[i].is_some() {
+            return Err(type_error(match builtin {
+                true => format!("argument for {name}() given by name ('{arg}') and position ({})", i + 1),
+                false => format!("{name}() got multiple values for argument '{arg}'"),
+            }));
+        }
+        sources[i] = Some(Source::Keyword(k));
+    }
+    // CPython reports the keywords' errors first, then the positional count, then what is missing.
+    if positional > names.len() {
+        return Err(match builtin {
+            true => type_error(format!("{name}() takes at most {} arguments ({positional} given)", names.len())),
+            false => too_many_positional(name, n_required, names.len(), positional),
+        });
+    }
+    let missing: Vec<usize> = (0..n_required).filter(|&i| sources[i].is_none()).collect();
+    match (missing.first(), builtin) {
+        (None, _) => {}
+        (Some(_), false) => return Err(missing_error(name, &missing.iter().map(|&i| names[i]).collect::<Vec<_>>())),
+        // A positional-only parameter has no name to report.
+        (Some(&i), true) if names[i].is_empty() => {
+            return Err(type_error(format!(
+                "{name}() takes at least {n_required} positional argument{} ({positional} given)",
+                if n_required == 1 { "" } else { "s" }
+            )));
+        }
+        (Some(&i), true) => {
+            return Err(type_error(format!("{name}() missing required argument '{}' (pos {})", names[i], i + 1)));
+        }
+    }
+    // A built-in gets the defaults of the parameters before the last one given, not after.
+    let given = if builtin { sources.iter().rposition(Option::is_some).map_or(0, |i| i + 1) } else { names.len() };
+    Ok(sources[..given].iter().enumerate().map(|(i, s)| s.unwrap_or(Source::Default(i))).collect())
+}
+
+/// `f() takes from 1 to 2 positional arguments but 3 were given`.
+pub(crate) fn too_many_positional(name: &str, min: usize, max: usize, given: usize) -> Error {
+    let takes = if min == max { format!("{max}") } else { format!("from {min} to {max}") };
+    let noun = if max == 1 && min == max { "argument" } else { "arguments" };
+    let were = if given == 1 { "was" } else { "were" };
+    type_error(format!("{name}() takes {takes} positional {noun} but {given} {were} given"))
+}
+
+/// `f() missing 2 required positional arguments: 'a' and 'b'`.
+pub(crate) fn missing_error(name: &str, missing: &[&str]) -> Error {
+    let quoted: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
+    let list = match quoted.as_slice() {
+        [one] => one.clone(),
+        [a, b] => format!("{a} and {b}"),
+        [rest @ .., last] => format!("{}, and {last}", rest.join(", ")),
+        [] => String::new(),
+    };
+    let s = if missing.len() == 1 { "" } else { "s" };
+    type_error(format!("{name}() missing {} required positional argument{s}: {list}", missing.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::ast::{Expr, Literal};
+
+    fn kws(names: &[&str]) -> Vec<Keyword> {
+        names.iter().map(|n| Keyword { arg: n.to_string(), value: Expr::Const { value: Literal::None } }).collect()
+    }
+
+    fn user<'a>(names: &'a [&'a str], n_defaults: usize) -> Params<'a> {
+        Params { name: "f", names, n_defaults, builtin: false }
+    }
+
+    fn message(r: Result<Vec<Source>>) -> String {
+        r.unwrap_err().message().to_string()
+    }
+
+    #[test]
+    fn binds_positions_names_and_defaults() {
+        use Source::*;
+        let p = user(&["a", "b", "c"], 2);
+        assert_eq!(bind(&p, 1, &[]).unwrap(), vec![Positional(0), Default(1), Default(2)]);
+        assert_eq!(bind(&p, 1, &kws(&["c"])).unwrap(), vec![Positional(0), Default(1), Keyword(0)]);
+        assert_eq!(bind(&p, 0, &kws(&["c", "a"])).unwrap(), vec![Keyword(1), Default(1), Keyword(0)]);
+        let split = Params { name: "split", names: &["sep", "maxsplit"], n_defaults: 2, builtin: true };
+        assert_eq!(bind(&split, 0, &kws(&["maxsplit"])).unwrap(), vec![Default(0), Keyword(0)]);
+        assert_eq!(bind(&split, 0, &[]).unwrap(), vec![]);
+        assert_eq!(bind(&split, 0, &kws(&["sep"])).unwrap(), vec![Keyword(0)]);
+    }
+
+    // CPython 3.11's messages for `"a".split(...)`, `round(...)` and `sum(...)`.
+    #[test]
+    fn builtin_errors_as_cpython_words_them() {
+        let split = Params { name: "split", names: &["sep", "maxsplit"], n_defaults: 2, builtin: true };
+        assert_eq!(message(bind(&split, 0, &kws(&["x"]))), "'x' is an invalid keyword argument for split()");
+        assert_eq!(
+            message(bind(&split, 1, &kws(&["sep"]))),
+            "argument for split() given by name ('sep') and position (1)"
+        );
+        assert_eq!(message(bind(&split, 3, &[])), "split() takes at most 2 arguments (3 given)");
+        let round = Params { name: "round", names: &["number", "ndigits"], n_defaults: 1, builtin: true };
+        assert_eq!(message(bind(&round, 0, &kws(&["ndigits"]))), "round() missing required argument 'number' (pos 1)");
+        let sum = Params { name: "sum", names: &["", "start"], n_defaults: 1, builtin: true };
+        assert_eq!(message(bind(&sum, 0, &kws(&["start"]))), "sum() takes at least 1 positional argument (0 given)");
+    }
+
+    // The messages are CPython 3.11's for a Python function of the same parameters.
+    #[test]
+    fn errors_as_cpython_words_them() {
+        assert_eq!(
+            message(bind(&user(&["a", "b"], 1), 3, &[])),
+            "f() takes from 1 to 2 positional arguments but 3 were given"
+        );
+        assert_eq!(message(bind(&user(&["a"], 0), 2, &[])), "f() takes 1 positional argument but 2 were given");
+        assert_eq!(message(bind(&user(&[], 0), 1, &[])), "f() takes 0 positional arguments but 1 was given");
+        assert_eq!(message(bind(&user(&["a", "b"], 0), 1, &kws(&["z"]))), "f() got an unexpected keyword argument 'z'");
+        assert_eq!(message(bind(&user(&["a", "b"], 0), 1, &kws(&["a"]))), "f() got multiple values for argument 'a'");
+        assert_eq!(
+            message(bind(&user(&["a", "b"], 0), 0, &[])),
+            "f() missing 2 required positional arguments: 'a' and 'b'"
+        );
+        assert_eq!(
+            message(bind(&user(&["a", "b", "c"], 0), 0, &kws(&["b"]))),
+            "f() missing 2 required positional arguments: 'a' and 'c'"
+        );
+        assert_eq!(
+            message(bind(&user(&["a", "b", "c"], 0), 0, &[])),
+            "f() missing 3 required positional arguments: 'a', 'b', and 'c'"
+        );
+        assert_eq!(
+            message(bind(&user(&["a", "b"], 1), 0, &kws(&["b"]))),
+            "f() missing 1 required positional argument: 'a'"
+        );
+    }
+}

@@ -1,0 +1,325 @@
+//! Calls with keyword arguments, default parameter values and `lambda`s: bound where the call
+//! is compiled, since every callee that takes keywords is known there (a function of the
+//! module, a built-in, a method, or the key-taking built-ins of `keyed`).
+
+use super::{FnCompiler, err};
+use crate::error::{ErrorKind, Result};
+use crate::pipeline::Slot;
+use crate::pipeline::ast::{Expr, Keyword, Literal, UnaryOp};
+use crate::pipeline::binding::{Params, Source, bind};
+use crate::pipeline::builtins::Builtin;
+use crate::pipeline::ir::{Inst, Reg};
+use crate::pipeline::keyed::Keyed;
+use crate::pipeline::lambdas::{LAMBDA_NAME, free_names, lifted};
+use crate::pipeline::methods::Method;
+use crate::{Dict, List};
+
+/// The value of a default parameter value: a literal, a negated number, or a list, tuple or
+/// dict display of such; `None` for anything else.
+pub(super) fn constant_value(e: &Expr) -> Option<Slot> {
+    Some(match e {
+        Expr::Const { value } => FnCompiler::literal(value),
+        Expr::UnaryOp { op: UnaryOp::Neg, operand } => match operand.as_ref() {
+            Expr::Const { value: Literal::Int(i) } => Slot::from(i.checked_neg()?),
+            Expr::Const { value: Literal::Float(x) } => Slot::from(-x),
+            _ => return None,
+        },
+        Expr::UnaryOp { op: UnaryOp::Pos, operand } => match operand.as_ref() {
+            Expr::Const { value: Literal::Int(_) | Literal::Float(_) } => constant_value(operand)?,
+            _ => return None,
+        },
+        Expr::List { items } | Expr::Tuple { items } => {
+            let items = items.iter().map(|i| constant_value(i).map(Slot::resize::<0>)).collect::<Option<Vec<_>>>()?;
+            List::from_vec(items).into()
+        }
+        Expr::Dict { keys, values } => {
+            let mut d = Dict::new();
+            for (k, v) in keys.iter().zip(values) {
+                d.try_set(constant_value(k)?.resize(), constant_value(v)?.resize(), "a default value").ok()?;
+            }
+            d.into_any().resize()
+        }
+        _ => return None,
+    })
+}
+
+/// The keyword parameters of a built-in: its parameter names (`""` for one that is
+/// positional-only) and the value a left-out parameter before a given one takes.
+fn builtin_params(b: Builtin) -> Option<(&'static [&'static str], &'static [Literal])> {
+    Some(match b {
+        Builtin::Enumerate => (&["iterable", "start"], &[]),
+        Builtin::Sum => (&["", "start"], &[]),
+        Builtin::Round => (&["number", "ndigits"], &[]),
+        Builtin::Int => (&["", "base"], &[]),
+        _ => return None,
+    })
+}
+
+/// The keyword parameters of a method, as [`builtin_params`] gives them.
+fn method_params(m: Method) -> Option<(&'static [&'static str], &'static [Literal])> {
+    Some(match m {
+        Method::Split | Method::Rsplit => (&["sep", "maxsplit"], &[Literal::None, Literal::Int(-1)]),
+        Method::Splitlines => (&["keepends"], &[]),
+        Method::Expandtabs => (&["tabsize"], &[]),
+        _ => return None,
+    })
+}
+
+impl FnCompiler<'_> {
+    /// The registers of `args` then `keywords`, evaluated in that (source) order, and the
+    /// register each of `sources` names (a default's value from `default`).
+    fn bound_registers(
+        &mut self,
+        args: &[Expr],
+        keywords: &[Keyword],
+        sources: &[Source],
+        mut default: impl FnMut(usize) -> Slot,
+    ) -> Result<Vec<Reg>> {
+        let positional = self.exprs(args)?;
+        let named = keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>()?;
+        Ok(sources
+            .iter()
+            .map(|s| match *s {
+                Source::Positional(i) => positional[i],
+                Source::Keyword(k) => named[k],
+                Source::Default(i) => self.constant(default(i)),
+            })
+            .collect())
+    }
+
+    /// A call of the module's function `name` (index `func`, parameters `params` with
+    /// `defaults` for the last ones).
+    pub(super) fn call_module_function(
+        &mut self,
+        name: &str,
+        (func, params, defaults): (u32, &[&str], &[Slot]),
+        args: &[Expr],
+        keywords: &[Keyword],
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
+        let line = self.line;
+        let spec = Params { name, names: params, n_defaults: defaults.len(), builtin: false };
+        let sources = bind(&spec, args.len(), keywords).map_err(|e| err(line, e.kind(), e.message()))?;
+        let first_default = params.len() - defaults.len();
+        let regs = self.bound_registers(args, keywords, &sources, |i| defaults[i - first_default].clone())?;
+        let args = self.operands(&regs);
+        let d = self.dst(dst);
+        self.emit(Inst::CallUser { dst: d, func, args });
+        Ok(d)
+    }
+
+    /// A call of built-in `b` with keyword arguments.
+    pub(super) fn call_builtin_keywords(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        keywords: &[Keyword],
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
+        let line = self.line;
+        let name = b.name();
+        match b {
+            Builtin::Sorted => {
+                if args.len() != 1 {
+                    return Err(err(line, ErrorKind::Type, format!("sorted expected 1 argument, got {}", args.len())));
+                }
+                return self.keyed(Keyed::Sorted, name, &args[0..1], None, keywords, dst);
+            }
+            Builtin::Min | Builtin::Max => {
+                if args.is_empty() {
+                    return Err(err(line, ErrorKind::Type, format!("{name} expected at least 1 argument, got 0")));
+                }
+                return self.keyed(
+                    Keyed::Extreme { max: b == Builtin::Max, has_default: false },
+                    name,
+                    args,
+                    None,
+                    keywords,
+                    dst,
+                );
+            }
+            Builtin::Int if args.is_empty() => {
+                return Err(err(line, ErrorKind::Type, "int() missing string argument"));
+            }
+            _ => {}
+        }
+        let Some((names, fillers)) = builtin_params(b) else {
+            return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
+        };
+        let regs = self.keyword_slots(name, names, fillers, args, keywords)?;
+        let args = self.operands(&regs);
+        let d = self.dst(dst);
+        self.emit(Inst::CallBuiltin { dst: d, builtin: b, args });
+        Ok(d)
+    }
+
+    /// A call of method `m` of `obj` with keyword arguments.
+    pub(super) fn call_method_keywords(
+        &mut self,
+        m: Method,
+        obj: &Expr,
+        args: &[Expr],
+        keywords: &[Keyword],
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
+        let line = self.line;
+        let name = m.name();
+        if m == Method::Sort {
+            if !args.is_empty() {
+                return Err(err(line, ErrorKind::Type, "sort() takes no positional arguments"));
+            }
+            return self.keyed(Keyed::Sort, name, &[], Some(obj), keywords, dst);
+        }
+        if m == Method::Format {
+            return self.format_keywords(obj, args, keywords, dst);
+        }
+        let Some((names, fillers)) = method_params(m) else {
+            return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
+        };
+        let obj = self.expr(obj, None)?;
+        // Python finds the method before it evaluates the arguments.
+        self.emit(Inst::CheckMethod { obj, method: m });
+        let regs = self.keyword_slots(name, names, fillers, args, keywords)?;
+        let args = self.operands(&regs);
+        let d = self.dst(dst);
+        self.emit(Inst::CallMethod { dst: d, method: m, obj, args });
+        Ok(d)
+    }
+
+    /// The argument registers of a built-in or method call that takes the keywords `names`.
+    fn keyword_slots(
+        &mut self,
+        name: &str,
+        names: &[&str],
+        fillers: &[Literal],
+        args: &[Expr],
+        keywords: &[Keyword],
+    ) -> Result<Vec<Reg>> {
+        let line = self.line;
+        let spec = Params { name, names, n_defaults: fillers.len(), builtin: true };
+        let sources = bind(&spec, args.len(), keywords).map_err(|e| err(line, e.kind(), e.message()))?;
+        let first_filler = names.len() - fillers.len();
+        self.bound_registers(args, keywords, &sources, |i| FnCompiler::literal(&fillers[i - first_filler]))
+    }
+
+    /// A call of [`Keyed`] `call`: `receiver` (for `list.sort`) and `args`, then its keyword-only
+    /// arguments in the operand order `Keyed` documents. A `key=lambda` may read this function's
+    /// variables (see `lambdas`).
+    fn keyed(
+        &mut self,
+        call: Keyed,
+        name: &str,
+        args: &[Expr],
+        receiver: Option<&Expr>,
+        keywords: &[Keyword],
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
+        let line = self.line;
+        let allowed: &[&str] = match call {
+            Keyed::Sorted | Keyed::Sort => &["key", "reverse"],
+            Keyed::Extreme { .. } => &["key", "default"],
+            // Compiled by `format_keywords`, which takes any name.
+            Keyed::Format => &[],
+        };
+        if let Some(k) = keywords.iter().find(|k| !allowed.contains(&k.arg.as_str())) {
+            // `sorted` is `list.sort` on a copy, to CPython too.
+            let msg = match call {
+                Keyed::Sort | Keyed::Sorted => format!("'{}' is an invalid keyword argument for sort()", k.arg),
+                Keyed::Extreme { .. } | Keyed::Format => {
+                    format!("'{}' is an invalid keyword argument for {name}()", k.arg)
+                }
+            };
+            return Err(err(line, ErrorKind::Type, msg));
+        }
+        let mut regs = Vec::with_capacity(args.len() + 3);
+        if let Some(obj) = receiver {
+            let obj = self.expr(obj, None)?;
+            self.emit(Inst::CheckMethod { obj, method: Method::Sort });
+            regs.push(obj);
+        }
+        regs.extend(self.exprs(args)?);
+        let mut given = [None, None];
+        for k in keywords {
+            let r = match &k.value {
+                Expr::Lambda { params, body } if k.arg == "key" => self.lambda(params, body, None, true)?,
+                value => self.expr(value, None)?,
+            };
+            given[usize::from(k.arg != "key")] = Some(r);
+        }
+        let none = |c: &mut Self| c.constant(Slot::default());
+        let key = given[0].unwrap_or_else(|| none(self));
+        let call = match call {
+            Keyed::Extreme { max, .. } => {
+                let default = given[1].unwrap_or_else(|| none(self));
+                // The key and default go first: the values after them are variadic.
+                regs.splice(0..0, [key, default]);
+                Keyed::Extreme { max, has_default: given[1].is_some() }
+            }
+            _ => {
+                let reverse = given[1].unwrap_or_else(|| self.constant(Slot::from(false)));
+                regs.extend([key, reverse]);
+                call
+            }
+        };
+        let args = self.operands(&regs);
+        let d = self.dst(dst);
+        self.emit(Inst::CallKeyed { dst: d, call, args });
+        Ok(d)
+    }
+
+    /// `s.format(*args, **kwargs)`: the keywords go in a dict that `{name}` fields look up.
+    fn format_keywords(&mut self, obj: &Expr, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
+        let obj = self.expr(obj, None)?;
+        self.emit(Inst::CheckMethod { obj, method: Method::Format });
+        let positional = self.exprs(args)?;
+        let mut pairs = Vec::with_capacity(keywords.len() * 2);
+        for k in keywords {
+            pairs.push(self.constant(Slot::from_text(&k.arg)));
+            pairs.push(self.expr(&k.value, None)?);
+        }
+        let items = self.operands(&pairs);
+        let kwargs = self.temp();
+        self.emit(Inst::BuildDict { dst: kwargs, items });
+        let regs: Vec<Reg> = [obj, kwargs].into_iter().chain(positional).collect();
+        let args = self.operands(&regs);
+        let d = self.dst(dst);
+        self.emit(Inst::CallKeyed { dst: d, call: Keyed::Format, args });
+        Ok(d)
+    }
+
+    /// `lambda params: body` as a function value. One that reads this function's variables is
+    /// made with their values, where `may_capture` says that is what Python would see too.
+    pub(super) fn lambda(
+        &mut self,
+        params: &[String],
+        body: &Expr,
+        dst: Option<Reg>,
+        may_capture: bool,
+    ) -> Result<Reg> {
+        let captured: Vec<String> =
+            free_names(params, body).into_iter().filter(|n| self.locals.contains_key(n)).collect();
+        if let (Some(first), false) = (captured.first(), may_capture) {
+            return Err(err(
+                self.line,
+                ErrorKind::Parse,
+                format!(
+                    "a lambda that reads the enclosing function's variable '{first}' is supported only as \
+                     the key= of sorted(), min(), max() or list.sort() (anyscript gives a lambda the values \
+                     its variables have when it is made; Python reads them when it runs)"
+                ),
+            ));
+        }
+        let values = captured.iter().map(|n| self.load_name(n)).collect::<Result<Vec<_>>>()?;
+        // Named as CPython names it in errors: by where it is defined.
+        let name = format!("{}.<locals>.{LAMBDA_NAME}", self.f.name);
+        let func = self.module.add_lambda(lifted(&name, &captured, params, body, self.line), captured.len());
+        let d = self.dst(dst);
+        if values.is_empty() {
+            self.emit(Inst::FuncRef { dst: d, func });
+        } else {
+            let args = self.operands(&values);
+            self.emit(Inst::Bind { dst: d, func, args });
+        }
+        Ok(d)
+    }
+}

@@ -1,0 +1,217 @@
+//! The calls whose keyword-only arguments anyscript takes: `sorted(xs, key=f, reverse=True)`,
+//! `xs.sort(key=f, reverse=True)`, `min`/`max(..., key=f, default=d)` and
+//! `s.format(*args, **kwargs)`, with CPython 3.11's results (stable sorts, the first of equal
+//! extremes) and errors.
+
+use super::Slot;
+use super::format::{FormatArgs, str_format_with};
+use super::methods::{Method, check_method};
+use super::value_ops::{
+    Text, index_arg, iter_items, list_of, merge_sort_by, py_lt, text_slot, type_error, value_error, vname,
+};
+use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Result, Value};
+
+/// A call with keyword-only arguments; each variant lists its operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Keyed {
+    /// `sorted(iterable, key=, reverse=)`: operands `iterable, key, reverse`.
+    Sorted,
+    /// `list.sort(key=, reverse=)`: operands `list, key, reverse`.
+    Sort,
+    /// `min(...)` or `max(...)` with `key=` or `default=`: operands `key, default, args...`
+    /// (`default` is None when the call has none).
+    Extreme {
+        /// `max` rather than `min`.
+        max: bool,
+        /// Whether the call passes `default=`.
+        has_default: bool,
+    },
+    /// `str.format(*args, **kwargs)`: operands `str, kwargs (a dict), args...`.
+    Format,
+}
+
+impl Keyed {
+    /// The call as written in source, for listings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Keyed::Sorted => "sorted",
+            Keyed::Sort => "list.sort",
+            Keyed::Extreme { max: true, .. } => "max",
+            Keyed::Extreme { max: false, .. } => "min",
+            Keyed::Format => "str.format",
+        }
+    }
+}
+
+/// Runs `call` on its operands `args`.
+pub fn call_keyed(call: Keyed, args: &[AnyView<'_>]) -> Result<Slot> {
+    match (call, args) {
+        (Keyed::Sorted, [iterable, key, reverse]) => {
+            let reverse = index_arg(reverse)? != 0;
+            let items = sorted(iter_items(iterable.value())?, *key, reverse)?;
+            Ok(List::from_vec(items).into())
+        }
+        (Keyed::Sort, [list, key, reverse]) => {
+            check_method(Method::Sort, *list)?;
+            let mut l = list_of(list.value()).expect("checked to be a list");
+            let reverse = index_arg(reverse)? != 0;
+            let items = sorted(l.to_vec(), *key, reverse)?;
+            l.clear();
+            l.extend(items);
+            Ok(Slot::default())
+        }
+        (Keyed::Extreme { max, has_default }, [key, default, rest @ ..]) => {
+            extreme(max, *key, has_default.then_some(*default), rest)
+        }
+        (Keyed::Format, [text, kwargs, positional @ ..]) => {
+            check_method(Method::Format, *text)?;
+            let t = Text::of(text.value()).expect("checked to be a str");
+            let args = FormatArgs { positional, named: Some(*kwargs), map_only: false };
+            Ok(text_slot(&str_format_with(t, args)?, t.is_ucs4()))
+        }
+        _ => Err(type_error(format!("{}() got {} operands", call.name(), args.len()))),
+    }
+}
+
+/// The key function `key` (None: the items are their own keys); an error unless callable,
+/// which CPython raises at the first call: only when there is an item.
+fn key_function(key: AnyView<'_>) -> Result<Option<PackedFunc>> {
+    if matches!(key.value(), Value::None) {
+        return Ok(None);
+    }
+    PackedFunc::from_view(&key)
+        .map(Some)
+        .ok_or_else(|| type_error(format!("'{}' object is not callable", vname(key.value()))))
+}
+
+/// The key of each of `items` (a copy of each when there is no key function).
+fn keys_of(items: &[AnyValue], key: AnyView<'_>) -> Result<Vec<AnyValue>> {
+    if items.is_empty() {
+        return Ok(Vec::new());
+    }
+    match key_function(key)? {
+        None => Ok(items.to_vec()),
+        Some(f) => items.iter().map(|x| f.call(&[x.view()])).collect(),
+    }
+}
+
+/// `items` sorted by their keys, stable; `reverse` keeps equal items in their order, as
+/// CPython's does (it reverses, sorts and reverses back).
+fn sorted(mut items: Vec<AnyValue>, key: AnyView<'_>, reverse: bool) -> Result<Vec<AnyValue>> {
+    let keys = keys_of(&items, key)?;
+    let mut pairs: Vec<(AnyValue, AnyValue)> = keys.into_iter().zip(items.drain(..)).collect();
+    if reverse {
+        pairs.reverse();
+    }
+    let mut pairs = merge_sort_by(pairs, |(key, _)| key.value())?;
+    if reverse {
+        pairs.reverse();
+    }
+    Ok(pairs.into_iter().map(|(_, x)| x).collect())
+}
+
+/// `min`/`max` of `args` (one iterable, or several values) by `key`, the first of equal ones.
+fn extreme(max: bool, key: AnyView<'_>, default: Option<AnyView<'_>>, args: &[AnyView<'_>]) -> Result<Slot> {
+    let name = if max { "max" } else { "min" };
+    let items = match args {
+        [one] => iter_items(one.value())?,
+        _ if default.is_some() => {
+            return Err(type_error(format!(
+                "Cannot specify a default for {name}() with multiple positional arguments"
+            )));
+        }
+        _ => args.iter().map(|a| a.to_owned::<0>()).collect(),
+    };
+    let key = if items.is_empty() { None } else { key_function(key)? };
+    let mut best: Option<(AnyValue, &AnyValue)> = None;
+    for x in &items {
+        let k = match &key {
+            Some(f) => f.call(&[x.view()])?,
+            None => x.clone(),
+        };
+        let better = match &best {
+            None => true,
+            Some((best_key, _)) if max => py_lt(best_key.value(), k.value())?,
+            Some((best_key, _)) => py_lt(k.value(), best_key.value())?,
+        };
+        if better {
+            best = Some((k, x));
+        }
+    }
+    match (best, default) {
+        (Some((_, x)), _) => Ok(x.clone().into()),
+        (None, Some(d)) => Ok(d.to_owned()),
+        (None, None) => Err(value_error(format!("{name}() arg is an empty sequence"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::builtins::Builtin;
+    use crate::pipeline::test_values::*;
+    use crate::pipeline::value_ops::repr_value;
+
+    /// `repr` of the call's result, or its error's message.
+    fn run(call: Keyed, args: &[Slot]) -> String {
+        let views: Vec<_> = args.iter().map(|a| a.view()).collect();
+        call_keyed(call, &views).map_or_else(|e| e.message().to_string(), |v| repr_value(v.value()))
+    }
+
+    fn func(b: Builtin) -> Slot {
+        Slot::from(b.as_func())
+    }
+
+    fn words() -> Slot {
+        list(vec![s("bb"), s("a"), s("ccc"), s("dd"), s("e")])
+    }
+
+    // Expected values are CPython 3.11's for the same calls.
+    #[test]
+    fn sorted_is_stable_by_key_both_ways() {
+        assert_eq!(run(Keyed::Sorted, &[words(), func(Builtin::Len), b(false)]), "['a', 'e', 'bb', 'dd', 'ccc']");
+        // reverse=True keeps equal keys in their order: CPython reverses, sorts, reverses back.
+        assert_eq!(run(Keyed::Sorted, &[words(), func(Builtin::Len), b(true)]), "['ccc', 'bb', 'dd', 'a', 'e']");
+        assert_eq!(run(Keyed::Sorted, &[words(), none(), i(2)]), "['e', 'dd', 'ccc', 'bb', 'a']");
+        assert_eq!(run(Keyed::Sorted, &[list(vec![]), i(3), b(false)]), "[]");
+        assert_eq!(run(Keyed::Sorted, &[words(), i(3), b(false)]), "'int' object is not callable");
+        assert_eq!(run(Keyed::Sorted, &[words(), none(), s("x")]), "'str' object cannot be interpreted as an integer");
+        assert_eq!(
+            run(Keyed::Sorted, &[list(vec![i(1), s("a")]), none(), b(false)]),
+            "'<' not supported between instances of 'str' and 'int'"
+        );
+    }
+
+    #[test]
+    fn sort_sorts_the_list_in_place() {
+        let xs = words();
+        assert_eq!(run(Keyed::Sort, &[xs.clone(), func(Builtin::Len), b(true)]), "None");
+        assert_eq!(repr_value(xs.value()), "['ccc', 'bb', 'dd', 'a', 'e']");
+        assert_eq!(run(Keyed::Sort, &[s("ab"), none(), b(false)]), "'str' object has no attribute 'sort'");
+    }
+
+    #[test]
+    fn min_and_max_keep_the_first_extreme() {
+        let max = Keyed::Extreme { max: true, has_default: false };
+        let min = Keyed::Extreme { max: false, has_default: false };
+        assert_eq!(run(max, &[func(Builtin::Len), none(), words()]), "'ccc'");
+        assert_eq!(run(min, &[func(Builtin::Len), none(), words()]), "'a'");
+        assert_eq!(run(max, &[func(Builtin::Len), none(), s("bb"), s("dd")]), "'bb'");
+        assert_eq!(run(max, &[none(), none(), list(vec![])]), "max() arg is an empty sequence");
+        let with_default = Keyed::Extreme { max: false, has_default: true };
+        assert_eq!(run(with_default, &[none(), i(7), list(vec![])]), "7");
+        assert_eq!(run(with_default, &[none(), i(7), list(vec![i(3)])]), "3");
+        assert_eq!(
+            run(with_default, &[none(), i(7), i(1), i(2)]),
+            "Cannot specify a default for min() with multiple positional arguments"
+        );
+    }
+
+    #[test]
+    fn format_takes_named_fields() {
+        let kwargs = dict(vec![(s("name"), s("x")), (s("n"), i(255))]);
+        assert_eq!(run(Keyed::Format, &[s("{name}:{n:#x}:{0}"), kwargs.clone(), i(1)]), "'x:0xff:1'");
+        assert_eq!(run(Keyed::Format, &[s("{missing}"), kwargs.clone()]), "'missing'");
+        assert_eq!(run(Keyed::Format, &[i(3), kwargs]), "'int' object has no attribute 'format'");
+    }
+}

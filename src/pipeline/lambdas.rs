@@ -1,0 +1,90 @@
+//! `lambda` expressions. Each becomes a function of the module (`<lambda>`) whose first
+//! parameters are the enclosing function's variables it reads, passed their values when the
+//! lambda is made.
+//!
+//! Rationale: anyscript has no cells, so a lambda sees the values its enclosing variables have
+//! when it is made, where Python's sees them when it runs. The two agree while the variables
+//! cannot change between the two, which holds for a lambda passed straight to a built-in or a
+//! method (`sorted(xs, key=lambda w: counts[w])`): the callee keeps no reference to it, and the
+//! enclosing function does not run while it does. The compiler allows such a lambda only there;
+//! one that reads no enclosing variable is an ordinary function value and goes anywhere.
+
+use super::ast::{Expr, FunctionDef, Stmt, StmtKind, Target};
+use super::compile::visit_children;
+
+/// The name every lambda has in errors and listings, as in Python.
+pub const LAMBDA_NAME: &str = "<lambda>";
+
+/// The names `body` reads that neither `params` nor a comprehension within it binds, each
+/// once, in order of first read.
+pub fn free_names(params: &[String], body: &Expr) -> Vec<String> {
+    let mut out = Vec::new();
+    let bound: Vec<&str> = params.iter().map(String::as_str).collect();
+    reads(body, &bound, &mut out);
+    out
+}
+
+fn reads<'e>(e: &'e Expr, bound: &[&'e str], out: &mut Vec<String>) {
+    match e {
+        Expr::Name { id } => {
+            if !bound.contains(&id.as_str()) && !out.contains(id) {
+                out.push(id.clone());
+            }
+        }
+        Expr::ListComp { elt, target, iter, ifs } => {
+            // The iterable is read in the enclosing scope, the rest in the comprehension's.
+            reads(iter, bound, out);
+            let mut inside = bound.to_vec();
+            target_names(target, &mut inside);
+            ifs.iter().for_each(|c| reads(c, &inside, out));
+            reads(elt, &inside, out);
+        }
+        Expr::Lambda { params, body } => {
+            let mut inside = bound.to_vec();
+            inside.extend(params.iter().map(String::as_str));
+            reads(body, &inside, out);
+        }
+        _ => visit_children(e, &mut |c| reads(c, bound, out)),
+    }
+}
+
+fn target_names<'e>(t: &'e Target, out: &mut Vec<&'e str>) {
+    match t {
+        Target::Name { id } => out.push(id),
+        Target::Tuple { items } => items.iter().for_each(|t| target_names(t, out)),
+        Target::Subscript { .. } => {}
+    }
+}
+
+/// The function `name` a lambda on `line` compiles to: `captured` then its own `params`,
+/// returning `body`.
+pub fn lifted(name: &str, captured: &[String], params: &[String], body: &Expr, line: u32) -> FunctionDef {
+    FunctionDef {
+        name: name.to_string(),
+        params: captured.iter().chain(params).cloned().collect(),
+        defaults: Vec::new(),
+        body: vec![Stmt { line, kind: StmtKind::Return { value: Some(body.clone()) } }],
+        line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::parser::parse_expr;
+
+    fn free(src: &str) -> Vec<String> {
+        let Expr::Lambda { params, body } = parse_expr(src).expect("parses") else { panic!("not a lambda: {src}") };
+        free_names(&params, &body)
+    }
+
+    #[test]
+    fn free_names_skip_parameters_and_comprehension_variables() {
+        assert_eq!(free("lambda w: counts[w] + len(w)"), ["counts", "len"]);
+        assert_eq!(free("lambda: x"), ["x"]);
+        // The comprehension's iterable is read outside it; its variable is bound inside.
+        assert_eq!(free("lambda w: [c for c in w + extra if c != sep]"), ["extra", "sep"]);
+        assert_eq!(free("lambda a: lambda b: a + b + c"), ["c"]);
+        assert_eq!(free("lambda a, b: (b, a, a)"), Vec::<String>::new());
+    }
+}

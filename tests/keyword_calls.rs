@@ -1,0 +1,61 @@
+//! Keyword arguments, default parameter values and lambdas seen from Rust: a scripted function
+//! with defaults called with fewer arguments, lambdas as values, and the errors a caller gets
+//! (CPython 3.11's wording, hand-checked). `python/tests/test_keywords.py` compares the same
+//! features with CPython on real text.
+
+use anyproc::pipeline::{Format, Pipeline, script};
+use anyproc::{AnyValue, AnyView, PackedFunc};
+
+fn call(f: &PackedFunc, args: &[AnyView<'_>]) -> Result<String, String> {
+    f.call(args).map(|v| v.to_string()).map_err(|e| e.to_string())
+}
+
+const GREET: &str = "def greet(name, greeting=\"hi\", times=1):\n    return (greeting + \" \") * times + name\n";
+
+#[test]
+fn a_caller_from_rust_may_leave_out_parameters_with_defaults() {
+    let f = script(GREET, "greet").expect("compiles");
+    assert_eq!(call(&f, &[AnyView::from("ann")]).unwrap(), "hi ann");
+    assert_eq!(call(&f, &[AnyView::from("ann"), AnyView::from("yo")]).unwrap(), "yo ann");
+    assert_eq!(call(&f, &[AnyView::from("ann"), AnyView::from("yo"), AnyView::from(2i64)]).unwrap(), "yo yo ann");
+    let e = call(&f, &[]).unwrap_err();
+    assert!(e.contains("greet() missing 1 required positional argument: 'name'"), "{e}");
+    let four = [AnyView::from("a"), AnyView::from("b"), AnyView::from(1i64), AnyView::from(0i64)];
+    let e = call(&f, &four).unwrap_err();
+    assert!(e.contains("greet() takes from 1 to 3 positional arguments but 4 were given"), "{e}");
+}
+
+#[test]
+fn keyword_arguments_bind_by_name_in_pipeline_steps() {
+    let toml = format!(
+        "functions = '''\n{GREET}'''\n[[steps]]\nout = \"g\"\ncall = \"greet(text, times=2)\"\n\
+         [[steps]]\nout = \"h\"\ncall = \"greet(greeting=text, name='x')\"\n\
+         [[outputs]]\nname = \"g\"\nfrom = \"g\"\nlayout = \"list\"\n[[outputs]]\nname = \"h\"\nfrom = \"h\"\nlayout = \"list\"\n"
+    );
+    let p = Pipeline::from_text(&toml, Format::Toml, std::path::Path::new("."), "kw.toml").expect("loads");
+    let out = p.run_record(&[AnyView::from("yo")]).expect("runs");
+    assert_eq!(out.iter().map(ToString::to_string).collect::<Vec<_>>(), ["hi hi yo", "yo x"]);
+}
+
+#[test]
+fn lambdas_are_function_values() {
+    let src = "def f(xs):\n    key = lambda w: -len(w)\n    \
+               return [sorted(xs, key=key), sorted(xs, key=lambda w: w[-1:], reverse=True), max(xs, key=len, default=0)]\n";
+    let f = script(src, "f").expect("compiles");
+    let xs: AnyValue = anyproc::List::from_vec(vec!["bb".into(), "a".into(), "ccc".into(), "ab".into()]).into();
+    assert_eq!(call(&f, &[xs.view()]).unwrap(), "[['ccc', 'bb', 'ab', 'a'], ['ccc', 'bb', 'ab', 'a'], 'ccc']");
+    // Lambda defaults are refused by the parser.
+    let e = script("def make():\n    return lambda a, b=None: a\n", "make").unwrap_err().to_string();
+    assert!(e.contains("default parameter values in lambdas"), "{e}");
+}
+
+#[test]
+fn a_lambda_reading_a_variable_is_only_a_key() {
+    let ok = script("def f(xs, d):\n    return sorted(xs, key=lambda w: d[w])\n", "f");
+    assert!(ok.is_ok(), "{:?}", ok.err().map(|e| e.to_string()));
+    let e = script("def f(x):\n    g = lambda: x\n    return g()\n", "f").unwrap_err().to_string();
+    assert!(e.contains("line 2") && e.contains("enclosing function's variable 'x'"), "{e}");
+    let e = script("def f(x):\n    return (lambda a, b: a)(x)\n", "f").expect("compiles").call(&[AnyView::from(1i64)]);
+    let e = e.unwrap_err().to_string();
+    assert!(e.contains("f.<locals>.<lambda>() missing 1 required positional argument: 'b'"), "{e}");
+}
