@@ -45,7 +45,10 @@ class ScriptFunction(Function):
     __name__: str
     __qualname__: str
     __wrapped__: Callable[..., Any]
-    def __call__(self, *args: Any) -> Any: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Runs the compiled function; keyword arguments bind as the Python function's
+        parameters do, and left-out parameters take their defaults."""
+        ...
     @property
     def source(self) -> str: ...
 

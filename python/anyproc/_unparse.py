@@ -22,7 +22,10 @@ _CMP = {
     "in": "in", "not_in": "not in", "is": "is", "is_not": "is not",
 }
 # Expressions that never need parentheses as an operand.
-_ATOMS = {"name", "attribute", "call", "list", "tuple", "dict", "subscript", "slice", "list_comp"}
+_ATOMS = {
+    "name", "attribute", "call", "list", "tuple", "dict", "subscript", "slice", "list_comp", "dict_comp",
+    "generator_exp",
+}
 
 Expr = Dict[str, Any]
 
@@ -80,13 +83,23 @@ def expr(e: Expr) -> str:
             parts.append(expr(e["step"]))
         return f"{operand(e['value'], attr=True)}[{':'.join(parts)}]"
     if kind == "list_comp":
-        ifs = "".join(f" if {operand(c)}" for c in e["ifs"])
-        return f"[{expr(e['elt'])} for {target(e['target'])} in {operand(e['iter'])}{ifs}]"
+        return f"[{expr(e['elt'])}{_comprehension(e)}]"
+    if kind == "dict_comp":
+        return f"{{{expr(e['key'])}: {expr(e['value'])}{_comprehension(e)}}}"
+    if kind == "generator_exp":
+        # Always parenthesised: valid everywhere, also as a call's sole argument (`f((x for x in y))`).
+        return f"({expr(e['elt'])}{_comprehension(e)})"
     if kind == "lambda":
         # Not an atom: as an operand, `operand` parenthesises it.
         params = ", ".join(e["params"])
         return f"lambda {params}: {expr(e['body'])}" if params else f"lambda: {expr(e['body'])}"
     raise ValueError(f"unknown expression kind {kind!r}")
+
+
+def _comprehension(e: Expr) -> str:
+    """A comprehension's ``for target in iter if cond...`` clause, with a space before it."""
+    ifs = "".join(f" if {operand(c)}" for c in e["ifs"])
+    return f" for {target(e['target'])} in {operand(e['iter'])}{ifs}"
 
 
 def _opt(e: Optional[Expr]) -> str:

@@ -60,8 +60,9 @@ _UNSUPPORTED = {
     "Import": "import statements", "ImportFrom": "import statements",
     "Global": "global statements", "Nonlocal": "nonlocal statements", "Delete": "del statements",
     "Raise": "raise statements", "Assert": "assert statements", "Match": "match statements",
-    "GeneratorExp": "generator expressions", "SetComp": "set comprehensions",
-    "DictComp": "dict comprehensions", "Set": "set literals", "NamedExpr": "walrus (:=)",
+    "GeneratorExp": "generator expressions outside the argument of list(), tuple(), dict(), sorted(), sum(), "
+                    "min(), max(), any(), all() or str.join()",
+    "SetComp": "set comprehensions", "Set": "set literals", "NamedExpr": "walrus (:=)",
     "Yield": "generators (yield)", "YieldFrom": "generators (yield from)", "Await": "await",
     "Starred": "*args (starred expressions)", "MatMult": "the @ operator",
 }
@@ -511,7 +512,10 @@ class _Lowerer:
             for a in node.args:
                 if isinstance(a, ast.Starred):
                     raise self.src.error(a, "*args")
-            call = _call(self.expr(node.func), [self.expr(a) for a in node.args])
+            consumer = self.takes_generators(node.func)
+            call = _call(self.expr(node.func), [
+                self.comprehension(a, "generator_exp") if consumer and isinstance(a, ast.GeneratorExp) else self.expr(a)
+                for a in node.args])
             keywords = []
             for kw in node.keywords:
                 if kw.arg is None:
@@ -565,15 +569,26 @@ class _Lowerer:
         if isinstance(node, ast.JoinedStr):
             return self.f_string(node)
         if isinstance(node, ast.ListComp):
-            if len(node.generators) != 1:
-                raise self.src.error(node, "comprehensions with several for clauses")
-            gen = node.generators[0]
-            if gen.is_async:
-                raise self.src.error(node, "async comprehensions")
-            return {"expr": "list_comp", "elt": self.expr(node.elt), "target": self.target(gen.target),
-                    "iter": self.expr(gen.iter), "ifs": [self.expr(c) for c in gen.ifs]}
+            return self.comprehension(node, "list_comp")
+        if isinstance(node, ast.DictComp):
+            return self.comprehension(node, "dict_comp")
         kind = type(node).__name__
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} expressions"))
+
+    def comprehension(self, node: Any, kind: str) -> Dict[str, Any]:
+        """A list, dict or generator comprehension with one ``for`` clause."""
+        if len(node.generators) != 1:
+            raise self.src.error(node, "comprehensions with several for clauses")
+        gen = node.generators[0]
+        if gen.is_async:
+            raise self.src.error(node, "async comprehensions")
+        out = {"expr": kind, "target": self.target(gen.target), "iter": self.expr(gen.iter),
+               "ifs": [self.expr(c) for c in gen.ifs]}
+        if kind == "dict_comp":
+            out.update(key=self.expr(node.key), value=self.expr(node.value))
+        else:
+            out["elt"] = self.expr(node.elt)
+        return out
 
     def f_string(self, node: ast.JoinedStr) -> Dict[str, Any]:
         """``f"a{x}b{y!r:>{w}}"`` as ``"a" + str(x) + "b" + format(repr(y), ...)``: what
@@ -606,12 +621,23 @@ class _Lowerer:
             out = {"expr": "bin_op", "op": "add", "left": out, "right": part}
         return out
 
+    def is_builtin(self, name: str) -> bool:
+        """Whether ``name`` means Python's built-in here (no local or global hides it)."""
+        return name not in self.locals and self.lookup(name) is _MISSING
+
+    def takes_generators(self, func: ast.expr) -> bool:
+        """Whether ``func`` takes every item of a generator before it returns, so that one can
+        be given to it (the compiler's rule, ``compile/generators.rs``)."""
+        if isinstance(func, ast.Name):
+            return func.id in ("list", "tuple", "dict", "sorted", "sum", "min", "max", "any", "all") \
+                and self.is_builtin(func.id)
+        return isinstance(func, ast.Attribute) and func.attr == "join"
+
     def takes_key(self, func: ast.expr) -> bool:
         """Whether ``func`` is ``sorted``, ``min``, ``max`` or a ``.sort`` method: a ``key=`` lambda
         passed to them may read the function's variables (the compiler's rule, ``lambdas.rs``)."""
         if isinstance(func, ast.Name):
-            return func.id in ("sorted", "min", "max") and func.id not in self.locals \
-                and self.lookup(func.id) is _MISSING
+            return func.id in ("sorted", "min", "max") and self.is_builtin(func.id)
         return isinstance(func, ast.Attribute) and func.attr == "sort"
 
     def lambda_(self, node: ast.Lambda, may_capture: bool = False) -> Dict[str, Any]:

@@ -135,6 +135,13 @@ pub enum Expr {
     Slice { value: Box<Expr>, lower: Option<Box<Expr>>, upper: Option<Box<Expr>>, step: Option<Box<Expr>> },
     /// `[elt for target in iter if cond...]`.
     ListComp { elt: Box<Expr>, target: Box<Target>, iter: Box<Expr>, ifs: Vec<Expr> },
+    /// `{key: value for target in iter if cond...}`.
+    DictComp { key: Box<Expr>, value: Box<Expr>, target: Box<Target>, iter: Box<Expr>, ifs: Vec<Expr> },
+    /// `(elt for target in iter if cond...)`: allowed only as the argument of a call that
+    /// takes all its items before it returns (`sum`, `"".join`, `any`, ...; see
+    /// `compile/generators.rs`), where it is run as a list comprehension, or as a loop that
+    /// stops early for `any` and `all`.
+    GeneratorExp { elt: Box<Expr>, target: Box<Target>, iter: Box<Expr>, ifs: Vec<Expr> },
     /// `lambda params: body`, compiled as a function of the module (see `compile/lambdas.rs`).
     Lambda { params: Vec<String>, body: Box<Expr> },
 }
@@ -262,6 +269,34 @@ impl CmpOp {
             CmpOp::NotIn => "not in",
             CmpOp::Is => "is",
             CmpOp::IsNot => "is not",
+        }
+    }
+}
+
+/// The parts of a comprehension (list, dict or generator), for the passes that treat the
+/// three alike: its variable is bound within it, and its first iterable is read outside it.
+pub struct Comprehension<'e> {
+    /// What each item is assigned to.
+    pub target: &'e Target,
+    /// The iterable.
+    pub iter: &'e Expr,
+    /// The conditions.
+    pub ifs: &'e [Expr],
+    /// What it makes of each item: the element, or the key and the value.
+    pub elements: Vec<&'e Expr>,
+}
+
+impl Expr {
+    /// The parts of a list, dict or generator comprehension; `None` for any other expression.
+    pub fn comprehension(&self) -> Option<Comprehension<'_>> {
+        match self {
+            Expr::ListComp { elt, target, iter, ifs } | Expr::GeneratorExp { elt, target, iter, ifs } => {
+                Some(Comprehension { target, iter, ifs, elements: vec![elt] })
+            }
+            Expr::DictComp { key, value, target, iter, ifs } => {
+                Some(Comprehension { target, iter, ifs, elements: vec![key, value] })
+            }
+            _ => None,
         }
     }
 }

@@ -22,6 +22,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 mod calls;
+mod generators;
 
 /// Values a program can read by name without defining them: resources, constants, init results.
 pub type Globals = indexmap::IndexMap<String, Slot>;
@@ -218,7 +219,7 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
         // Comprehension variables live in the function's frame (Python gives them their own
         // scope); a read after the comprehension is compiled as CPython sees it (`load_name`).
         match e {
-            Expr::ListComp { target: t, .. } => target(t, out),
+            _ if let Some(comp) = e.comprehension() => target(comp.target, out),
             // A lambda's comprehension variables are the lambda's own.
             Expr::Lambda { .. } => return,
             _ => {}
@@ -294,8 +295,14 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
             f(value);
             [lower, upper, step].into_iter().flatten().for_each(|b| f(b));
         }
-        Expr::ListComp { elt, iter, ifs, .. } => {
+        Expr::ListComp { elt, iter, ifs, .. } | Expr::GeneratorExp { elt, iter, ifs, .. } => {
             f(elt);
+            f(iter);
+            ifs.iter().for_each(f);
+        }
+        Expr::DictComp { key, value, iter, ifs, .. } => {
+            f(key);
+            f(value);
             f(iter);
             ifs.iter().for_each(f);
         }
@@ -577,7 +584,7 @@ impl<'a> FnCompiler<'a> {
                     self.line = line;
                     skip
                 });
-                self.for_loop(target, iter, |c| {
+                self.for_loop(target, iter, false, |c| {
                     c.block(body)?;
                     c.line = line;
                     Ok(())
@@ -664,8 +671,17 @@ impl<'a> FnCompiler<'a> {
         (args.is_empty() && self.calls_a_method(func)).then_some((value.as_ref(), view))
     }
 
-    /// `for target in iter: body()`; `range(...)` iterates without building a list.
-    fn for_loop(&mut self, target: &Target, iter: &Expr, body: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+    /// `for target in iter: body()`; `range(...)` iterates without building a list. A
+    /// comprehension's loop is `scoped`: its variables get registers of their own once the
+    /// iterable (read in the enclosing scope) is evaluated, so that they neither change the
+    /// function's variables of the same names nor an enclosing comprehension's.
+    fn for_loop(
+        &mut self,
+        target: &Target,
+        iter: &Expr,
+        scoped: bool,
+        body: impl FnOnce(&mut Self) -> Result<()>,
+    ) -> Result<()> {
         let slot = self.enter_loop_slot();
         match self.range_args(iter) {
             Some(args) => {
@@ -696,6 +712,7 @@ impl<'a> FnCompiler<'a> {
         // so an iteration costs one dispatch for the loop, not a test and a jump.
         let enter = self.emit(Inst::Jump { to: 0 });
         let body_start = self.here();
+        let outer = if scoped { self.bind_own_registers(target) } else { Vec::new() };
         let (dst, unpack) = match target {
             Target::Name { id } => (self.locals[id], false),
             _ => (self.temp(), true),
@@ -709,7 +726,32 @@ impl<'a> FnCompiler<'a> {
         self.patch(enter, next);
         self.emit(Inst::ForNext { slot, dst, body: body_start });
         self.leave_loop(next);
+        for (name, reg) in outer {
+            self.locals.insert(name, reg);
+        }
         Ok(())
+    }
+
+    /// Gives each name `target` binds a new register; returns the registers they had.
+    fn bind_own_registers(&mut self, target: &Target) -> Vec<(String, Reg)> {
+        fn names(t: &Target, out: &mut Vec<String>) {
+            match t {
+                Target::Name { id } => out.push(id.clone()),
+                Target::Tuple { items } => items.iter().for_each(|t| names(t, out)),
+                // `[0 for d[k] in xs]` stores into an object, binding no name.
+                Target::Subscript { .. } => {}
+            }
+        }
+        let mut bound = Vec::new();
+        names(target, &mut bound);
+        let mut outer = Vec::new();
+        for name in bound {
+            let own = self.temp();
+            if let Some(reg) = self.locals.insert(name.clone(), own) {
+                outer.push((name, reg));
+            }
+        }
+        outer
     }
 
     /// Runs the append-loop matcher over this function's scope.
@@ -919,30 +961,9 @@ impl<'a> FnCompiler<'a> {
                 self.emit(Inst::Slice { dst: d, obj, bounds });
                 Ok(d)
             }
-            Expr::ListComp { elt, target, iter, ifs } => {
-                let out = self.temp();
-                let none = self.operands(&[]);
-                self.emit(Inst::BuildList { dst: out, items: none });
-                let fused = self.scope(|s| s.comprehension(out, elt, target, iter, ifs));
-                let skip = fused.map(|a| self.extend_each(a));
-                self.for_loop(target, iter, |c| {
-                    // Its conditions and element are the comprehension's own scope in CPython.
-                    c.comprehension_depth += 1;
-                    let mut skips = Vec::new();
-                    for cond in ifs {
-                        let r = c.expr(cond, None)?;
-                        skips.push(c.emit(Inst::JumpIfFalse { cond: r, to: 0 }));
-                    }
-                    let v = c.expr(elt, None)?;
-                    c.comprehension_depth -= 1;
-                    c.emit(Inst::Append { list: out, value: v });
-                    let next = c.here();
-                    skips.into_iter().for_each(|at| c.patch(at, next));
-                    Ok(())
-                })?;
-                self.patch_skip(skip);
-                Ok(self.move_to(out, dst))
-            }
+            Expr::ListComp { elt, target, iter, ifs } => self.list_comp(elt, target, iter, ifs, dst),
+            Expr::DictComp { key, value, target, iter, ifs } => self.dict_comp((key, value), target, iter, ifs, dst),
+            Expr::GeneratorExp { .. } => Err(self.generator_error()),
             Expr::Lambda { params, body } => self.lambda(params, body, dst, false),
         }
     }
@@ -1050,8 +1071,11 @@ impl<'a> FnCompiler<'a> {
         if !keywords.is_empty() {
             return self.call_builtin_keywords(builtin, args, keywords, dst);
         }
+        if let (Builtin::Any | Builtin::All, [Expr::GeneratorExp { elt, target, iter, ifs }]) = (builtin, args) {
+            return self.any_all(builtin == Builtin::All, (elt, target, iter, ifs), dst);
+        }
         check_arity(self.line, &format!("{}()", builtin.name()), builtin.arity(), args.len())?;
-        let regs = self.exprs(args)?;
+        let regs = self.arguments(args, generators::takes_a_generator(builtin))?;
         let args = self.operands(&regs);
         let d = self.dst(dst);
         self.emit(Inst::CallBuiltin { dst: d, builtin, args });
@@ -1099,7 +1123,8 @@ impl<'a> FnCompiler<'a> {
                 check_arity(line, &format!("{attr}()"), method.arity(), args.len())?;
                 let obj = self.expr(value, None)?;
                 self.check_method_first(obj, method, args);
-                let regs = self.exprs(args)?;
+                // `" ".join(w for w in words)`: join takes every item first.
+                let regs = self.arguments(args, method == Method::Join)?;
                 if method == Method::Append {
                     self.emit(Inst::Append { list: obj, value: regs[0] });
                     return Ok(self.constant(Slot::default()));

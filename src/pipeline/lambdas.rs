@@ -31,13 +31,13 @@ fn reads<'e>(e: &'e Expr, bound: &[&'e str], out: &mut Vec<String>) {
                 out.push(id.clone());
             }
         }
-        Expr::ListComp { elt, target, iter, ifs } => {
+        _ if let Some(comp) = e.comprehension() => {
             // The iterable is read in the enclosing scope, the rest in the comprehension's.
-            reads(iter, bound, out);
+            reads(comp.iter, bound, out);
             let mut inside = bound.to_vec();
-            target_names(target, &mut inside);
-            ifs.iter().for_each(|c| reads(c, &inside, out));
-            reads(elt, &inside, out);
+            target_names(comp.target, &mut inside);
+            comp.ifs.iter().for_each(|c| reads(c, &inside, out));
+            comp.elements.into_iter().for_each(|x| reads(x, &inside, out));
         }
         Expr::Lambda { params, body } => {
             let mut inside = bound.to_vec();

@@ -261,7 +261,8 @@ fn check_steps_define_before_use(spec: &PipelineSpec) -> Result<()> {
 fn collect_names(e: &Expr, names: &mut Vec<String>, bound: &mut Vec<String>) {
     match e {
         Expr::Name { id } => names.push(id.clone()),
-        Expr::ListComp { target, .. } => {
+        _ if let Some(comp) = e.comprehension() => {
+            let target = comp.target;
             fn targets(t: &Target, out: &mut Vec<String>) {
                 match t {
                     Target::Name { id } => out.push(id.clone()),

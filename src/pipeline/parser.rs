@@ -866,13 +866,13 @@ impl Parser {
                     return Err(self.error(format!("cannot assign to {n}")));
                 }
                 _ => {
-                    let arg = self.test()?;
+                    let mut arg = self.test()?;
                     if self.is_op("=") {
                         let msg = "expression cannot contain assignment, perhaps you meant \"==\"?";
                         return Err(self.error_at(&self.toks[at], msg));
                     }
                     if self.is_kw("for") {
-                        return Err(self.error(not_supported("generator expressions are")));
+                        arg = self.generator_argument(arg, at, args.is_empty() && keywords.is_empty())?;
                     }
                     if !keywords.is_empty() {
                         return Err(self.error_at(&self.toks[at], "positional argument follows keyword argument"));
@@ -894,6 +894,23 @@ impl Parser {
         }
         let keywords = keywords.into_iter().map(|(kw, _)| kw).collect();
         Ok(Expr::Call { func: boxed(func), args, keywords })
+    }
+
+    /// After the call argument `elt` that starts at token `at`, on `for`: a generator expression, which may
+    /// stand unparenthesised only as the call's sole argument (`f(x for x in y)`), as in CPython. Leaves
+    /// the cursor on the call's `)`.
+    #[inline(never)]
+    fn generator_argument(&mut self, elt: Expr, at: usize, sole: bool) -> Result<Expr> {
+        let (target, iter, ifs) = self.comprehension_clause()?;
+        // CPython reports this at the generator, whatever follows it.
+        if !sole || self.is_op(",") {
+            return Err(self.error_at(&self.toks[at], "Generator expression must be parenthesized"));
+        }
+        self.single_for_clause("generator expressions")?;
+        if !self.is_op(")") {
+            return Err(self.unexpected());
+        }
+        Ok(Expr::GeneratorExp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs })
     }
 
     /// After `value[`: an index, a tuple of indices, or a slice.
@@ -969,7 +986,7 @@ impl Parser {
         }
     }
 
-    /// `()`, `(x)`, `(x,)`, `(x, y)`.
+    /// `()`, `(x)`, `(x,)`, `(x, y)`, `(elt for target in iter if cond)`.
     fn parenthesised(&mut self) -> Result<Expr> {
         self.bump();
         if self.eat_op(")") {
@@ -977,7 +994,7 @@ impl Parser {
         }
         let first = self.test()?;
         if self.is_kw("for") {
-            return Err(self.error(not_supported("generator expressions are")));
+            return self.generator_expression(first);
         }
         if self.eat_op(")") {
             return Ok(first);
@@ -1013,7 +1030,32 @@ impl Parser {
         Ok(items)
     }
 
+    /// After `[elt`, on `for`: the rest of a list comprehension, up to and including `]`.
     fn list_comprehension(&mut self, elt: Expr) -> Result<Expr> {
+        let (target, iter, ifs) = self.comprehension_clause()?;
+        self.single_for_clause("list comprehensions")?;
+        self.close_comprehension("]")?;
+        Ok(Expr::ListComp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs })
+    }
+
+    /// After `(elt`, on `for`: the rest of a generator expression, up to and including `)`.
+    fn generator_expression(&mut self, elt: Expr) -> Result<Expr> {
+        let (target, iter, ifs) = self.comprehension_clause()?;
+        self.single_for_clause("generator expressions")?;
+        self.close_comprehension(")")?;
+        Ok(Expr::GeneratorExp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs })
+    }
+
+    /// After `{key: value`, on `for`: the rest of a dict comprehension, up to and including `}`.
+    fn dict_comprehension(&mut self, key: Expr, value: Expr) -> Result<Expr> {
+        let (target, iter, ifs) = self.comprehension_clause()?;
+        self.single_for_clause("dict comprehensions")?;
+        self.close_comprehension("}")?;
+        Ok(Expr::DictComp { key: boxed(key), value: boxed(value), target: Box::new(target), iter: boxed(iter), ifs })
+    }
+
+    /// On `for`: `for target in iter (if cond)*`, a comprehension's first `for` clause and its conditions.
+    fn comprehension_clause(&mut self) -> Result<(Target, Expr, Vec<Expr>)> {
         self.bump();
         let target = self.target_list()?;
         self.expect_kw("in", "expected 'in' after the comprehension target")?;
@@ -1023,17 +1065,26 @@ impl Parser {
         while self.eat_kw("if") {
             ifs.push(self.or_test()?);
         }
-        if self.is_kw("for") {
-            return Err(self.error(not_supported("list comprehensions with more than one 'for' clause are")));
-        }
-        if !self.is_op("]") {
-            return Err(self.unexpected());
-        }
-        self.bump();
-        Ok(Expr::ListComp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs })
+        Ok((target, iter, ifs))
     }
 
-    /// `{}` and `{k: v, ...}`; sets and comprehensions are rejected.
+    /// Rejects a second `for` clause in the comprehension `what`.
+    fn single_for_clause(&self, what: &str) -> Result<()> {
+        if self.is_kw("for") {
+            return Err(self.error(not_supported(&format!("{what} with more than one 'for' clause are"))));
+        }
+        Ok(())
+    }
+
+    /// Consumes the bracket `close` that ends a comprehension; anything else there is an error.
+    fn close_comprehension(&mut self, close: &str) -> Result<()> {
+        if !self.eat_op(close) {
+            return Err(self.unexpected());
+        }
+        Ok(())
+    }
+
+    /// `{}`, `{k: v, ...}` and `{k: v for target in iter if cond}`; sets and set comprehensions are rejected.
     fn braces(&mut self) -> Result<Expr> {
         let open = self.take();
         if self.eat_op("}") {
@@ -1049,7 +1100,7 @@ impl Parser {
         }
         let value = self.test()?;
         if self.is_kw("for") {
-            return Err(self.error(not_supported("dict comprehensions are")));
+            return self.dict_comprehension(key, value);
         }
         let (mut keys, mut values) = (vec![key], vec![value]);
         while !self.eat_op("}") {
@@ -1112,6 +1163,13 @@ mod tests {
             }
             Expr::ListComp { elt, target, iter, ifs } => {
                 format!("(comp {} {} {} [{}])", show(elt), show_target(target), show(iter), list(ifs))
+            }
+            Expr::DictComp { key, value, target, iter, ifs } => {
+                let (key, value, target) = (show(key), show(value), show_target(target));
+                format!("(dictcomp {key}: {value} {target} {} [{}])", show(iter), list(ifs))
+            }
+            Expr::GeneratorExp { elt, target, iter, ifs } => {
+                format!("(genexp {} {} {} [{}])", show(elt), show_target(target), show(iter), list(ifs))
             }
             Expr::Lambda { params, body } => format!("(lambda [{}] {})", params.join(" "), show(body)),
         }
@@ -1230,6 +1288,135 @@ mod tests {
         assert_eq!(expr("[a if b else c for x in y]"), "(comp (ifexp b a c) x y [])");
         assert_eq!(expr("True, False, None"), "(tuple True False None)");
         assert_eq!(expr("  f(\n  a,\n b)\n"), "(call f [a b])");
+    }
+
+    #[test]
+    fn comprehensions() {
+        assert_eq!(expr("{c: 1 for c in s}"), "(dictcomp c: 1 c s [])");
+        assert_eq!(
+            expr("{v: k for k, v in d.items() if v if k}"),
+            "(dictcomp v: k (tuple k v) (call (. d items) []) [v k])"
+        );
+        assert_eq!(
+            expr("{k: v if a else b for (k, v), w in y}"),
+            "(dictcomp k: (ifexp a v b) (tuple (tuple k v) w) y [])"
+        );
+        assert_eq!(expr("{lambda: k: lambda: v for k in y}"), "(dictcomp (lambda [] k): (lambda [] v) k y [])");
+        assert_eq!(
+            expr("{k: [v for v in k] for k in {j: i for i, j in x}}"),
+            "(dictcomp k: (comp v v k []) k (dictcomp j: i (tuple i j) x []) [])"
+        );
+        assert_eq!(expr("(c for c in s)"), "(genexp c c s [])");
+        assert_eq!(expr("(k for k, v in d.items() if v if k)"), "(genexp k (tuple k v) (call (. d items) []) [v k])");
+        assert_eq!(expr("(a if b else c for x, in y)"), "(genexp (ifexp b a c) (tuple x) y [])");
+        assert_eq!(expr("(lambda: x for x in y)"), "(genexp (lambda [] x) x y [])");
+        assert_eq!(expr("(x for x in a or b if not x)"), "(genexp x x (Or a b) [(Not x)])");
+        assert_eq!(expr("(x for x in (y for y in z))"), "(genexp x x (genexp y y z []) [])");
+        assert_eq!(expr("(x for x in y)[0]"), "(idx (genexp x x y []) 0)");
+        // Bare, as a call's sole argument; parenthesised anywhere.
+        assert_eq!(expr("sum(x for x in y)"), "(call sum [(genexp x x y [])])");
+        assert_eq!(expr("sum(x for x in y if x)"), "(call sum [(genexp x x y [x])])");
+        assert_eq!(expr("sum((x for x in y))"), expr("sum(x for x in y)"));
+        assert_eq!(expr("f(\n  x\n  for x in y\n)"), "(call f [(genexp x x y [])])");
+        assert_eq!(expr("f(x for x in y)(z for z in w)"), "(call (call f [(genexp x x y [])]) [(genexp z z w [])])");
+        assert_eq!(expr("sorted((x for x in y), key=len)"), "(call sorted [(genexp x x y [])] key=len)");
+        assert_eq!(expr("f(1, (x for x in y))"), "(call f [1 (genexp x x y [])])");
+        assert_eq!(expr("any(x in s for s in ss)"), "(call any [(genexp (cmp x in s) s ss [])])");
+        assert_eq!(expr("f'{x for x in y}'"), expr("builtins.str((x for x in y))"));
+        assert_eq!(
+            parse_expr("(x for x in y if x)").unwrap(),
+            Expr::GeneratorExp {
+                elt: boxed(name("x")),
+                target: Box::new(target("x")),
+                iter: boxed(name("y")),
+                ifs: vec![name("x")]
+            }
+        );
+        assert_eq!(
+            parse_expr("{x: 1 for x in y}").unwrap(),
+            Expr::DictComp {
+                key: boxed(name("x")),
+                value: boxed(int(1)),
+                target: Box::new(target("x")),
+                iter: boxed(name("y")),
+                ifs: Vec::new()
+            }
+        );
+        let StmtKind::Return { value: Some(v) } = stmt("return {k: v for k, v in x}") else { panic!() };
+        assert_eq!(show(&v), "(dictcomp k: v (tuple k v) x [])");
+    }
+
+    #[test]
+    fn comprehension_errors() {
+        let cases: &[(&str, &str)] = &[
+            // CPython 3.11's messages and positions: a bare generator must be a call's only argument.
+            ("f(x for x in y, 1)", "line 1, column 3: Generator expression must be parenthesized"),
+            ("f(1, x for x in y)", "line 1, column 6: Generator expression must be parenthesized"),
+            ("f(x for x in y, k=1)", "line 1, column 3: Generator expression must be parenthesized"),
+            ("f(k=1, x for x in y)", "line 1, column 8: Generator expression must be parenthesized"),
+            ("f(x for x in y,)", "line 1, column 3: Generator expression must be parenthesized"),
+            ("f(a, b for b in c, d)", "line 1, column 6: Generator expression must be parenthesized"),
+            ("f(1, 2, x for x in y)", "line 1, column 9: Generator expression must be parenthesized"),
+            ("f(x for x in y, x for x in y)", "line 1, column 3: Generator expression must be parenthesized"),
+            ("f(x for x in y,\n 1)", "line 1, column 3: Generator expression must be parenthesized"),
+            ("f(a, x\n  for x in y)", "line 1, column 6: Generator expression must be parenthesized"),
+            // With an argument before it, whatever follows the generator.
+            ("f(1, x for x in y z)", "line 1, column 6: Generator expression must be parenthesized"),
+            ("f(1, x for x in y if a else b)", "line 1, column 6: Generator expression must be parenthesized"),
+            ("f(1, x for x in y for z in w)", "line 1, column 6: Generator expression must be parenthesized"),
+            ("f(x=1 for x in y)", "line 1, column 3: invalid syntax. Maybe you meant '==' or ':=' instead of '='?"),
+            ("f(x for x in y z)", "line 1, column 16: invalid syntax: unexpected name 'z'"),
+            ("f(x for x in y if a else b)", "line 1, column 21: invalid syntax: unexpected 'else'"),
+            ("f(x for in y)", "line 1, column 9: expected an expression, found 'in'"),
+            ("f(x for x in)", "line 1, column 13: expected an expression, found ')'"),
+            (
+                "f(x for x in y for z in w)",
+                "line 1, column 16: generator expressions with more than one 'for' clause are not supported in anyscript",
+            ),
+            ("f(*x for x in y)", "line 1, column 3: starred arguments are not supported in anyscript"),
+            // Parenthesised generators.
+            (
+                "(x for x in y for z in w)",
+                "line 1, column 15: generator expressions with more than one 'for' clause are not supported in anyscript",
+            ),
+            ("(x for x in y if a else b)", "line 1, column 20: invalid syntax: unexpected 'else'"),
+            ("(x for x in lambda: y)", "line 1, column 13: expected an expression, found 'lambda'"),
+            ("(x for x in y if lambda: 1)", "line 1, column 18: expected an expression, found 'lambda'"),
+            ("(x for x in y,)", "line 1, column 14: invalid syntax: unexpected ','"),
+            ("(x for x in y, z)", "line 1, column 14: invalid syntax: unexpected ','"),
+            ("(x for x in y z)", "line 1, column 15: invalid syntax: unexpected name 'z'"),
+            ("(x for x in y if)", "line 1, column 17: expected an expression, found ')'"),
+            ("(x for x y)", "line 1, column 10: expected 'in' after the comprehension target"),
+            ("(x for 1 in y)", "line 1, column 8: cannot assign to literal"),
+            ("(x for f() in y)", "line 1, column 8: cannot assign to function call"),
+            ("(x for x in *y)", "line 1, column 13: expected an expression, found '*'"),
+            ("(*x for x in y)", "line 1, column 2: starred expressions are not supported in anyscript"),
+            ("(x, y for y in z)", "line 1, column 7: expected ',' or ')' in a tuple"),
+            ("(x for x in y", "line 1, column 1: '(' was never closed"),
+            // Dict comprehensions.
+            (
+                "{k: v for k in y for z in w}",
+                "line 1, column 18: dict comprehensions with more than one 'for' clause are not supported in anyscript",
+            ),
+            ("{k: v for k in y if a else b}", "line 1, column 23: invalid syntax: unexpected 'else'"),
+            ("{k: v for k in y, 2}", "line 1, column 17: invalid syntax: unexpected ','"),
+            ("{k: v for k in y,}", "line 1, column 17: invalid syntax: unexpected ','"),
+            ("{k: v for k in y z}", "line 1, column 18: invalid syntax: unexpected name 'z'"),
+            ("{k: v for k in}", "line 1, column 15: expected an expression, found '}'"),
+            ("{k: v for}", "line 1, column 10: expected an expression, found '}'"),
+            ("{k: v for k y}", "line 1, column 13: expected 'in' after the comprehension target"),
+            ("{k: v for f() in y}", "line 1, column 11: cannot assign to function call"),
+            ("{k: v, a: b for a in c}", "line 1, column 13: expected ',' or '}' in a dict"),
+            ("{**x for x in y}", "line 1, column 2: dict unpacking ('**') is not supported in anyscript"),
+            ("{k for k in y}", "line 1, column 1: set comprehensions are not supported in anyscript"),
+            (
+                "[x for x in y for z in w]",
+                "line 1, column 15: list comprehensions with more than one 'for' clause are not supported in anyscript",
+            ),
+        ];
+        for (src, msg) in cases {
+            assert_eq!(&expr_err(src), msg, "{src:?}");
+        }
     }
 
     #[test]
@@ -1508,7 +1695,7 @@ mod tests {
             ("f(True=1)", "line 1, column 3: cannot assign to True"),
             ("f(x=1, None=2)", "line 1, column 8: cannot assign to None"),
             ("f(x=1 for x in y)", "line 1, column 3: invalid syntax. Maybe you meant '==' or ':=' instead of '='?"),
-            ("f(x=1, y for y in z)", "line 1, column 10: generator expressions are not supported in anyscript"),
+            ("f(x=1, y for y in z)", "line 1, column 8: Generator expression must be parenthesized"),
             ("f(x=)", "line 1, column 5: expected an expression, found ')'"),
             ("f(x=1 2)", "line 1, column 7: expected ',' or ')' after a function argument"),
             ("f(x=1, *a)", "line 1, column 8: starred arguments are not supported in anyscript"),
@@ -1693,10 +1880,19 @@ mod tests {
             ("def f(x):\n    def g(): pass", "line 2, column 5: nested functions are not supported"),
             ("def f(x):\n    return {1, 2}", "line 2, column 12: set literals are not supported"),
             ("def f(x):\n    return {c for c in x}", "line 2, column 12: set comprehensions are not supported"),
-            ("def f(x):\n    return {c: 1 for c in x}", "line 2, column 18: dict comprehensions are not supported"),
             ("def f(x):\n    return {**x}", "line 2, column 13: dict unpacking ('**') is not supported"),
-            ("def f(x):\n    return (c for c in x)", "line 2, column 15: generator expressions are not supported"),
-            ("def f(x):\n    return g(c for c in x)", "line 2, column 16: generator expressions are not supported"),
+            (
+                "def f(x):\n    return {c: 1 for c in x for d in c}",
+                "line 2, column 29: dict comprehensions with more than one",
+            ),
+            (
+                "def f(x):\n    return (c for c in x for d in c)",
+                "line 2, column 26: generator expressions with more than one",
+            ),
+            (
+                "def f(x):\n    return g(c for c in x for d in c)",
+                "line 2, column 27: generator expressions with more than one",
+            ),
             (
                 "def f(x):\n    return [a for b in c for a in b]",
                 "line 2, column 26: list comprehensions with more than one",
@@ -1746,6 +1942,16 @@ mod tests {
         ("(x if x else ", ")"),
         ("[x for x in ", "]"),
         ("[x for x in y if ", "]"),
+        ("[", " for x in y]"),
+        ("(x for x in ", ")"),
+        ("(x for x in y if ", ")"),
+        ("(", " for x in y)"),
+        ("f(x for x in ", ")"),
+        ("f(", " for x in y)"),
+        ("{x: x for x in ", "}"),
+        ("{x: x for x in y if ", "}"),
+        ("{x: ", " for x in y}"),
+        ("{", ": x for x in y}"),
         ("lambda: ", ""),
         ("lambda x: f(k=", ")"),
         ("(x, ", ")"),

@@ -144,12 +144,12 @@ impl Walk<'_> {
     fn reads(&mut self, e: &Expr, assigned: &HashSet<String>) {
         match e {
             Expr::Name { id } => self.read(id, assigned),
-            Expr::ListComp { elt, target, iter, ifs } => {
-                self.reads(iter, assigned);
+            _ if let Some(comp) = e.comprehension() => {
+                self.reads(comp.iter, assigned);
                 let mut inside = assigned.clone();
-                self.assign(target, &mut inside);
-                ifs.iter().for_each(|c| self.reads(c, &inside));
-                self.reads(elt, &inside);
+                self.assign(comp.target, &mut inside);
+                comp.ifs.iter().for_each(|c| self.reads(c, &inside));
+                comp.elements.into_iter().for_each(|x| self.reads(x, &inside));
             }
             // A lambda reads the enclosing function's variables when it is made (see `lambdas`).
             Expr::Lambda { params, body } => {

@@ -287,11 +287,24 @@ def ranked(text):
     return [by_len, longest, shortest, words, numbered, halves, tops, round(len(text) / 7, ndigits=2)]
 
 
+def vocab_stats(text):
+    words = text.lower().split()
+    ids = {w: i for i, w in enumerate(sorted(words))}
+    lengths = {w: len(w) for w in words if w.isalpha()}
+    w = "kept"
+    chars = sum(len(w) for w in words)
+    shout = " ".join(w.upper() for w in words if len(w) > 3)
+    digits = any(c.isdigit() for c in text)
+    short = all(len(w) < 12 for w in words)
+    nested = [[c for c in w[:3]] + [w] for w in words[:3]]
+    return [ids, lengths, w, chars, shout, digits, short, nested, max((len(w) for w in words), default=0)]
+
+
 CASES = [
     "unicode_split_any", "count_vowels", "word_lengths", "capitalize_words", "first_long_word",
     "reverse_words", "char_histogram", "collatz_steps", "fizz", "dedupe", "pairs_with_break",
     "numbers", "stats", "tags", "clean", "zipped", "nested", "find_all", "wrap_lines",
-    "skip_and_stop", "append_loops", "formatted", "ranked",
+    "skip_and_stop", "append_loops", "formatted", "ranked", "vocab_stats",
 ]
 
 

@@ -2,6 +2,7 @@
 //! is compiled, since every callee that takes keywords is known there (a function of the
 //! module, a built-in, a method, or the key-taking built-ins of `keyed`).
 
+use super::generators::takes_a_generator;
 use super::{FnCompiler, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
@@ -71,11 +72,12 @@ impl FnCompiler<'_> {
     fn bound_registers(
         &mut self,
         args: &[Expr],
+        generators: bool,
         keywords: &[Keyword],
         sources: &[Source],
         mut default: impl FnMut(usize) -> Slot,
     ) -> Result<Vec<Reg>> {
-        let positional = self.exprs(args)?;
+        let positional = self.arguments(args, generators)?;
         let named = keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>()?;
         Ok(sources
             .iter()
@@ -101,7 +103,7 @@ impl FnCompiler<'_> {
         let spec = Params { name, names: params, n_defaults: defaults.len(), builtin: false };
         let sources = bind(&spec, args.len(), keywords).map_err(|e| err(line, e.kind(), e.message()))?;
         let first_default = params.len() - defaults.len();
-        let regs = self.bound_registers(args, keywords, &sources, |i| defaults[i - first_default].clone())?;
+        let regs = self.bound_registers(args, false, keywords, &sources, |i| defaults[i - first_default].clone())?;
         let args = self.operands(&regs);
         let d = self.dst(dst);
         self.emit(Inst::CallUser { dst: d, func, args });
@@ -146,7 +148,7 @@ impl FnCompiler<'_> {
         let Some((names, fillers)) = builtin_params(b) else {
             return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
         };
-        let regs = self.keyword_slots(name, names, fillers, args, keywords)?;
+        let regs = self.keyword_slots(name, (names, fillers), args, keywords, takes_a_generator(b))?;
         let args = self.operands(&regs);
         let d = self.dst(dst);
         self.emit(Inst::CallBuiltin { dst: d, builtin: b, args });
@@ -179,27 +181,29 @@ impl FnCompiler<'_> {
         let obj = self.expr(obj, None)?;
         // Python finds the method before it evaluates the arguments.
         self.emit(Inst::CheckMethod { obj, method: m });
-        let regs = self.keyword_slots(name, names, fillers, args, keywords)?;
+        let regs = self.keyword_slots(name, (names, fillers), args, keywords, false)?;
         let args = self.operands(&regs);
         let d = self.dst(dst);
         self.emit(Inst::CallMethod { dst: d, method: m, obj, args });
         Ok(d)
     }
 
-    /// The argument registers of a built-in or method call that takes the keywords `names`.
+    /// The argument registers of a built-in or method call that takes the keywords `names`
+    /// (`fillers` for the left-out ones before a given one); a generator expression is the
+    /// list of its items where `generators`.
     fn keyword_slots(
         &mut self,
         name: &str,
-        names: &[&str],
-        fillers: &[Literal],
+        (names, fillers): (&[&str], &[Literal]),
         args: &[Expr],
         keywords: &[Keyword],
+        generators: bool,
     ) -> Result<Vec<Reg>> {
         let line = self.line;
         let spec = Params { name, names, n_defaults: fillers.len(), builtin: true };
         let sources = bind(&spec, args.len(), keywords).map_err(|e| err(line, e.kind(), e.message()))?;
         let first_filler = names.len() - fillers.len();
-        self.bound_registers(args, keywords, &sources, |i| FnCompiler::literal(&fillers[i - first_filler]))
+        self.bound_registers(args, generators, keywords, &sources, |i| FnCompiler::literal(&fillers[i - first_filler]))
     }
 
     /// A call of [`Keyed`] `call`: `receiver` (for `list.sort`) and `args`, then its keyword-only
@@ -237,7 +241,7 @@ impl FnCompiler<'_> {
             self.emit(Inst::CheckMethod { obj, method: Method::Sort });
             regs.push(obj);
         }
-        regs.extend(self.exprs(args)?);
+        regs.extend(self.arguments(args, true)?);
         let mut given = [None, None];
         for k in keywords {
             let r = match &k.value {
