@@ -36,6 +36,8 @@ pub enum ErrorKind {
     Name,
     /// A local variable read before any assignment to it ran (Python's `UnboundLocalError`).
     UnboundLocal,
+    /// A failed `assert` (Python's `AssertionError`).
+    Assertion,
 }
 
 impl ErrorKind {
@@ -56,6 +58,7 @@ impl ErrorKind {
             ErrorKind::Overflow,
             ErrorKind::Name,
             ErrorKind::UnboundLocal,
+            ErrorKind::Assertion,
         ]
         .into_iter()
         .find(|k| k.name() == name)
@@ -78,6 +81,7 @@ impl ErrorKind {
             ErrorKind::Overflow => "OverflowError",
             ErrorKind::Name => "NameError",
             ErrorKind::UnboundLocal => "UnboundLocalError",
+            ErrorKind::Assertion => "AssertionError",
         }
     }
 }

@@ -129,6 +129,8 @@ def target(t: Dict[str, Any], top: bool = True) -> str:
     if kind == "subscript":
         return f"{operand(t['value'], attr=True)}[{expr(t['index'])}]"
     items = [target(i, top=False) for i in t["items"]]
+    if not items:
+        return "()"
     text = f"{items[0]}," if len(items) == 1 else ", ".join(items)
     return text if top else f"({text})"
 
@@ -171,6 +173,15 @@ def stmt(s: Dict[str, Any], indent: str, out: List[str]) -> None:
     elif kind == "return":
         value = s.get("value")
         out.append(f"{indent}return" if value is None else f"{indent}return {expr(value)}")
+    elif kind == "raise":
+        value = s.get("value")
+        out.append(f"{indent}raise {s['exc']}" if value is None else f"{indent}raise {s['exc']}({expr(value)})")
+    elif kind == "assert":
+        msg = s.get("msg")
+        out.append(f"{indent}assert {expr(s['test'])}" + ("" if msg is None else f", {expr(msg)}"))
+    elif kind == "delete":
+        # Each tuple target parenthesised, so `del (a, b)` stays one target rather than two.
+        out.append(f"{indent}del {', '.join(target(t, top=False) for t in s['targets'])}")
     elif kind in ("break", "continue", "pass"):
         out.append(f"{indent}{kind}")
     else:

@@ -58,8 +58,7 @@ _UNSUPPORTED = {
     "AsyncFunctionDef": "async def", "Try": "try statements", "TryStar": "try statements",
     "With": "with statements", "AsyncWith": "async with", "AsyncFor": "async for",
     "Import": "import statements", "ImportFrom": "import statements",
-    "Global": "global statements", "Nonlocal": "nonlocal statements", "Delete": "del statements",
-    "Raise": "raise statements", "Assert": "assert statements", "Match": "match statements",
+    "Global": "global statements", "Nonlocal": "nonlocal statements", "Match": "match statements",
     "GeneratorExp": "generator expressions outside the argument of list(), tuple(), dict(), sorted(), sum(), "
                     "min(), max(), any(), all() or str.join()",
     "SetComp": "set comprehensions", "Set": "set literals", "NamedExpr": "walrus (:=)",
@@ -277,6 +276,10 @@ class _Source:
         return SyntaxError(f"anyproc.script does not support {construct}", (self.filename, lineno, col, text))
 
 
+#: The exceptions a script may raise: those anyscript raises itself (`compile/raising.rs`).
+_RAISABLE = ("ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError", "ZeroDivisionError",
+             "OverflowError", "NameError", "UnboundLocalError", "MemoryError", "AssertionError")
+
 #: The built-ins an f-string lowers to calls of.
 _F_STRING_BUILTINS = ("str", "repr", "ascii", "format")
 
@@ -469,7 +472,35 @@ class _Lowerer:
             return {"line": line, "stmt": "continue"}
         if isinstance(node, ast.Pass):
             return {"line": line, "stmt": "pass"}
+        if isinstance(node, ast.Raise):
+            return self.raise_(node, line)
+        if isinstance(node, ast.Assert):
+            return {"line": line, "stmt": "assert", "test": self.expr(node.test),
+                    "msg": None if node.msg is None else self.expr(node.msg)}
+        if isinstance(node, ast.Delete):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    raise self.src.error(t, "del of a variable (only items: del d[k])")
+                if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Slice):
+                    raise self.src.error(t, "del of a slice")
+            return {"line": line, "stmt": "delete", "targets": [self.target(t) for t in node.targets]}
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} statements"))
+
+    def raise_(self, node: ast.Raise, line: int) -> Dict[str, Any]:
+        """``raise X``, ``raise X()`` or ``raise X(value)`` of an exception anyscript raises."""
+        if node.exc is None:
+            raise self.src.error(node, "bare raise (re-raising needs try/except)")
+        if node.cause is not None:
+            raise self.src.error(node.cause, "raise ... from")
+        exc, value = node.exc, None
+        if isinstance(exc, ast.Call):
+            if exc.keywords or len(exc.args) > 1 or any(isinstance(a, ast.Starred) for a in exc.args):
+                raise self.src.error(exc, "an exception of several or keyword arguments")
+            value = self.expr(exc.args[0]) if exc.args else None
+            exc = exc.func
+        if not isinstance(exc, ast.Name) or exc.id not in _RAISABLE:
+            raise self.src.error(node.exc, "raising this exception (anyscript raises " + ", ".join(_RAISABLE) + ")")
+        return {"line": line, "stmt": "raise", "exc": exc.id, "value": value}
 
     def target(self, node: ast.expr) -> Dict[str, Any]:
         if isinstance(node, ast.Name):

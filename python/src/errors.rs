@@ -3,8 +3,8 @@
 
 use anyproc::{Error, ErrorKind};
 use pyo3::exceptions::{
-    PyIndexError, PyKeyError, PyMemoryError, PyNameError, PyOSError, PyOverflowError, PyRuntimeError, PySyntaxError,
-    PyTypeError, PyUnboundLocalError, PyValueError, PyZeroDivisionError,
+    PyAssertionError, PyIndexError, PyKeyError, PyMemoryError, PyNameError, PyOSError, PyOverflowError, PyRuntimeError,
+    PySyntaxError, PyTypeError, PyUnboundLocalError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -93,6 +93,8 @@ fn kind_of(py: Python<'_>, err: &PyErr) -> ErrorKind {
         ErrorKind::UnboundLocal
     } else if err.is_instance_of::<PyNameError>(py) {
         ErrorKind::Name
+    } else if err.is_instance_of::<PyAssertionError>(py) {
+        ErrorKind::Assertion
     } else {
         ErrorKind::Runtime
     }
@@ -124,6 +126,7 @@ pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::Overflow => PyOverflowError::new_err(msg),
         ErrorKind::Name => PyNameError::new_err(msg),
         ErrorKind::UnboundLocal => PyUnboundLocalError::new_err(msg),
+        ErrorKind::Assertion => PyAssertionError::new_err(msg),
     }
 }
 

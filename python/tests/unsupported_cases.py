@@ -98,10 +98,14 @@ def uses_lambda_default(text):
     return sorted(text, key=lambda c, k=1: c)  # unsupported: default values in a lambda
 
 
-def uses_raise(text):
+def uses_raise_of_exception(text):
     if not text:
-        raise ValueError("empty")  # unsupported: raise
+        raise Exception("empty")  # unsupported: raising this exception
     return text
+
+
+def uses_bare_raise(text):
+    raise  # unsupported: bare raise
 
 
 def uses_for_else(text):
@@ -120,14 +124,9 @@ def uses_set_literal(text):
     return text in {"a", "b"}  # unsupported: set literals
 
 
-def uses_del(text):
+def uses_del_of_a_variable(text):
     x = [text]
-    del x[0]  # unsupported: del
-    return x
-
-
-def uses_assert(text):
-    assert text  # unsupported: assert
+    del x  # unsupported: del of a variable
     return text
 
 

@@ -65,6 +65,13 @@ pub enum StmtKind {
     Pass,
     /// `return [value]`.
     Return { value: Option<Expr> },
+    /// `raise exc(value)`, `raise exc()` or `raise exc` (`value` None), `exc` the name of one of
+    /// Python's built-in exceptions that anyscript raises itself (`ValueError`, `KeyError`, ...).
+    Raise { exc: String, value: Option<Expr> },
+    /// `assert test[, msg]`: `msg` is evaluated only when the assertion fails.
+    Assert { test: Expr, msg: Option<Expr> },
+    /// `del t0, t1, ...`: each target a subscript (`del d[k]`, `del xs[i]`), deleted in order.
+    Delete { targets: Vec<Target> },
 }
 
 /// Something that can be assigned to.

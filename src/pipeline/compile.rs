@@ -23,6 +23,7 @@ use std::collections::{HashMap, HashSet};
 
 mod calls;
 mod generators;
+mod raising;
 
 /// Values a program can read by name without defining them: resources, constants, init results.
 pub type Globals = indexmap::IndexMap<String, Slot>;
@@ -251,7 +252,13 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
                 collect_assigned(body, out);
             }
             StmtKind::Expr { value } => expr(value, out),
-            StmtKind::Return { value: Some(v) } => expr(v, out),
+            StmtKind::Return { value: Some(v) } | StmtKind::Raise { value: Some(v), .. } => expr(v, out),
+            StmtKind::Assert { test, msg } => {
+                expr(test, out);
+                msg.iter().for_each(|m| expr(m, out));
+            }
+            // As in Python, `del x` makes `x` local (anyscript refuses it when compiling).
+            StmtKind::Delete { targets } => targets.iter().for_each(|t| target(t, out)),
             _ => {}
         }
     }
@@ -624,6 +631,9 @@ impl<'a> FnCompiler<'a> {
                     .push(at);
             }
             StmtKind::Pass => {}
+            StmtKind::Raise { exc, value } => self.raise(exc, value.as_ref())?,
+            StmtKind::Assert { test, msg } => self.assert(test, msg.as_ref())?,
+            StmtKind::Delete { targets } => targets.iter().try_for_each(|t| self.delete(t))?,
             StmtKind::Return { value } => {
                 let src = match value {
                     Some(v) => self.expr(v, None)?,

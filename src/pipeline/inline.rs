@@ -154,6 +154,8 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
                 Inst::CheckBound { reg: reg(r), message: message + const_base, name_error }
             }
             Inst::Return { src } => Inst::ReturnTo { dst, src: reg(src), exit },
+            Inst::Raise { kind, value } => Inst::Raise { kind, value: reg(value) },
+            Inst::DelItem { obj, key } => Inst::DelItem { obj: reg(obj), key: reg(key) },
             Inst::ReturnTo { .. } | Inst::Clear { .. } => unreachable!("only callers hold inlined code"),
         });
         lines.push(line);
@@ -248,6 +250,8 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::RangeStart { .. }
             | Inst::GuardReset { .. }
             | Inst::CheckBound { .. }
+            | Inst::Raise { .. }
+            | Inst::DelItem { .. }
             | Inst::Guard { .. } => {}
         }
     }

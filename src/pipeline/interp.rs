@@ -15,7 +15,7 @@ use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
 use super::keyed::call_keyed;
 use super::methods::{call_method, check_method};
-use super::value_ops::{binary, compare, get_item, len, set_item, slice, truthy, unary};
+use super::value_ops::{binary, compare, del_item, get_item, len, repr_value, set_item, slice, to_str, truthy, unary};
 use crate::any::type_index::OPAQUE_PTR;
 use crate::any::{StackSlots, clear_values};
 use crate::container::{items_in_slot, list_len_in_slot, push_chars, try_reserve_items};
@@ -312,6 +312,17 @@ impl Vm<'_> {
                 }
                 Inst::SetItem { obj, key, value } => {
                     tri!(set_item(reg!(obj).view(), reg!(key).view(), reg!(value).view()));
+                }
+                Inst::DelItem { obj, key } => tri!(del_item(reg!(obj).view(), reg!(key).view())),
+                Inst::Raise { kind, value } => {
+                    // What CPython prints for the exception: `str()` of its argument (`repr()`
+                    // for a KeyError's key), nothing without one.
+                    let message = match (value, kind) {
+                        (NO_REG, _) => String::new(),
+                        (_, ErrorKind::Key) => repr_value(reg!(value).value()),
+                        _ => tri!(to_str(reg!(value).view())),
+                    };
+                    fail!(Error::new(kind, message));
                 }
                 Inst::Slice { dst, obj, bounds } => {
                     widen_long_text(&mut reg!(obj));

@@ -11,7 +11,7 @@ use super::iterate::DictView;
 use super::keyed::Keyed;
 use super::methods::Method;
 use crate::PackedFunc;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use std::fmt;
 
 /// A register index within a function's frame.
@@ -118,6 +118,11 @@ pub enum Inst {
     CheckBound { reg: Reg, message: u32, name_error: bool },
     /// Returns `src`.
     Return { src: Reg },
+    /// `raise kind(value)`: fails with an error of `kind` whose message is `str(value)`
+    /// (`repr` for a `KeyError`, as CPython prints one), or empty when `value` is [`NO_REG`].
+    Raise { kind: ErrorKind, value: Reg },
+    /// `del obj[key]`.
+    DelItem { obj: Reg, key: Reg },
     /// `return src` of inlined code: moves `src` into the call's `dst` and continues at `exit`.
     ReturnTo { dst: Reg, src: Reg, exit: u32 },
     /// The end of inlined code: sets `count` registers from `first` to `None` and ends `loops`
@@ -292,6 +297,9 @@ impl fmt::Display for Function {
                 Inst::Unbind { dst } => format!("{} = unbound", r(dst)),
                 Inst::CheckBound { reg, .. } => format!("check {} is bound", r(reg)),
                 Inst::Return { src } => format!("return {}", r(src)),
+                Inst::Raise { kind, value } if value == NO_REG => format!("raise {}", kind.name()),
+                Inst::Raise { kind, value } => format!("raise {}({})", kind.name(), r(value)),
+                Inst::DelItem { obj, key } => format!("del {}[{}]", r(obj), r(key)),
                 Inst::ReturnTo { dst, src, exit } => format!("{} = {} and jump {exit} (return)", r(dst), r(src)),
                 Inst::Clear { first, count, first_loop, loops } => {
                     format!("clear %{first}..%{}, loop{first_loop}..loop{}", first + count, first_loop + loops)

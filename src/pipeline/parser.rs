@@ -17,10 +17,8 @@ mod fstring;
 pub const MAX_DEPTH: usize = 200;
 
 /// Python keywords anyscript rejects wherever they appear.
-const UNSUPPORTED_KEYWORDS: &[&str] = &[
-    "class", "try", "except", "finally", "with", "import", "from", "global", "nonlocal", "yield", "async", "await",
-    "del", "assert", "raise",
-];
+const UNSUPPORTED_KEYWORDS: &[&str] =
+    &["class", "try", "except", "finally", "with", "import", "from", "global", "nonlocal", "yield", "async", "await"];
 
 /// Parses a module of top-level `def`s.
 pub fn parse_module(src: &str) -> crate::Result<Module> {
@@ -60,6 +58,30 @@ fn describe(tok: &Tok) -> String {
         Tok::Indent => "indent".into(),
         Tok::Dedent => "dedent".into(),
         Tok::End => "end of input".into(),
+    }
+}
+
+/// What CPython calls an expression of `e`'s kind in "cannot delete ..." errors.
+fn expr_kind_name(e: &Expr) -> &'static str {
+    match e {
+        Expr::Const { value: Literal::None } => "None",
+        Expr::Const { value: Literal::Bool(true) } => "True",
+        Expr::Const { value: Literal::Bool(false) } => "False",
+        Expr::Const { .. } => "literal",
+        Expr::Name { .. } => "name",
+        Expr::Attribute { .. } => "attribute",
+        Expr::Subscript { .. } | Expr::Slice { .. } => "subscript",
+        Expr::Call { .. } => "function call",
+        Expr::BinOp { .. } | Expr::UnaryOp { .. } | Expr::BoolOp { .. } => "expression",
+        Expr::Compare { .. } => "comparison",
+        Expr::IfExp { .. } => "conditional expression",
+        Expr::List { .. } => "list",
+        Expr::Tuple { .. } => "tuple",
+        Expr::Dict { .. } => "dict literal",
+        Expr::ListComp { .. } => "list comprehension",
+        Expr::DictComp { .. } => "dict comprehension",
+        Expr::GeneratorExp { .. } => "generator expression",
+        Expr::Lambda { .. } => "lambda",
     }
 }
 
@@ -475,6 +497,9 @@ impl Parser {
                 if word == "break" { StmtKind::Break } else { StmtKind::Continue }
             }
             Some("return") => self.return_statement()?,
+            Some("raise") => self.raise_statement()?,
+            Some("assert") => self.assert_statement()?,
+            Some("del") => self.del_statement()?,
             Some(word @ ("if" | "while" | "for" | "def" | "elif" | "else")) => {
                 return Err(self.error(format!("invalid syntax: '{word}' cannot appear here")));
             }
@@ -491,6 +516,168 @@ impl Parser {
         self.bump();
         let value = if self.at_statement_end() { None } else { Some(self.testlist()?) };
         Ok(StmtKind::Return { value })
+    }
+
+    /// `raise NAME`, `raise NAME()` or `raise NAME(value)`; the compiler checks that NAME is an exception it raises.
+    fn raise_statement(&mut self) -> Result<StmtKind> {
+        let head = self.take();
+        if self.at_statement_end() {
+            return Err(self.error_at(&head, not_supported("bare 'raise' (re-raising the current exception) is")));
+        }
+        let at = self.token().clone();
+        let exc = self.test()?;
+        let end = self.pos;
+        let (exc, value) = match exc {
+            Expr::Name { id } => (id, None),
+            // Ending in `)`: an f-string is a call too, of a built-in.
+            Expr::Call { func, mut args, keywords }
+                if matches!(*func, Expr::Name { .. }) && self.toks[end - 1].tok == Tok::Op(")") =>
+            {
+                // Positional arguments come first, so the first one not allowed is the second positional
+                // one, or else the first keyword.
+                if args.len() > 1 || !keywords.is_empty() {
+                    let (nth, what) = if args.len() > 1 {
+                        (1, "raising an exception with more than one argument is")
+                    } else {
+                        (args.len(), "keyword arguments in 'raise' are")
+                    };
+                    let arg = self.call_argument(end, nth)?;
+                    return Err(self.error_at(&arg, not_supported(what)));
+                }
+                let Expr::Name { id } = *func else { unreachable!("matched above") };
+                (id, args.pop())
+            }
+            _ => {
+                let what = "raising anything but an exception name or a call of one (raise ValueError(msg)) is";
+                return Err(self.error_at(&at, not_supported(what)));
+            }
+        };
+        if self.is_kw("from") {
+            return Err(self.error(not_supported("'raise ... from' is")));
+        }
+        Ok(StmtKind::Raise { exc, value })
+    }
+
+    /// The first token of argument `nth` (from 0) of the call whose `)` is the token before `end`, found by
+    /// reading its arguments again; leaves the cursor there.
+    #[cold]
+    #[inline(never)]
+    fn call_argument(&mut self, end: usize, nth: usize) -> Result<Token> {
+        let mut open = end - 1;
+        let mut depth = 0usize;
+        loop {
+            match &self.toks[open].tok {
+                Tok::Op(")" | "]" | "}") => depth += 1,
+                Tok::Op("(" | "[" | "{") => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            open -= 1;
+        }
+        self.pos = open + 1;
+        for _ in 0..nth {
+            self.test()?;
+            self.expect_op(",", "expected ',' after a function argument")?;
+        }
+        Ok(self.token().clone())
+    }
+
+    /// `assert test [',' msg]`.
+    fn assert_statement(&mut self) -> Result<StmtKind> {
+        self.bump();
+        let test = self.test()?;
+        let msg = if self.eat_op(",") { Some(self.test()?) } else { None };
+        Ok(StmtKind::Assert { test, msg })
+    }
+
+    /// `del target (',' target)* [',']`.
+    fn del_statement(&mut self) -> Result<StmtKind> {
+        self.bump();
+        if self.at_statement_end() {
+            return Err(self.error("expected a target after 'del'"));
+        }
+        let mut targets = Vec::new();
+        loop {
+            targets.push(self.del_target()?);
+            if !self.eat_op(",") || self.at_statement_end() {
+                break;
+            }
+        }
+        Ok(StmtKind::Delete { targets })
+    }
+
+    /// One target of `del`: a name, a subscript, or a parenthesised or bracketed list of targets. As in
+    /// CPython, an error names the innermost expression that cannot be deleted, at its own position.
+    fn del_target(&mut self) -> Result<Target> {
+        if self.is_op("*") {
+            return Err(self.error("cannot delete starred"));
+        }
+        if let Some(close) = self.del_group_close() {
+            self.enter()?;
+            let paren = self.take().tok == Tok::Op("(");
+            let (mut items, mut comma) = (Vec::new(), false);
+            while !self.eat_op(close) {
+                items.push(self.del_target()?);
+                if !self.eat_op(",") {
+                    let what = if paren { "a tuple" } else { "a list" };
+                    self.expect_op(close, &format!("expected ',' or '{close}' in {what}"))?;
+                    break;
+                }
+                comma = true;
+            }
+            self.leave();
+            return Ok(match items.pop() {
+                Some(only) if paren && !comma && items.is_empty() => only,
+                last => Target::Tuple { items: items.into_iter().chain(last).collect() },
+            });
+        }
+        let (at, start) = (self.token().clone(), self.pos);
+        let msg = match self.test()? {
+            Expr::Name { id } => return Ok(Target::Name { id }),
+            Expr::Subscript { value, index } => return Ok(Target::Subscript { value: *value, index: *index }),
+            Expr::Attribute { .. } => not_supported("deleting attributes is"),
+            Expr::Slice { .. } => not_supported("deleting slices is"),
+            // An f-string, which became operators and calls.
+            _ if self.toks[start..self.pos].iter().all(|t| matches!(t.tok, Tok::Str(_) | Tok::FStr(_)))
+                && self.toks[start..self.pos].iter().any(|t| matches!(t.tok, Tok::FStr(_))) =>
+            {
+                "cannot delete f-string expression".into()
+            }
+            e => format!("cannot delete {}", expr_kind_name(&e)),
+        };
+        Err(self.error_at(&at, msg))
+    }
+
+    /// On `(` or `[`: the closing bracket, when the brackets hold a tuple or list display (not a
+    /// comprehension) that is a whole target of `del`, not the start of a longer expression like `(a)[0]`.
+    fn del_group_close(&self) -> Option<&'static str> {
+        let close = match self.peek() {
+            Tok::Op("(") => ")",
+            Tok::Op("[") => "]",
+            _ => return None,
+        };
+        let mut depth = 0usize;
+        for (i, t) in self.toks.iter().enumerate().skip(self.pos) {
+            match &t.tok {
+                Tok::Op("(" | "[" | "{") => depth += 1,
+                Tok::Op(")" | "]" | "}") => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let next = &self.toks.get(i + 1)?.tok;
+                        let ends = matches!(next, Tok::Op("," | ";" | ")" | "]") | Tok::Newline | Tok::End);
+                        return ends.then_some(close);
+                    }
+                }
+                Tok::Name(n) if depth == 1 && n == "for" => return None,
+                Tok::End => return None,
+                _ => {}
+            }
+        }
+        None
     }
 
     /// An expression statement, an assignment or an augmented assignment.
@@ -1595,6 +1782,196 @@ mod tests {
         assert_eq!((body[0].kind.clone(), orelse.len()), (StmtKind::Continue, 0));
     }
 
+    /// The error for `line` as the body of a function; columns count from 5.
+    fn stmt_err(line: &str) -> String {
+        module_err(&format!("def f(x):\n    {line}"))
+    }
+
+    #[test]
+    fn raise_statements() {
+        let raise = |line: &str| match stmt(line) {
+            StmtKind::Raise { exc, value } => format!("{exc} {}", value.as_ref().map_or("-".into(), show)),
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(raise("raise ValueError('bad')"), "ValueError \"bad\"");
+        assert_eq!(raise("raise KeyError(k + 1)"), "KeyError (+ k 1)");
+        assert_eq!(raise("raise ValueError()"), "ValueError -");
+        assert_eq!(raise("raise ValueError"), "ValueError -");
+        assert_eq!(raise("raise NotAnError(x,)"), "NotAnError x");
+        assert_eq!(raise("raise (E)((a, b))"), "E (tuple a b)");
+        assert_eq!(raise("raise E(c for c in x)"), "E (genexp c c x [])");
+        let s = stmts("if x: raise E(1); raise F\nraise G");
+        let StmtKind::If { body, .. } = &s[0].kind else { panic!() };
+        assert_eq!(body.len(), 2);
+        assert_eq!(body[1], Stmt { line: 2, kind: StmtKind::Raise { exc: "F".into(), value: None } });
+        assert_eq!(s[1], Stmt { line: 3, kind: StmtKind::Raise { exc: "G".into(), value: None } });
+    }
+
+    #[test]
+    fn raise_errors() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "raise",
+                "line 2, column 5: bare 'raise' (re-raising the current exception) is not supported in anyscript",
+            ),
+            (
+                "raise; x = 1",
+                "line 2, column 5: bare 'raise' (re-raising the current exception) is not supported in anyscript",
+            ),
+            ("raise E from e", "line 2, column 13: 'raise ... from' is not supported in anyscript"),
+            ("raise E(1) from None", "line 2, column 16: 'raise ... from' is not supported in anyscript"),
+            (
+                "raise E(a, b)",
+                "line 2, column 16: raising an exception with more than one argument is not supported in anyscript",
+            ),
+            (
+                "raise E((a, b), [c, d], e)",
+                "line 2, column 21: raising an exception with more than one argument is not supported in anyscript",
+            ),
+            (
+                "raise E(lambda a, b: a, c)",
+                "line 2, column 29: raising an exception with more than one argument is not supported in anyscript",
+            ),
+            (
+                "raise (E)(a, b)",
+                "line 2, column 18: raising an exception with more than one argument is not supported in anyscript",
+            ),
+            ("raise E(a, k=1)", "line 2, column 16: keyword arguments in 'raise' are not supported in anyscript"),
+            ("raise E(k=1)", "line 2, column 13: keyword arguments in 'raise' are not supported in anyscript"),
+            ("raise E(f(a, b), k=1)", "line 2, column 22: keyword arguments in 'raise' are not supported in anyscript"),
+            ("raise E(*a)", "line 2, column 13: starred arguments are not supported in anyscript"),
+        ];
+        for (line, msg) in cases {
+            assert_eq!(&stmt_err(line), msg, "{line:?}");
+        }
+        let other = "raising anything but an exception name or a call of one (raise ValueError(msg)) is not supported in anyscript";
+        for (line, col) in [
+            ("raise f(x).y", 11),
+            ("raise 'oops'", 11),
+            ("raise f'{x}'", 11),
+            ("raise E()()", 11),
+            ("raise e.E('m')", 11),
+            ("raise None", 11),
+            ("raise (E, F)", 11),
+            ("raise x if y else E", 11),
+            ("x = 1; raise E[0]", 18),
+        ] {
+            assert_eq!(stmt_err(line), format!("line 2, column {col}: {other}"), "{line:?}");
+        }
+        assert_eq!(stmt_err("raise E, 'm'"), "line 2, column 12: invalid syntax: unexpected ','");
+        assert_eq!(stmt_err("x = raise E"), "line 2, column 9: expected an expression, found 'raise'");
+        assert_eq!(stmt_err("raise E(1"), "line 2, column 12: '(' was never closed");
+    }
+
+    #[test]
+    fn assert_statements() {
+        let StmtKind::Assert { test, msg: None } = stmt("assert x > 0") else { panic!() };
+        assert_eq!(show(&test), "(cmp x > 0)");
+        let StmtKind::Assert { test, msg: Some(msg) } = stmt("assert a and b, 'bad: ' + str(a)") else { panic!() };
+        assert_eq!((show(&test), show(&msg)), ("(And a b)".into(), "(+ \"bad: \" (call str [a]))".into()));
+        let StmtKind::Assert { test, msg: Some(msg) } = stmt("assert (a, b), (c, d)") else { panic!() };
+        assert_eq!((show(&test), show(&msg)), ("(tuple a b)".into(), "(tuple c d)".into()));
+        let StmtKind::Assert { test, .. } = stmt("assert lambda: x, x if x else y") else { panic!() };
+        assert_eq!(show(&test), "(lambda [] x)");
+        let s = stmts("while x: assert x; x -= 1");
+        let StmtKind::While { body, .. } = &s[0].kind else { panic!() };
+        assert!(matches!(
+            &body[..],
+            [Stmt { kind: StmtKind::Assert { .. }, .. }, Stmt { kind: StmtKind::AugAssign { .. }, .. }]
+        ));
+        let cases: &[(&str, &str)] = &[
+            ("assert", "line 2, column 11: expected an expression, found end of line"),
+            ("assert x,", "line 2, column 14: expected an expression, found end of line"),
+            ("assert x, y, z", "line 2, column 16: invalid syntax: unexpected ','"),
+            ("assert *x", "line 2, column 12: starred expressions are not supported in anyscript"),
+            ("assert x = 1", "line 2, column 14: invalid syntax: unexpected '='"),
+        ];
+        for (line, msg) in cases {
+            assert_eq!(&stmt_err(line), msg, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn del_statements() {
+        let del = |line: &str| match stmt(line) {
+            StmtKind::Delete { targets } => targets.iter().map(show_target).collect::<Vec<_>>().join(" | "),
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(del("del d[k]"), "(idx d k)");
+        assert_eq!(del("del d[k], xs[0]"), "(idx d k) | (idx xs 0)");
+        assert_eq!(del("del d[k], xs[0],"), "(idx d k) | (idx xs 0)");
+        assert_eq!(del("del x"), "x");
+        assert_eq!(del("del (x)"), "x");
+        assert_eq!(del("del ((x))"), "x");
+        assert_eq!(del("del (a, b[0])"), "(tuple a (idx b 0))");
+        assert_eq!(del("del (a,)"), "(tuple a)");
+        assert_eq!(del("del [a]"), "(tuple a)");
+        assert_eq!(del("del [a, (b, [c[1]],)], d"), "(tuple a (tuple b (tuple (idx c 1)))) | d");
+        assert_eq!(del("del (), []"), "(tuple ) | (tuple )");
+        assert_eq!(
+            del("del (a)[0], (a, b)[0], f(x)[y][z]"),
+            "(idx a 0) | (idx (tuple a b) 0) | (idx (idx (call f [x]) y) z)"
+        );
+        assert_eq!(del("del d[1, 2]"), "(idx d (tuple 1 2))");
+        let s = stmts("for k in x: del x[k]; del y[k]\ndel z");
+        let StmtKind::For { body, .. } = &s[0].kind else { panic!() };
+        assert_eq!(body.len(), 2);
+        assert_eq!(s[1], Stmt { line: 3, kind: StmtKind::Delete { targets: vec![target("z")] } });
+    }
+
+    #[test]
+    fn del_errors() {
+        // CPython 3.11's messages and positions: the innermost expression that cannot be deleted.
+        let cases: &[(&str, &str)] = &[
+            ("del f()", "line 2, column 9: cannot delete function call"),
+            ("del 1", "line 2, column 9: cannot delete literal"),
+            ("del 'a'", "line 2, column 9: cannot delete literal"),
+            ("del f'{x}'", "line 2, column 9: cannot delete f-string expression"),
+            ("del 'a' f'{x}'", "line 2, column 9: cannot delete f-string expression"),
+            ("del None", "line 2, column 9: cannot delete None"),
+            ("del True, a", "line 2, column 9: cannot delete True"),
+            ("del a, False", "line 2, column 12: cannot delete False"),
+            ("del a + b", "line 2, column 9: cannot delete expression"),
+            ("del -a", "line 2, column 9: cannot delete expression"),
+            ("del not a", "line 2, column 9: cannot delete expression"),
+            ("del a and b", "line 2, column 9: cannot delete expression"),
+            ("del (a) + 1", "line 2, column 9: cannot delete expression"),
+            ("del a == b", "line 2, column 9: cannot delete comparison"),
+            ("del a if b else c, d", "line 2, column 9: cannot delete conditional expression"),
+            ("del lambda: x", "line 2, column 9: cannot delete lambda"),
+            ("del {}", "line 2, column 9: cannot delete dict literal"),
+            ("del {a: 1}", "line 2, column 9: cannot delete dict literal"),
+            ("del [x for x in y]", "line 2, column 9: cannot delete list comprehension"),
+            ("del (x for x in y)", "line 2, column 9: cannot delete generator expression"),
+            ("del (f() for x in y)", "line 2, column 9: cannot delete generator expression"),
+            ("del {k: v for k in y}", "line 2, column 9: cannot delete dict comprehension"),
+            ("del a, f()", "line 2, column 12: cannot delete function call"),
+            ("del (f())", "line 2, column 10: cannot delete function call"),
+            ("del ((f()))", "line 2, column 11: cannot delete function call"),
+            ("del (a, f())", "line 2, column 13: cannot delete function call"),
+            ("del [a, 1]", "line 2, column 13: cannot delete literal"),
+            ("del [a, (b, f())]", "line 2, column 17: cannot delete function call"),
+            ("del (lambda: x)", "line 2, column 10: cannot delete lambda"),
+            ("del *a", "line 2, column 9: cannot delete starred"),
+            ("del [a, *b]", "line 2, column 13: cannot delete starred"),
+            ("del (*a,)", "line 2, column 10: cannot delete starred"),
+            ("del a.b", "line 2, column 9: deleting attributes is not supported in anyscript"),
+            ("del a, (b.c,)", "line 2, column 13: deleting attributes is not supported in anyscript"),
+            ("del a[1:2]", "line 2, column 9: deleting slices is not supported in anyscript"),
+            ("del", "line 2, column 8: expected a target after 'del'"),
+            ("del; x = 1", "line 2, column 8: expected a target after 'del'"),
+            ("del x,,", "line 2, column 11: expected an expression, found ','"),
+            ("del a, b = 1", "line 2, column 14: invalid syntax: unexpected '='"),
+            ("del (a b)", "line 2, column 12: expected ',' or ')' in a tuple"),
+            ("del [a b]", "line 2, column 12: expected ',' or ']' in a list"),
+            ("del (a := 1)", "line 2, column 12: the walrus operator ':=' is not supported in anyscript"),
+            ("x = del a", "line 2, column 9: expected an expression, found 'del'"),
+        ];
+        for (line, msg) in cases {
+            assert_eq!(&stmt_err(line), msg, "{line:?}");
+        }
+    }
+
     #[test]
     fn for_targets() {
         let StmtKind::For { target: t, iter, .. } = stmt("for k, v in d.items(): pass") else { panic!() };
@@ -1858,9 +2235,6 @@ mod tests {
             ("def f(x):\n    y = yield x", "line 2, column 9: 'yield' is not supported"),
             ("async def f(x): pass", "line 1, column 1: 'async' is not supported"),
             ("def f(x):\n    await x", "line 2, column 5: 'await' is not supported"),
-            ("def f(x):\n    del x", "line 2, column 5: 'del' is not supported"),
-            ("def f(x):\n    assert x", "line 2, column 5: 'assert' is not supported"),
-            ("def f(x):\n    raise x", "line 2, column 5: 'raise' is not supported"),
             ("@dec\ndef f(x): pass", "line 1, column 1: decorators are not supported"),
             ("def f(x):\n    if (y := x): pass", "line 2, column 11: the walrus operator ':=' is not supported"),
             ("def f(x):\n    y := x", "line 2, column 7: the walrus operator ':=' is not supported"),
@@ -2051,6 +2425,10 @@ mod tests {
             "def",
             "return",
             "lambda",
+            "raise",
+            "assert",
+            "del",
+            "from",
             "x",
             "é",
             "\u{0}",

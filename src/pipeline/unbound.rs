@@ -116,6 +116,24 @@ impl Walk<'_> {
             }
             StmtKind::Break | StmtKind::Continue => return None,
             StmtKind::Pass => {}
+            StmtKind::Raise { value, .. } => {
+                if let Some(v) = value {
+                    self.reads(v, &assigned);
+                }
+                return None;
+            }
+            StmtKind::Assert { test, msg } => {
+                self.reads(test, &assigned);
+                if let Some(m) = msg {
+                    self.reads(m, &assigned);
+                }
+            }
+            StmtKind::Delete { targets } => {
+                for t in targets {
+                    // Deleting reads the target's parts and binds nothing.
+                    self.assign(t, &mut assigned.clone());
+                }
+            }
         }
         Some(assigned)
     }

@@ -881,6 +881,31 @@ pub fn set_item(obj: AnyView<'_>, key: AnyView<'_>, value: AnyView<'_>) -> Resul
     Err(type_error(format!("'{}' object does not support item assignment", vname(o))))
 }
 
+/// `del obj[key]` for a list's item or a dict's key, with CPython's errors.
+pub fn del_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<()> {
+    let (o, k) = (obj.value(), key.value());
+    if let Some(mut l) = list_of(o) {
+        let i = k
+            .as_int()
+            .ok_or_else(|| type_error(format!("list indices must be integers or slices, not {}", vname(k))))?;
+        // The index is resolved under the list's lock; the item is dropped after it is released,
+        // in case it is a list too.
+        let removed = l.with_items_mut(|items| norm_index(i, items.len()).map(|i| items.remove(i)));
+        return removed.map(drop).ok_or_else(|| index_error("list assignment index out of range"));
+    }
+    if let Some(mut d) = dict_of(o) {
+        check_hashable(k)?;
+        return d.remove(key).map(drop).ok_or_else(|| key_error(k));
+    }
+    // Sequences say "doesn't", other objects "does not" (CPython's two code paths).
+    Err(type_error(match o {
+        Value::Str(_) | Value::UStr(_) | Value::Bytes(_) => {
+            format!("'{}' object doesn't support item deletion", vname(o))
+        }
+        _ => format!("'{}' object does not support item deletion", vname(o)),
+    }))
+}
+
 /// Resolved slice: first index, step and number of items (CPython's `PySlice_AdjustIndices`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct SliceSpan {

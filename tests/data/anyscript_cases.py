@@ -300,11 +300,27 @@ def vocab_stats(text):
     return [ids, lengths, w, chars, shout, digits, short, nested, max((len(w) for w in words), default=0)]
 
 
+def pruned(text):
+    counts = {}
+    for w in text.split():
+        counts[w] = counts.get(w, 0) + 1
+    for w in list(counts):
+        if len(w) < 3:
+            del counts[w]
+    chars = list(text[:10])
+    if len(chars) > 2:
+        del chars[1], chars[-1]
+    assert len(chars) <= 10, "a slice of ten has at most ten items"
+    if len(counts) > 1000:
+        raise ValueError("a line has fewer words")
+    return [counts, chars]
+
+
 CASES = [
     "unicode_split_any", "count_vowels", "word_lengths", "capitalize_words", "first_long_word",
     "reverse_words", "char_histogram", "collatz_steps", "fizz", "dedupe", "pairs_with_break",
     "numbers", "stats", "tags", "clean", "zipped", "nested", "find_all", "wrap_lines",
-    "skip_and_stop", "append_loops", "formatted", "ranked", "vocab_stats",
+    "skip_and_stop", "append_loops", "formatted", "ranked", "vocab_stats", "pruned",
 ]
 
 

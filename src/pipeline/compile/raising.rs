@@ -1,0 +1,71 @@
+//! `raise`, `assert` and `del`.
+
+use super::{FnCompiler, err};
+use crate::error::{ErrorKind, Result};
+use crate::pipeline::ast::{Expr, Target};
+use crate::pipeline::ir::{Inst, NO_REG};
+
+/// The exception `raise` names, if anyscript raises it itself (what its front ends map to
+/// Python's exception of that name).
+fn raisable(name: &str) -> Option<ErrorKind> {
+    ErrorKind::from_name(name)
+        .filter(|k| !matches!(k, ErrorKind::Arity | ErrorKind::Duplicate | ErrorKind::Io | ErrorKind::Parse))
+}
+
+impl FnCompiler<'_> {
+    /// `raise exc(value)`, or `raise exc` when `value` is None.
+    pub(super) fn raise(&mut self, exc: &str, value: Option<&Expr>) -> Result<()> {
+        let Some(kind) = raisable(exc) else {
+            return Err(err(
+                self.line,
+                ErrorKind::Parse,
+                format!(
+                    "raise {exc}: anyscript raises only ValueError, TypeError, KeyError, IndexError, \
+                     RuntimeError, ZeroDivisionError, OverflowError, NameError, UnboundLocalError, \
+                     MemoryError and AssertionError"
+                ),
+            ));
+        };
+        let value = match value {
+            Some(v) => self.expr(v, None)?,
+            None => NO_REG,
+        };
+        self.emit(Inst::Raise { kind, value });
+        Ok(())
+    }
+
+    /// `assert test, msg`: the message is evaluated only when the test fails.
+    pub(super) fn assert(&mut self, test: &Expr, msg: Option<&Expr>) -> Result<()> {
+        let t = self.expr(test, None)?;
+        let passed = self.emit(Inst::JumpIfTrue { cond: t, to: 0 });
+        let value = match msg {
+            Some(m) => self.expr(m, None)?,
+            None => NO_REG,
+        };
+        self.emit(Inst::Raise { kind: ErrorKind::Assertion, value });
+        let next = self.here();
+        self.patch(passed, next);
+        Ok(())
+    }
+
+    /// `del target`: items of lists and dicts (`del d[k]`, `del xs[i]`), in order.
+    pub(super) fn delete(&mut self, target: &Target) -> Result<()> {
+        match target {
+            Target::Subscript { value, index } => {
+                if matches!(index, Expr::Slice { .. }) {
+                    return Err(err(self.line, ErrorKind::Parse, "del of a slice is not supported in anyscript"));
+                }
+                let obj = self.expr(value, None)?;
+                let key = self.expr(index, None)?;
+                self.emit(Inst::DelItem { obj, key });
+                Ok(())
+            }
+            Target::Tuple { items } => items.iter().try_for_each(|t| self.delete(t)),
+            Target::Name { id } => Err(err(
+                self.line,
+                ErrorKind::Parse,
+                format!("del {id}: deleting a variable is not supported in anyscript (only items: del d[k])"),
+            )),
+        }
+    }
+}
