@@ -59,3 +59,14 @@ fn a_lambda_reading_a_variable_is_only_a_key() {
     let e = e.unwrap_err().to_string();
     assert!(e.contains("f.<locals>.<lambda>() missing 1 required positional argument: 'b'"), "{e}");
 }
+
+#[test]
+fn lambdas_nest_and_built_ins_are_one_object_each() {
+    // The compiler kept its list of lambdas borrowed while it compiled one (a panic, reported
+    // as an internal error) when a lambda held another.
+    let f = script("def f(x):\n    return [(lambda p: (lambda q: q * 2)(p))(x), sorted([[3, 1], [2]], key=lambda p: sorted(p, key=lambda q: -q))]\n", "f")
+        .expect("compiles");
+    assert_eq!(call(&f, &[AnyView::from(4i64)]).unwrap(), "[8, [[2], [3, 1]]]");
+    let f = script("def f(x):\n    k = len\n    return [k == len, k is len, k(x)]\n", "f").expect("compiles");
+    assert_eq!(call(&f, &[AnyView::from("abc")]).unwrap(), "[True, True, 3]");
+}

@@ -17,6 +17,16 @@ that CPython's guard lets finish runs fewer iterations than that, and one that w
 list forever (tuples are lists in anyproc) ends in RuntimeError instead of taking the
 machine's memory.
 
+Some programs have helper functions before the one the harness calls: default values
+(constants; a list or dict default is shared by calls, so such a program is compiled anew for
+each run, as CPython executes it anew), called with keyword arguments in any order. Now and
+then a call cannot bind (an unknown keyword, a value given twice, a missing or an extra
+argument; a built-in or method given a keyword it does not take): anyproc refuses it when it
+compiles, CPython raises when the call runs (docs/architecture.md). Such a refusal must be a
+TypeError, and the program must hold a call that CPython refuses (found by calling a stub with
+the callee's signature, ``call_errors``): counted, and a message other than CPython's is listed;
+a program that compiles although it holds such a call is a mismatch.
+
 Documented differences are accepted in two ways: ``ALLOWED`` (each with its reason), and
 a second CPython run under anyscript's container model (tuples, dict views and
 range/zip/enumerate/reversed are lists; every NaN is one object) when the plain run
@@ -36,6 +46,7 @@ from __future__ import annotations
 import ast
 import copy
 import faulthandler
+import functools
 import importlib.util
 import math
 import os
@@ -93,6 +104,78 @@ FILLS = [" ", "*", "é", "🎉", "", "ab"]
 PERCENT_TEMPLATES = ["%.8s|%d", "%.6r:%5.1f", "%-6.6s|%x", "%.5a%%%i", "%5.5s%+g", "%c%e", "%(k).4s%d"]
 PARAM_KINDS = ["int", "int", "str", "str", "str", "list_int", "list_str", "list", "dict", "float"]
 
+# Keyword arguments, default parameter values, lambdas and key functions (pipeline/binding.rs,
+# keyed.rs, lambdas.rs). A share of the programs get helper functions (defaults, called with
+# keywords) before the function that the harness calls.
+HELPER_SHARE = 0.3
+# The share of calls of a helper that are deliberately wrong (an unknown keyword, a value given
+# twice, a missing or an extra argument): anyproc refuses them when it compiles, CPython when the
+# call runs; the harness compares anyproc's refusal with the binding error CPython gives
+# (``expected_refusals``).
+BAD_CALL_SHARE = 0.03
+# Constants a default value may be (literals, negative numbers, lists/tuples/dicts of them).
+DEFAULT_LITS = {
+    "int": ["0", "1", "-1", "2", "7", "-3", "100", "4611686018427387904", "-9223372036854775808"],
+    "float": ["0.5", "-2.5", "-0.0", "1e300", "0.1", "3.0", "-1e16", "2.675"],
+    "str": [repr(s) for s in ["", "a", "x y", "é", "🎉", "1", "-7", "ab,c", "\t\n", "ΣΑΣ"]],
+    "bool": ["True", "False"],
+    "list_int": ["[]", "[1, -2]", "[0, 3, -1]", "[7]"],
+    "list_str": ["[]", "['a', 'é']", "['', 'b b']", "['x']"],
+    "list": ["[]", "[1, 'x', None]", "[-1.5, True, [2]]", "[(1, 'x')]"],
+    "dict": ["{}", "{'a': 1}", "{'k': [-1], 'é': 'x'}", "{1: 'a', 'b': None}"],
+    "tuple": ["()", "(1, 'x')", "(-1,)", "('a', [2, -3])", "((1, 2), 'b')"],
+}
+# Built-ins as function values (`key=len`), with the kind of their argument and result.
+FN_BUILTINS = {"len": ("str", "int"), "str": ("any", "str"), "abs": ("int", "int"), "repr": ("any", "str"),
+               "bool": ("any", "bool"), "ord": ("str", "int"), "int": ("str", "int"),
+               "sorted": ("list_int", "list_int"), "ascii": ("str", "str"), "list": ("str", "list_str")}
+KEY_BUILTINS = ["len", "len", "str", "str", "abs", "abs", "repr", "bool", "None", "ord", "int", "sorted", "list"]
+# Templates with named fields: .format(name=..., k=...) takes any value as `name` and an int or str
+# as `k`; .format_map's mapping any values (so every field is cut short, as FORMAT_TEMPLATES are).
+NAMED_TEMPLATES = ["{name!s:.8}|{k}", "{k!r:>8.8}{0!s:.5}", "{name[0]!r:.5}{k:^5}", "{0!s:.4}{name!s:.4}",
+                   "{{}}{k!a:.6}", "{k}|{name!s:.3}", "{name!r:.6}", "{missing}{k}", "é{k:*<4}"]
+MAP_TEMPLATES = ["{a!s:.6}|{k!r:.5}", "{b!s:.4}{a!r:.3}", "{k!a:.5}", "{é!s:.3}{a[0]!r:.4}", "{zz!s:.2}", "x{{y}}"]
+# Calls of built-ins and methods with a keyword they do not take, or a value given twice: anyproc
+# refuses them when it compiles; the message is what CPython says of the same call.
+BAD_BUILTIN_CALLS = [  # (kind of the result, the call, a sample whose TypeError CPython gives)
+    ("int", "len({s}, obj=1)", "len('', obj=1)"),
+    ("list_int", "sorted({l}, cmp=None)", "sorted([], cmp=None)"),
+    ("int", "max({l}, keys=len)", "max([], keys=len)"),
+    ("list", "list(enumerate({s}, begin=1))", "enumerate('', begin=1)"),
+    ("list_str", "{s}.split(',', sep=None)", "''.split(',', sep=None)"),
+    ("list_str", "{s}.splitlines(keepend=True)", "''.splitlines(keepend=True)"),
+    ("float", "round({f}, digits=1)", "round(1.5, digits=1)"),
+    ("int", "sum({l}, initial=0)", "sum([], initial=0)"),
+    ("int", "int({s}, bas=2)", "int('1', bas=2)"),
+    ("str", "{s}.expandtabs(tabs=2)", "''.expandtabs(tabs=2)"),
+    ("list_int", "sorted(key=len)", "sorted(key=len)"),
+    ("str", "{s}.format_map(k=1)", "''.format_map(k=1)"),
+    ("float", "round({f}, 1, ndigits=2)", "round(1.5, 1, ndigits=2)"),
+    ("list_str", "{s}.rsplit(' ', 1, maxsplit=0)", "''.rsplit(' ', 1, maxsplit=0)"),
+    ("list", "list(enumerate({l}, 1, start=2))", "enumerate([], 1, start=2)"),
+    ("int", "int({s}, 10, base=2)", "int('1', 10, base=2)"),
+]
+
+
+def _cpython_message(call: str) -> str:
+    """The TypeError message CPython gives for ``call``."""
+    try:
+        eval(call)
+    except TypeError as e:
+        return str(e)
+    raise AssertionError(call)
+
+
+BAD_BUILTIN_MESSAGES = {text: _cpython_message(sample) for _, text, sample in BAD_BUILTIN_CALLS}
+
+
+@dataclass
+class Signature:
+    """A generated helper function: its name and each parameter's name, kind and default."""
+
+    name: str
+    params: List[Tuple[str, str, Optional[str]]]
+
 
 def arg_of(rng: random.Random, kind: str) -> Any:
     """A random argument value of ``kind``."""
@@ -120,9 +203,20 @@ def arg_of(rng: random.Random, kind: str) -> Any:
 class Gen:
     """Writes one random function as source text, tracking each variable's rough kind."""
 
-    def __init__(self, rng: random.Random, name: str) -> None:
+    def __init__(self, rng: random.Random, name: str, helpers: Optional[List[Signature]] = None) -> None:
         self.r = rng
         self.name = name
+        # The program's helper functions that this one may call (those written before it).
+        self.helpers: List[Signature] = helpers or []
+        # Lambdas being written around the current expression (nested ones are rare).
+        self.lambda_depth = 0
+        # The built-in calls written with a keyword they do not take, with CPython's message.
+        self.refusals: List[Tuple[str, str]] = []
+        # Whether a parameter has a list, dict or tuple default (shared by calls: compiled anew for each run).
+        self.mutable_default = False
+        # Names not read for now: the containers, in the key function of `xs.sort(key=...)` (CPython
+        # shows the list empty while it sorts; anyproc sorts a copy, architecture.md).
+        self.hidden: set = set()
         self.lines: List[str] = []
         self.scopes: List[Dict[str, str]] = [{}]
         self.count = 0
@@ -145,6 +239,8 @@ class Gen:
         out = []
         for scope in self.scopes:
             for n, k in scope.items():
+                if (kind is None and k.startswith("fn:")) or n in self.hidden:
+                    continue  # function values are called, never shown or returned
                 if kind is None or k == kind or (kind == "list" and k in ("list_int", "list_str")):
                     out.append(n)
         return out
@@ -214,11 +310,15 @@ class Gen:
             tuples = self.visible("tuple")
             if tuples and r.random() < 0.2:
                 return f"{r.choice(tuples)}[{self.index()}]"
+            if self.helpers and d > 0 and r.random() < 0.15:
+                return self.helper_call(d)
             kind = r.choice(KINDS)
         if r.random() < 0.02:  # a deliberate type confusion: both sides must raise alike
             kind = r.choice(KINDS)
         if d <= 0 or r.random() < 0.3:
             return self.atom(kind)
+        if r.random() < 0.1:
+            return self.keyword_expr(kind, d)
         e = lambda k, dd=d - 1: self.expr(k, dd)  # noqa: E731
         ch = r.random
         if kind == "int":
@@ -418,6 +518,229 @@ class Gen:
         bounds = [self.r.choice([self.small(), f"-{self.r.randint(1, 3)}", "None"]) for _ in range(n)]
         return ", ".join([sub] + bounds)
 
+    # -- keyword arguments, key functions, lambdas, function values
+    def keyword_expr(self, kind: str, d: int) -> str:
+        """An expression of ``kind`` that uses the keyword forms of built-ins and methods, a key
+        function, str.format's named fields, or a function value (a lambda or a built-in)."""
+        r = self.r
+        e = lambda k, dd=d - 1: self.expr(k, dd)  # noqa: E731
+        if r.random() < 0.01:
+            return self.bad_builtin_call(kind, d)
+        fns = self.fn_values(kind)
+        choices = [lambda: self.lambda_call(kind, d)]
+        if fns:
+            choices += [lambda: self.fn_call(r.choice(fns), d)] * 2
+        mm = r.choice(["min", "max"])
+        if kind == "int":
+            choices += [
+                lambda: f"sum({e('list_int')}, start={e('int')})",
+                lambda: f"int({e('str')}, base={r.choice([2, 8, 10, 16, 36, 0, 1, 37])})",
+                lambda: f"int({e('str')}, {r.choice([2, 16, 0])})",
+                lambda: f"round({e('float')}, ndigits=None)",
+                lambda: f"{mm}({e('list_int')}{self.keyed_args('int', default=True)})",
+                lambda: f"{mm}({e('int')}, {e('int')}{self.opt(', ' + e('int'))}, key={self.key_fn('int')})",
+                lambda: f"{mm}({e('list_int')}, default={e('int', 0)})",
+                lambda: f"len({e('str')}.split(maxsplit={r.choice(['0', '1', '-1', self.small()])}))",
+            ]
+        elif kind == "float":
+            choices += [
+                lambda: f"round({e('float')}, ndigits={r.choice(['-1', '0', '1', '2', self.small()])})",
+                lambda: f"sum({e('list_int')}, start={e('float')})",
+                lambda: f"{mm}({e('float')}, {e('float')}, key={self.key_fn('float')})",
+            ]
+        elif kind == "str":
+            choices += [
+                lambda: f"{mm}({e('list_str')}{self.keyed_args('str', default=True)})",
+                lambda: f"{mm}({e('str')}, key={self.key_fn('str')}, default={self.lit('str')})",
+                lambda: f"{e('str')}.expandtabs(tabsize={self.small()})",
+                lambda: f"'|'.join({e('str')}.splitlines(keepends={r.choice(['True', 'False', '1', '0'])}))",
+                lambda: f"{r.choice(NAMED_TEMPLATES)!r}.format({self.format_arguments(d)})",
+                lambda: f"{r.choice(MAP_TEMPLATES)!r}.format_map({self.format_mapping(d)})",
+                lambda: f"{e('str')}.format({self.format_arguments(d)})",
+            ]
+        elif kind == "bool":
+            choices += [
+                lambda: f"({mm}({e('list')}, key={self.key_fn('any')}, default=None) is None)",
+                lambda: f"(sorted({e('list_int')}{self.keyed_args('int')}) == sorted({e('list_int', 0)}))",
+            ]
+        elif kind in ("list_int", "list_str", "list"):
+            elem = {"list_int": "int", "list_str": "str"}.get(kind, "any")
+            choices += [
+                lambda: f"sorted({e(kind)}{self.keyed_args(elem)})",
+                lambda: f"sorted({e(kind)}, reverse={self.reverse_value()})",
+            ]
+            if kind == "list_str":
+                choices += [
+                    lambda: f"{e('str')}.{r.choice(['split', 'rsplit'])}({self.split_keywords()})",
+                    lambda: f"{e('str')}.splitlines(keepends={r.choice(['True', 'False', '1', '0'])})",
+                    lambda: f"sorted({e(r.choice(['str', 'dict']))}{self.keyed_args('str')})",
+                ]
+            if kind == "list":
+                choices += [
+                    lambda: (f"list(enumerate({e(r.choice(['str', 'list_str', 'list']))}, "
+                             f"start={r.choice(['-1', '1', '5', self.small()])}))"),
+                    lambda: f"[{mm}({e('list')}{self.keyed_args('any', default=True)})]",
+                ]
+        elif kind == "dict":
+            choices += [lambda: f"dict(enumerate({e('list_str')}, start={self.small()}))"]
+        return r.choice(choices)()
+
+    def keyed_args(self, elem: str, default: bool = False) -> str:
+        """Keyword arguments of sorted/min/max: key= (and reverse= or default=) in either order."""
+        r = self.r
+        parts = [f"key={self.key_fn(elem)}"] if r.random() < 0.85 else []
+        if default and r.random() < 0.5:
+            parts.append(f"default={self.expr(r.choice(['any', elem if elem != 'any' else 'int']), 0)}")
+        if not default and r.random() < 0.5:
+            parts.append(f"reverse={self.reverse_value()}")
+        r.shuffle(parts)
+        return "".join(", " + p for p in parts)
+
+    def reverse_value(self) -> str:
+        """A reverse= argument: mostly a bool, sometimes an int, an expression, or None (TypeError)."""
+        return self.r.choice(["True", "False", "True", "1", "0", "2", self.expr("bool", 0), "None"])
+
+    def key_fn(self, elem: str) -> str:
+        """A key function for items of ``elem``: a built-in, a function variable, or a lambda that
+        may read the enclosing function's variables (allowed as key=)."""
+        r = self.r
+        fns = [n for n in self.visible_fns() if "," not in self.kind_of(n)]
+        x = r.random()
+        if x < 0.35 or (self.lambda_depth and r.random() < 0.9):  # nested lambdas are rare
+            return r.choice(KEY_BUILTINS)
+        if x < 0.45 and fns:
+            return r.choice(fns)
+        return self.lambda_text([elem], r.choice(["int", "int", "str", "list_int", "bool"]), capture=True)
+
+    def lambda_text(self, param_kinds: List[str], ret: str, capture: bool) -> str:
+        """``lambda p1, ...: body`` with a body of kind ``ret``; it reads the enclosing function's
+        variables only when ``capture`` (and never one that may be unassigned)."""
+        params = [self.fresh("p") for _ in param_kinds]
+        shadowed = self.visible()
+        if shadowed and self.r.random() < 0.15:
+            params[0] = self.r.choice(shadowed)  # a parameter named as a local: the body reads the parameter
+        scope = {p: (k if k != "any" else "unknown") for p, k in zip(params, param_kinds)}
+        saved = (self.scopes, self.maybe)
+        self.scopes = (self.scopes if capture else []) + [scope]
+        self.maybe = {}
+        self.lambda_depth += 1
+        try:
+            body = self.expr(ret, self.r.randint(1, 2))
+        finally:
+            self.scopes, self.maybe = saved
+            self.lambda_depth -= 1
+        return f"lambda {', '.join(params)}: {body}"
+
+    def visible_fns(self, ret: Optional[str] = None) -> List[str]:
+        """Visible function variables (returning ``ret`` when given)."""
+        return [n for scope in self.scopes for n, k in scope.items()
+                if k.startswith("fn:") and (ret is None or k.rsplit(":", 1)[1] == ret)]
+
+    def fn_values(self, kind: str) -> List[str]:
+        """Function variables whose result has ``kind``."""
+        return self.visible_fns(kind)
+
+    def fn_call(self, name: str, d: int) -> str:
+        """A call of a function variable (now and then with one argument too many or too few)."""
+        kinds = self.kind_of(name).split(":")[1].split(",")
+        args = [self.expr(k, d - 1) for k in kinds]
+        if self.r.random() < 0.03:
+            args = args[1:] if self.r.random() < 0.5 else args + [self.expr("int", 0)]
+        return f"{name}({', '.join(args)})"
+
+    def lambda_call(self, kind: str, d: int) -> str:
+        """A lambda that reads no variable, called where it is made or from a dict of functions."""
+        r = self.r
+        if self.lambda_depth and r.random() < 0.9:  # nested lambdas are rare
+            return self.expr(kind, d - 1)
+        pk = r.choice(["int", "str", "list_int", "any"])
+        lam = self.lambda_text([pk], kind, capture=False)
+        arg = self.expr(pk, d - 1)
+        if r.random() < 0.6:
+            return f"({lam})({arg})"
+        return f"{{'f': {lam}, 'g': {r.choice(list(FN_BUILTINS))}}}['f']({arg})"
+
+    def split_keywords(self) -> str:
+        """split/rsplit's arguments with keywords: sep=, maxsplit=, both in either order, or sep by position."""
+        r = self.r
+        sep = r.choice([repr(s) for s in SEP_LITS] + ["None", self.expr("str", 0)])
+        m = r.choice(["-1", "0", "1", "2", self.small()])
+        return r.choice([f"sep={sep}", f"maxsplit={m}", f"sep={sep}, maxsplit={m}", f"maxsplit={m}, sep={sep}",
+                         f"{sep}, maxsplit={m}"])
+
+    def format_arguments(self, d: int) -> str:
+        """str.format's arguments: maybe one by position, then name= (any value) and k= (an int or a
+        str), in either order, one of them now and then left out or an extra one given."""
+        r = self.r
+        pos = [self.expr("any", d - 1)] if r.random() < 0.5 else []
+        kws = [f"name={self.expr('any', d - 1)}", f"k={self.expr(r.choice(['int', 'str']), d - 1)}"]
+        if r.random() < 0.1:
+            kws.pop(r.randrange(2))
+        if r.random() < 0.1:
+            kws.append(f"zz={self.expr('int', 0)}")
+        r.shuffle(kws)
+        return ", ".join(pos + kws)
+
+    def format_mapping(self, d: int) -> str:
+        """format_map's argument: a dict (a display whose values are any values, or a dict expression)."""
+        r = self.r
+        if r.random() < 0.5:
+            return self.expr("dict", d - 1)
+        keys = r.sample(["a", "b", "k", "é", "zz"], r.randint(1, 4))
+        return "{" + ", ".join(f"{k!r}: {self.expr('any', 0)}" for k in keys) + "}"
+
+    def bad_builtin_call(self, kind: str, d: int) -> str:
+        """A built-in or method called with a keyword it does not take (anyproc refuses it when it compiles)."""
+        r = self.r
+        calls = [c for c in BAD_BUILTIN_CALLS if c[0] == kind] or BAD_BUILTIN_CALLS
+        _, text, _ = r.choice(calls)
+        call = text.format(s=self.expr("str", d - 1), l=self.expr("list_int", d - 1), f=self.expr("float", d - 1))
+        self.refusals.append((call, BAD_BUILTIN_MESSAGES[text]))
+        return call
+
+    def helper_call(self, d: int) -> str:
+        """A call of a helper function: some arguments by position, the rest by keyword in any order,
+        defaulted ones left out now and then; BAD_CALL_SHARE of them wrong (unknown keyword, a value
+        given twice, a missing or an extra argument)."""
+        r = self.r
+        sig = r.choice(self.helpers)
+        given = [p for p in sig.params if p[2] is None or r.random() < 0.5]
+        prefix = 0
+        while prefix < len(sig.params) and sig.params[prefix] in given:
+            prefix += 1
+        n_pos = r.randint(0, prefix)
+        pos = [(p[0], p[1]) for p in given[:n_pos]]
+        kws = [(p[0], p[1]) for p in given[n_pos:]]
+        r.shuffle(kws)
+        if r.random() < BAD_CALL_SHARE:
+            error = r.choice(["unknown", "twice", "missing", "extra"])
+            if error == "unknown":
+                kws.insert(r.randint(0, len(kws)), ("zz", "int"))
+            elif error == "twice" and pos:
+                kws.insert(r.randint(0, len(kws)), r.choice(pos))
+            elif error == "missing":
+                required = [p for p in kws if any(q[0] == p[0] and q[2] is None for q in sig.params)]
+                if required:
+                    kws.remove(r.choice(required))
+                elif pos:
+                    pos.pop()
+            else:
+                pos, kws = [(p[0], p[1]) for p in sig.params] + [("extra", "int")], []
+        args = [self.expr(k, d - 1) for _, k in pos] + [f"{n}={self.expr(k, d - 1)}" for n, k in kws]
+        return f"{sig.name}({', '.join(args)})"
+
+    def default_value(self, kind: str) -> str:
+        """A parameter's default: a constant of ``kind`` (now and then of another kind, or None)."""
+        r = self.r
+        if r.random() < 0.1:
+            # Never a tuple for another kind: a tuple is a list in anyproc (documented), and the
+            # function would change it where CPython raises.
+            kind = r.choice([k for k in DEFAULT_LITS if k != "tuple"])
+        text = "None" if r.random() < 0.05 else r.choice(DEFAULT_LITS[kind])
+        if any(c in text for c in "[{("):
+            self.mutable_default = True  # (a tuple too: a list in anyproc)
+        return text
+
     # -- statements
     def emit(self, level: int, text: str) -> None:
         """Appends one source line at ``level``."""
@@ -433,7 +756,8 @@ class Gen:
     def stmt(self, level: int, depth: int) -> None:
         """One random statement (compound ones only while depth allows)."""
         r = self.r
-        opts = ["assign"] * 5 + ["aug"] * 2 + ["mutate"] * 3 + ["dictset"] * 2
+        opts = ["assign"] * 5 + ["aug"] * 2 + ["mutate"] * 3 + ["dictset"] * 2 + ["function"]
+        opts += ["call"] * (2 if self.helpers else 0)
         if depth < 2:  # at most three levels of nesting
             opts += ["if"] * 2 + ["for"] * 3 + ["while"]
         if self.loops:
@@ -461,6 +785,25 @@ class Gen:
                 v = self.fresh("v")
                 self.emit(level, f"{v} = {self.expr(kind)}")
                 self.scopes[-1][v] = kind
+        elif what == "call":
+            # A helper's result, or a call for its effect (a helper may change a list it is given).
+            if r.random() < 0.7:
+                self.fresh_any(level, self.helper_call(2))
+            else:
+                self.emit(level, self.helper_call(2))
+        elif what == "function":
+            # A function value: a built-in, or a lambda that reads no variable of this function
+            # (rarely one that does: anyproc refuses it, a compile skip).
+            v = self.fresh("k")
+            if r.random() < 0.3:
+                b = r.choice(list(FN_BUILTINS))
+                self.emit(level, f"{v} = {b}")
+                self.scopes[-1][v] = "fn:{}:{}".format(*FN_BUILTINS[b])
+            else:
+                kinds = [r.choice(["int", "str", "list_int", "any"]) for _ in range(r.choice([1, 1, 1, 2]))]
+                ret = r.choice(["int", "str", "bool", "list_int", "list_str"])
+                self.emit(level, f"{v} = {self.lambda_text(kinds, ret, capture=r.random() < 0.03)}")
+                self.scopes[-1][v] = f"fn:{','.join(kinds)}:{ret}"
         elif what == "aug":
             kind = r.choice(["int", "int", "str", "float", "list_int", "list_str"])
             names = self.mutable(kind) if kind.startswith("list") else self.visible(kind)
@@ -484,7 +827,7 @@ class Gen:
             kind = self.kind_of(n)
             elem = {"list_int": "int", "list_str": "str"}.get(kind, "any")
             choice = r.choice(["append", "append", "extend", "pop", "popi", "insert", "sort", "reverse",
-                               "remove", "setitem", "clear"])
+                               "remove", "setitem", "clear", "sortkey"])
             if choice == "append":
                 self.emit(level, f"{n}.append({self.expr(elem, 1)})")
             elif choice == "extend":
@@ -497,6 +840,11 @@ class Gen:
                 self.emit(level, f"{n}.insert({self.index()}, {self.expr(elem, 1)})")
             elif choice == "sort":
                 self.emit(level, f"{n}.sort()")
+            elif choice == "sortkey":
+                # Its key function reads no container (one could be the list itself, or hold it).
+                self.hidden = {v for v in self.visible() if self.kind_of(v) not in ("int", "str", "float", "bool")}
+                self.emit(level, f"{n}.sort({self.keyed_args(elem)[2:] or 'reverse=True'})")
+                self.hidden = set()
             elif choice == "reverse":
                 self.emit(level, f"{n}.reverse()")
             elif choice == "remove":
@@ -599,8 +947,9 @@ class Gen:
             else:
                 head, bound = f"{a} in {src}{r.choice(['', '.keys()', '.values()'])}", {a: "unknown"}
         elif c < 0.9:
+            start = r.choice(["", "", ", " + self.small(), ", start=" + self.small()])
             head, bound = (f"{a}, {b} in enumerate({self.expr(r.choice(['str', 'list_str', 'list_int']), 1)}"
-                           f"{self.opt(', ' + self.small())})"), {a: "int", b: "unknown"}
+                           f"{start})"), {a: "int", b: "unknown"}
         else:
             head, bound = (f"{a}, {b} in zip({self.expr(r.choice(['str', 'list_int']), 1)}, "
                            f"{self.expr(r.choice(['str', 'list_str']), 1)})"), {a: "unknown", b: "unknown"}
@@ -615,22 +964,34 @@ class Gen:
         self.loops -= 1
         self.scopes.pop()
 
-    def function(self) -> Tuple[str, List[str]]:
-        """The whole function's source and its parameters' kinds."""
+    def function(self, helper: bool = False) -> Tuple[str, List[str], int, Signature]:
+        """The whole function's source, its parameters' kinds, how many of them have no default,
+        and its signature. A helper (called by the function after it) is shorter, mostly has
+        default values, and may take a tuple."""
         r = self.r
-        kinds = [r.choice(PARAM_KINDS) for _ in range(r.randint(1, 3))]
-        params = ["a", "b", "c"][: len(kinds)]
+        pool = PARAM_KINDS + (["tuple", "bool"] if helper else [])
+        kinds = [r.choice(pool) for _ in range(r.randint(1, 4 if helper else 3))]
+        params = ["a", "b", "c", "d"][: len(kinds)]
+        required = len(kinds)
+        if r.random() < (0.7 if helper else 0.15):
+            required = r.randint(0, len(kinds) - 1)
+        defaults = [None] * required + [self.default_value(k) for k in kinds[required:]]
         self.scopes[0].update(zip(params, kinds))
-        self.emit(0, f"def {self.name}({', '.join(params)}):")
-        for _ in range(r.randint(2, 7)):
+        signature = ", ".join(p if v is None else f"{p}={v}" for p, v in zip(params, defaults))
+        self.emit(0, f"def {self.name}({signature}):")
+        for _ in range(r.randint(1, 4) if helper else r.randint(2, 7)):
             self.stmt(1, 0)
         # The result: everything visible, so that the state the body built is compared.
         names = self.visible()
         shown = r.sample(names, min(len(names), r.randint(1, 4)))
         self.emit(1, f"return [{', '.join(shown)}]" if len(shown) > 1 or r.random() < 0.5 else f"return {shown[0]}")
-        # An int literal as a method's receiver (from a type confusion) needs parentheses: `(7).copy()`.
-        text = re.sub(r"(?<![\w.'\"+-])(\d+)\.(?=[a-z_])", r"(\1).", "\n".join(self.lines) + "\n")
-        return text, kinds
+        text = paren_int_receivers("\n".join(self.lines) + "\n")
+        return text, kinds, required, Signature(self.name, list(zip(params, kinds, defaults)))
+
+
+def paren_int_receivers(text: str) -> str:
+    """An int literal as a method's receiver (from a type confusion) needs parentheses: `(7).copy()`."""
+    return re.sub(r"(?<![\w.'\"+-])(\d+)\.(?=[a-z_])", r"(\1).", text)
 
 
 @dataclass
@@ -641,18 +1002,37 @@ class Program:
     name: str
     source: str
     args: List[tuple]
+    # A parameter has a list, dict or tuple (a list in anyproc) default, which calls share: each
+    # run compiles the program anew, as each CPython run executes it anew.
+    fresh: bool = False
+    # The built-in calls written with a keyword they do not take, and what CPython says of them.
+    refusals: List[Tuple[str, str]] = field(default_factory=list)
 
 
 def make_program(index: int, seed: int = BASE_SEED) -> Program:
     """Program ``index`` of the run with ``seed`` (deterministic: its own Random)."""
     rng = random.Random(f"{seed}-{index}")
     name = f"f{index}"
-    source, kinds = Gen(rng, name).function()
+    gens, texts, helpers = [], [], []
+    if rng.random() < HELPER_SHARE:
+        for h in range(rng.randint(1, 2)):
+            gens.append(Gen(rng, f"{name}_h{h + 1}", list(helpers)))
+            text, _, _, sig = gens[-1].function(helper=True)
+            texts.append(text)
+            helpers.append(sig)
+    gens.append(Gen(rng, name, helpers))
+    text, kinds, required, _ = gens[-1].function()
+    source = "\n\n".join(texts + [text])
     args = []
     for _ in range(4):
         # Mostly the declared kinds; sometimes another kind, to compare the errors too.
-        args.append(tuple(arg_of(rng, k if rng.random() < 0.9 else rng.choice(PARAM_KINDS)) for k in kinds))
-    return Program(index, name, source, args)
+        one = tuple(arg_of(rng, k if rng.random() < 0.9 else rng.choice(PARAM_KINDS)) for k in kinds)
+        if required < len(kinds) and rng.random() < 0.5:
+            one = one[:rng.randint(required, len(kinds) - 1)]  # the defaults of the rest
+        args.append(one)
+    # (An expression written and then not used, as opt() drops half of them, refuses nothing.)
+    refusals = sorted({(call, m) for g in gens for call, m in g.refusals if paren_int_receivers(call) in source})
+    return Program(index, name, source, args, any(g.mutable_default for g in gens), refusals)
 
 
 # ---- running both sides ------------------------------------------------------------------------
@@ -761,18 +1141,28 @@ def guarded(tree: ast.AST) -> ast.AST:
 Outcome = Tuple[str, Any]  # ("ok", value) | ("exc", exception) | ("skip", why)
 
 
-def run_cpython(source: str, name: str, args: tuple, filename: str = "<difftest>") -> Outcome:
-    """Runs the function under CPython with the guard on."""
-    ns: Dict[str, Any] = {"_mul": _mul}
+@functools.lru_cache(maxsize=8)
+def _guarded_code(source: str, filename: str) -> Any:
+    """The guarded program compiled (once for the runs of one program; each run executes it
+    anew, so that its default values are made anew), or None when CPython cannot parse it."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
         try:
             tree = ast.parse(source)
         except SyntaxError:
-            # The generator wrote what CPython's tokenizer reads otherwise (`-1.join(...)`
-            # lexes `1.j` as an imaginary literal): nothing to compare against.
-            return ("skip", "cpython-syntax")
-        exec(compile(guarded(tree), filename, "exec"), ns)
+            return None
+        return compile(guarded(tree), filename, "exec")
+
+
+def run_cpython(source: str, name: str, args: tuple, filename: str = "<difftest>") -> Outcome:
+    """Runs the function under CPython with the guard on."""
+    ns: Dict[str, Any] = {"_mul": _mul}
+    code = _guarded_code(source, filename)
+    if code is None:
+        # The generator wrote what CPython's tokenizer reads otherwise (`-1.join(...)`
+        # lexes `1.j` as an imaginary literal): nothing to compare against.
+        return ("skip", "cpython-syntax")
+    exec(code, ns)
     guard = Guard(filename)
     old = sys.gettrace()
     sys.settrace(guard.global_trace)
@@ -885,10 +1275,17 @@ def _checked_sum(items, start=0):
     return total
 
 
+def _checked(fn: Callable) -> Callable:
+    """``fn`` whose result is checked: a built-in passed as a value (``key=int``) is called where
+    no call of the program's text can be wrapped."""
+    return lambda *args, **kwargs: _check_i64(fn(*args, **kwargs))
+
+
 def needs_big_int(source: str, name: str, args: tuple) -> bool:
     """Whether CPython computes an int outside i64 anywhere in this run (an operator, call or partial sum)."""
     tree = guarded(_Instrument().visit(ast.parse(source)))
-    ns: Dict[str, Any] = {"_check_i64": _check_i64, "sum": _checked_sum, "_mul": _mul}
+    ns: Dict[str, Any] = {"_check_i64": _check_i64, "sum": _checked_sum, "_mul": _mul,
+                          **{f.__name__: _checked(f) for f in (int, abs, len, ord, round)}}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
         exec(compile(tree, "<difftest-i64>", "exec"), ns)
@@ -915,7 +1312,7 @@ def _listify(value: Any) -> Any:
 
 def _as_lists(fn: Callable) -> Callable:
     """``fn`` returning a list of its items, each tuple made a list."""
-    return lambda *args: [_listify(v) for v in fn(*args)]
+    return lambda *args, **kwargs: [_listify(v) for v in fn(*args, **kwargs)]
 
 
 def _method(name: str) -> Callable:
@@ -959,6 +1356,14 @@ class _ListModel(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.op, ast.Mod):
             return ast.copy_location(ast.Call(ast.Name("_m_percent", ast.Load()), [node.left, node.right], []), node)
+        return node
+
+    def visit_AugAssign(self, node: ast.AugAssign):
+        """``name %= args`` as ``name = _m_percent(name, args)``."""
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Mod) and isinstance(node.target, ast.Name):
+            call = ast.Call(ast.Name("_m_percent", ast.Load()), [ast.Name(node.target.id, ast.Load()), node.value], [])
+            return ast.copy_location(ast.Assign([ast.Name(node.target.id, ast.Store())], call), node)
         return node
 
     def visit_Call(self, node: ast.Call):
@@ -1204,6 +1609,32 @@ FIXED_BUGS: List[KnownBug] = [
     KnownBug("empty-list-times-huge-int", "[] * 2**62 (and a *= [] with a huge a) is [] at once",
              "def f(a):\n    a *= {}.get('', [])\n    return [a, [] * 4611686018427387904, '' * 4611686018427387904]\n",
              (4611686018427387904,), lambda cp, ap: False),
+    # Found on 2026-11-26 (eighth session) by the generator's lambdas (seed 901): any lambda written
+    # inside a lambda's body (the compiler kept the list of lambdas borrowed while compiling one).
+    KnownBug("nested-lambda-compile-panic", "a lambda inside a lambda's body panics the compiler (compile.rs, "
+             "'RefCell already borrowed'; RuntimeError 'internal error: the compiler panicked')",
+             "def f(x):\n    return (lambda p: (lambda q: q)(p))(x)\n", (1,),
+             lambda cp, ap: False),
+    # Found by 3,000 programs of seed 902: reverse= is a C int in CPython (so are splitlines' keepends
+    # and expandtabs' tabsize, which the generator gives only small values; expandtabs(tabsize=2**31)
+    # builds a 2 GiB string in anyproc).
+    KnownBug("sort-reverse-c-int", "sorted()/list.sort() with reverse= an int outside the C int range sorts; "
+             "CPython raises OverflowError (Python int too large to convert to C int)",
+             "def f(b):\n    return sorted([2, 1], reverse=b)\n", (2**31,),
+             lambda cp, ap: False),
+    KnownBug("c-int-keepends-tabsize", "splitlines(keepends=) and expandtabs(tabsize=) beyond a C int",
+             "def f(b):\n    return ['a\\nb'.splitlines(keepends=b), 'a\\tb'.expandtabs(b)]\n", (2**62,),
+             lambda cp, ap: False),
+    # Found by reading the generator's runs (eighth session): a built-in as a value was a new
+    # function object at each use, and a lambda reading a variable that was never assigned
+    # raised UnboundLocalError when made, where CPython raises NameError when (and if) it reads it.
+    KnownBug("builtin-value-identity", "k = len; k is len",
+             "def f(x):\n    k = len\n    return [k == len, k is len, len == len, k(x)]\n", ("ab",),
+             lambda cp, ap: False),
+    KnownBug("lambda-free-unbound", "a lambda reading a variable that may be unassigned raises NameError on the read",
+             "def f(xs):\n    if len(xs) > 5:\n        n = 1\n    return [sorted([], key=lambda v: v + n), "
+             "sorted(xs, key=lambda v: v + n)]\n", ([1, 2],),
+             lambda cp, ap: False),
 ]
 
 
@@ -1245,6 +1676,10 @@ class Stats:
     guard_skips: int = 0
     big_int_skips: int = 0
     list_model: int = 0  # runs that agree only under the documented tuple/view-as-list and NaN model
+    # Compilations that anyproc refused with the TypeError CPython gives when such a call runs.
+    refusals: int = 0
+    # Refusals whose message is not CPython's (the type is; listed, not failed).
+    refusal_notes: List[str] = field(default_factory=list)
     mismatches: List[Mismatch] = field(default_factory=list)
 
 
@@ -1256,17 +1691,95 @@ def compile_failure(path: str, program: Program, error: BaseException, stats: St
     stats.mismatches.append(Mismatch(path + " (compile)", program, (), cp, ap, known))
 
 
-def compile_native(program: Program, stats: Stats) -> Any:
+@functools.lru_cache(maxsize=8)
+def call_errors(source: str) -> Dict[str, List[Tuple[int, str]]]:
+    """CPython's TypeError for each call of one of the program's functions that cannot bind its
+    arguments (an unknown keyword, a value given twice, one missing or too many), by the function
+    that makes the call: (line, message). Found by calling a stub with the callee's signature."""
+    tree = ast.parse(source)
+    stubs: Dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            args = copy.deepcopy(node.args)
+            args.defaults = [ast.Constant(None) for _ in args.defaults]
+            stub = ast.FunctionDef(node.name, args, [ast.Pass()], [], None)
+            ns: Dict[str, Any] = {}
+            exec(compile(ast.fix_missing_locations(ast.Module([stub], [])), "<stub>", "exec"), ns)
+            stubs[node.name] = ns[node.name]
+    out: Dict[str, List[Tuple[int, str]]] = {}
+    for func in tree.body:
+        for node in ast.walk(func):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in stubs:
+                try:
+                    stubs[node.func.id](*[None] * len(node.args), **{k.arg: None for k in node.keywords})
+                except TypeError as e:
+                    out.setdefault(func.name, []).append((node.lineno, str(e)))
+    return out
+
+
+def expected_refusals(program: Program, entry_only: bool = False) -> List[Tuple[Optional[int], str]]:
+    """The calls anyproc must refuse when it compiles the program, as (line or None, CPython's
+    message): wrong calls of its functions (of those the entry function reaches, when
+    ``entry_only``: anyproc.script lowers only those), and the wrong built-in calls the generator wrote."""
+    if len(re.findall(r"^def ", program.source, re.M)) < 2 and not program.refusals:
+        return []  # no function of the program to call
+    errors = call_errors(program.source)
+    text = {n.name: ast.get_source_segment(program.source, n) or "" for n in ast.parse(program.source).body
+            if isinstance(n, ast.FunctionDef)}
+    names = set(text)
+    if entry_only:
+        reached, todo = set(), [program.name]
+        while todo:
+            n = todo.pop()
+            if n not in reached:
+                reached.add(n)
+                todo += [m for m in text if re.search(rf"\b{m}\(", text[n])]
+        names = reached
+    found: List[Tuple[Optional[int], str]] = [e for n in names for e in errors.get(n, [])]
+    return found + [(None, m) for call, m in program.refusals
+                    if any(paren_int_receivers(call) in text[n] for n in names)]
+
+
+def check_refusal(path: str, program: Program, error: TypeError, expected: List[Tuple[Optional[int], str]],
+                  stats: Stats, line_offset: int = 0) -> None:
+    """anyproc refused the program with a TypeError when it compiled: that must be a call that
+    CPython refuses when it runs (same type; a message other than CPython's is listed)."""
+    if not expected:
+        compile_failure(path, program, error, stats)
+        return
+    stats.refusals += 1
+    msg = str(error)
+    if not any(msg.endswith(m if line is None else f"line {line + line_offset}: {m}") for line, m in expected):
+        stats.refusal_notes.append(f"program {program.index} via {path}: anyproc {msg!r}, CPython {expected!r}")
+
+
+def compiled_refused_call(path: str, program: Program, expected: List[Tuple[Optional[int], str]],
+                          stats: Stats) -> None:
+    """anyproc compiled a program with a call that CPython refuses: a mismatch."""
+    cp: Outcome = ("exc", TypeError("; ".join(m for _, m in expected)))
+    ap: Outcome = ("ok", "(compiles)")
+    known = next((b.key for b in KNOWN_BUGS if b.matches(cp, ap)), None)
+    stats.mismatches.append(Mismatch(path + " (compile)", program, (), cp, ap, known))
+
+
+def compile_native(program: Program, stats: Stats, count: bool = True) -> Any:
     """``script_source`` of the program, or None (counted) when anyproc refuses it."""
+    expected = expected_refusals(program) if count else []
     try:
-        return _native.script_source(program.source, program.name, while_limit=MAX_LINES)
+        func = _native.script_source(program.source, program.name, while_limit=MAX_LINES)
     except SyntaxError as e:
         msg = str(e).split(": ", 1)[-1]
         stats.compile_skips[msg] = stats.compile_skips.get(msg, 0) + 1
     except (KeyboardInterrupt, SystemExit):
         raise
+    except TypeError as e:  # a call whose arguments cannot bind
+        check_refusal("script_source", program, e, expected, stats)
     except BaseException as e:  # noqa: BLE001 - pyo3's PanicException is a BaseException
         compile_failure("script_source", program, e, stats)
+    else:
+        if expected:
+            compiled_refused_call("script_source", program, expected, stats)
+        return func
     return None
 
 
@@ -1285,26 +1798,42 @@ def import_source(source: str, module_name: str, tmpdir: str) -> Any:
     return module
 
 
-def compile_ast(programs: List[Program], stats: Stats, tmpdir: str) -> Dict[int, Any]:
-    """``anyproc.script`` of each program, imported from a real file so that getsource works."""
+def compile_ast(programs: List[Program], stats: Stats, tmpdir: str) -> Dict[int, Tuple[Any, Callable]]:
+    """``anyproc.script`` of each program, imported from a real file so that getsource works
+    (with the Python function, which a program that has list or dict defaults compiles again)."""
     module = import_source("\n\n".join(p.source for p in programs), f"difftest_programs_{programs[0].index}", tmpdir)
     out = {}
+    offset = 0  # the line before the program's first in the module
     for p in programs:
+        expected = expected_refusals(p, entry_only=True)
+        fn = getattr(module, p.name)
         try:
-            out[p.index] = anyproc.script(getattr(module, p.name), while_limit=MAX_LINES)
+            out[p.index] = (anyproc.script(fn, while_limit=MAX_LINES), fn)
         except SyntaxError as e:
             msg = "ast: " + str(e).split(" (")[0]
             stats.compile_skips[msg] = stats.compile_skips.get(msg, 0) + 1
         except (KeyboardInterrupt, SystemExit):
             raise
+        except TypeError as e:  # a call whose arguments cannot bind
+            check_refusal("anyproc.script", p, e, expected, stats, offset)
         except BaseException as e:  # noqa: BLE001
             compile_failure("anyproc.script", p, e, stats)
+        else:
+            if expected:
+                compiled_refused_call("anyproc.script", p, expected, stats)
+        offset += p.source.count("\n") + 2
     return out
 
 
-def check_program(program: Program, native: Any, via_ast: Any, stats: Stats) -> None:
+def check_program(program: Program, native: Any, via_ast: Any, stats: Stats, ast_fn: Optional[Callable] = None) -> None:
     """Runs every argument tuple on CPython and the compiled forms and records mismatches."""
-    for args in program.args:
+    for i, args in enumerate(program.args):
+        if program.fresh and i:
+            # Its list and dict defaults start again, as they do in each CPython run.
+            if native is not None:
+                native = compile_native(program, stats, count=False)
+            if via_ast is not None:
+                via_ast = anyproc.script(ast_fn, while_limit=MAX_LINES)
         stats.runs += 1
         cp = run_cpython(program.source, program.name, args)
         if cp[0] == "skip":
@@ -1357,7 +1886,7 @@ def run_programs(count: int, seed: int = BASE_SEED, start: int = 0, watchdog: bo
     programs = [p for p in (make_program(i, seed) for i in range(start, start + count)) if is_python(p, stats)]
     with tempfile.TemporaryDirectory() as tmp:
         # Imported in chunks, so that one file does not grow too large.
-        ast_funcs: Dict[int, Any] = {}
+        ast_funcs: Dict[int, Tuple[Any, Callable]] = {}
         chosen = [p for p in programs if p.index % AST_SHARE == 0]
         for k in range(0, len(chosen), 500):
             ast_funcs.update(compile_ast(chosen[k:k + 500], stats, tmp))
@@ -1367,7 +1896,8 @@ def run_programs(count: int, seed: int = BASE_SEED, start: int = 0, watchdog: bo
                 faulthandler.dump_traceback_later(60, exit=True)
             stats.programs += 1
             native = compile_native(p, stats)
-            check_program(p, native, ast_funcs.get(p.index), stats)
+            via_ast, ast_fn = ast_funcs.get(p.index, (None, None))
+            check_program(p, native, via_ast, stats, ast_fn)
     return stats
 
 
@@ -1450,6 +1980,9 @@ def main(argv: List[str]) -> int:
     print(f"programs {stats.programs} runs {stats.runs} compared {stats.compared} guard-skips {stats.guard_skips} "
           f"big-int-skips {stats.big_int_skips} model {stats.list_model} mismatches {len(stats.mismatches)} "
           f"(unknown {sum(m.known is None for m in stats.mismatches)})")
+    print(f"refused calls (CPython's TypeError, at compile time) {stats.refusals}")
+    for note in stats.refusal_notes:
+        print(f"refusal message differs: {note}")
     for msg, n in sorted(stats.compile_skips.items(), key=lambda kv: -kv[1]):
         print(f"compile skip x{n}: {msg}")
     return 1 if any(m.known is None for m in stats.mismatches) else 0

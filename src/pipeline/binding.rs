@@ -36,6 +36,11 @@ pub(crate) struct Params<'a> {
 pub(crate) fn bind(params: &Params<'_>, positional: usize, keywords: &[Keyword]) -> Result<Vec<Source>> {
     let Params { name, names, n_defaults, builtin } = *params;
     let n_required = names.len() - n_defaults;
+    // A C function counts its arguments before it binds them.
+    let n_given = positional + keywords.len();
+    if builtin && n_given > names.len() {
+        return Err(type_error(format!("{name}() takes at most {} arguments ({n_given} given)", names.len())));
+    }
     let mut sources: Vec<Option<Source>> =
         (0..names.len()).map(|i| (i < positional).then_some(Source::Positional(i))).collect();
     for (k, kw) in keywords.iter().enumerate() {

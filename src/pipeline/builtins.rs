@@ -84,9 +84,13 @@ builtins! {
 }
 
 impl Builtin {
-    /// The built-in as a function value (`sorted(words, key=len)`).
+    /// The built-in as a function value (`sorted(words, key=len)`): one object per built-in, so
+    /// that `k = len` then `k is len` holds, as in Python.
     pub fn as_func(self) -> PackedFunc {
-        PackedFunc::new(move |args| call_builtin(self, args).map(Slot::resize))
+        static FUNCS: std::sync::LazyLock<Vec<PackedFunc>> = std::sync::LazyLock::new(|| {
+            Builtin::ALL.iter().map(|&b| PackedFunc::new(move |args| call_builtin(b, args).map(Slot::resize))).collect()
+        });
+        FUNCS[self as usize].clone()
     }
 }
 

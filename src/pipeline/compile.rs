@@ -96,9 +96,13 @@ fn compile_unguarded(
     }
     // Lambdas, found while compiling the functions (and lambdas) that contain them.
     let mut next = 0;
-    while let Some((def, n_captured)) = module.lambdas.borrow().get(next).cloned() {
+    loop {
+        // Taken out of the list first: compiling a lambda may add the lambdas inside it.
+        let pending = module.lambdas.borrow().get(next).cloned();
+        let Some((def, n_captured, maybe_unbound)) = pending else { break };
         let mut lambda = FnCompiler::new(&module, &def, labels);
         lambda.f.n_captured = n_captured as u32;
+        lambda.free_maybe_unbound = maybe_unbound;
         out.push(lambda.compile(&def)?);
         next += 1;
     }
@@ -145,17 +149,17 @@ struct Signature<'a> {
 struct ModuleScope<'a> {
     functions: HashMap<&'a str, Signature<'a>>,
     globals: &'a Globals,
-    /// The lambdas found so far, each with how many enclosing variables it reads; lambda `i`
-    /// is function `first_lambda + i` of the program.
-    lambdas: RefCell<Vec<(FunctionDef, usize)>>,
+    /// The lambdas found so far, each with how many enclosing variables it reads and those of
+    /// them that may be unassigned; lambda `i` is function `first_lambda + i` of the program.
+    lambdas: RefCell<Vec<(FunctionDef, usize, Vec<String>)>>,
     first_lambda: u32,
 }
 
 impl ModuleScope<'_> {
     /// Adds the function a lambda compiles to; returns its index in the program.
-    fn add_lambda(&self, def: FunctionDef, n_captured: usize) -> u32 {
+    fn add_lambda(&self, def: FunctionDef, n_captured: usize, maybe_unbound: Vec<String>) -> u32 {
         let mut lambdas = self.lambdas.borrow_mut();
-        lambdas.push((def, n_captured));
+        lambdas.push((def, n_captured, maybe_unbound));
         self.first_lambda + lambdas.len() as u32 - 1
     }
 }
@@ -181,6 +185,9 @@ struct FnCompiler<'a> {
     statement_bound: HashSet<String>,
     /// Comprehensions being compiled around the current expression.
     comprehension_depth: u32,
+    /// A lambda's parameters that stand for the enclosing function's variables which may be
+    /// unassigned when the lambda is made: a read raises CPython's free-variable `NameError`.
+    free_maybe_unbound: Vec<String>,
 }
 
 fn err(line: u32, kind: ErrorKind, msg: impl Into<String>) -> Error {
@@ -419,6 +426,7 @@ impl<'a> FnCompiler<'a> {
             maybe_unbound,
             statement_bound,
             comprehension_depth: 0,
+            free_maybe_unbound: Vec::new(),
         }
     }
 
@@ -1025,13 +1033,14 @@ impl<'a> FnCompiler<'a> {
     /// Checks a read of local `id` (in `r`) when it may find the variable unassigned, with
     /// CPython 3.11's error for the case.
     fn check_bound(&mut self, id: &str, r: Reg) {
-        if !self.maybe_unbound.contains(id) {
+        let free = self.free_maybe_unbound.iter().any(|n| n == id);
+        if !self.maybe_unbound.contains(id) && !free {
             return;
         }
         let (text, name_error) = if !self.statement_bound.contains(id) {
             // Only a comprehension's variable: to CPython, not a local of this function at all.
             (format!("name '{id}' is not defined"), true)
-        } else if self.comprehension_depth > 0 {
+        } else if self.comprehension_depth > 0 || free {
             (
                 format!(
                     "cannot access free variable '{id}' where it is not associated with a value in enclosing scope"
@@ -1129,6 +1138,9 @@ impl<'a> FnCompiler<'a> {
                     .ok_or_else(|| err(line, ErrorKind::Key, format!("unknown method '{attr}'")))?;
                 if !keywords.is_empty() {
                     return self.call_method_keywords(method, value, args, keywords, dst);
+                }
+                if method == Method::Sort && !args.is_empty() {
+                    return Err(err(line, ErrorKind::Type, "sort() takes no positional arguments"));
                 }
                 check_arity(line, &format!("{attr}()"), method.arity(), args.len())?;
                 let obj = self.expr(value, None)?;

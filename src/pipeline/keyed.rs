@@ -7,7 +7,7 @@ use super::Slot;
 use super::format::{FormatArgs, str_format_with};
 use super::methods::{Method, check_method};
 use super::value_ops::{
-    Text, index_arg, iter_items, list_of, merge_sort_by, py_lt, text_slot, type_error, value_error, vname,
+    Text, c_int_arg, iter_items, list_of, merge_sort_by, py_lt, text_slot, type_error, value_error, vname,
 };
 use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Result, Value};
 
@@ -47,14 +47,14 @@ impl Keyed {
 pub fn call_keyed(call: Keyed, args: &[AnyView<'_>]) -> Result<Slot> {
     match (call, args) {
         (Keyed::Sorted, [iterable, key, reverse]) => {
-            let reverse = index_arg(reverse)? != 0;
+            let reverse = c_int_arg(reverse)? != 0;
             let items = sorted(iter_items(iterable.value())?, *key, reverse)?;
             Ok(List::from_vec(items).into())
         }
         (Keyed::Sort, [list, key, reverse]) => {
             check_method(Method::Sort, *list)?;
             let mut l = list_of(list.value()).expect("checked to be a list");
-            let reverse = index_arg(reverse)? != 0;
+            let reverse = c_int_arg(reverse)? != 0;
             let items = sorted(l.to_vec(), *key, reverse)?;
             l.clear();
             l.extend(items);

@@ -129,6 +129,16 @@ impl Method {
             .filter_map(|r| spec(self, r))
             .fold((usize::MAX, 0), |(lo, hi), (a, b)| (lo.min(a), hi.max(b)))
     }
+
+    /// `str.format_map` for a method of one type, as CPython names it in errors; the bare name
+    /// for one that several types have (`pop`), whose receiver is known only at run time.
+    pub fn qualified_name(self) -> String {
+        let mut types = [Recv::Str, Recv::List, Recv::Dict].into_iter().filter(|&r| spec(self, r).is_some());
+        match (types.next(), types.next()) {
+            (Some(only), None) => format!("{}.{}", only.name(), self.name()),
+            _ => self.name().to_string(),
+        }
+    }
 }
 
 /// A wrong argument count, worded as CPython words it.

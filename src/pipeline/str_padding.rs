@@ -4,7 +4,7 @@
 use super::Slot;
 use super::format::{reserve, text_with_room};
 use super::methods::Method;
-use super::value_ops::{Text, index_arg, text_slot, type_error, vname};
+use super::value_ops::{Text, c_int_arg, index_arg, text_slot, type_error, vname};
 use crate::{AnyView, Result};
 
 /// The characters `t` lacks to be `width` wide, when it lacks any.
@@ -66,7 +66,7 @@ pub(crate) fn zfill(t: Text<'_>, width: &AnyView<'_>) -> Result<Slot> {
 /// `t.expandtabs(tabsize=8)`: each tab becomes the spaces up to the next multiple of
 /// `tabsize` columns, counted from the last `\n` or `\r` (no tab stops when `tabsize <= 0`).
 pub(crate) fn expandtabs(t: Text<'_>, tabsize: Option<&AnyView<'_>>) -> Result<Slot> {
-    let tabsize = tabsize.map(index_arg).transpose()?.unwrap_or(8);
+    let tabsize = tabsize.map(c_int_arg).transpose()?.unwrap_or(8);
     let text = t.as_str();
     if !text.contains('\t') {
         return Ok(text_slot(&text, t.is_ucs4()));

@@ -3,7 +3,7 @@
 
 use super::Slot;
 use super::methods::Method;
-use super::value_ops::{Text, index_arg, text_item, text_slot, type_error, value_error, vname};
+use super::value_ops::{Text, c_int_arg, text_item, text_slot, type_error, value_error, vname};
 use crate::container::try_reserve_items;
 use crate::{AnyValue, AnyView, List, Result, Value};
 
@@ -49,7 +49,7 @@ pub(crate) fn splitlines(t: Text<'_>, keepends: Option<&AnyView<'_>>) -> Result<
         None => false,
         Some(k) => match k.value() {
             Value::Bool(b) => b,
-            _ => index_arg(k)? != 0,
+            _ => c_int_arg(k)? != 0,
         },
     };
     let s = t.as_str();

@@ -98,6 +98,13 @@ pub(crate) fn index_arg(v: &AnyView<'_>) -> Result<i64> {
     x.as_int().ok_or_else(|| type_error(format!("'{}' object cannot be interpreted as an integer", vname(x))))
 }
 
+/// An argument CPython reads as a C `int` (`reverse=`, `keepends=`, `tabsize=`): an int, with
+/// CPython's errors for other types and for values beyond 32 bits.
+pub(crate) fn c_int_arg(v: &AnyView<'_>) -> Result<i32> {
+    let i = index_arg(v)?;
+    i32::try_from(i).map_err(|_| Error::new(ErrorKind::Overflow, "Python int too large to convert to C int"))
+}
+
 /// Dict keys must be hashable; lists are allowed because they stand in for tuples.
 pub(crate) fn check_hashable(k: Value<'_>) -> Result<()> {
     match k.as_obj() {

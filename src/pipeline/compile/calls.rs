@@ -176,7 +176,7 @@ impl FnCompiler<'_> {
             return self.format_keywords(obj, args, keywords, dst);
         }
         let Some((names, fillers)) = method_params(m) else {
-            return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
+            return Err(err(line, ErrorKind::Type, format!("{}() takes no keyword arguments", m.qualified_name())));
         };
         let obj = self.expr(obj, None)?;
         // Python finds the method before it evaluates the arguments.
@@ -313,10 +313,20 @@ impl FnCompiler<'_> {
                 ),
             ));
         }
-        let values = captured.iter().map(|n| self.load_name(n)).collect::<Result<Vec<_>>>()?;
+        // A variable that may be unassigned is passed as it is (perhaps the unbound mark): the
+        // lambda's read of it raises, as CPython's does, and only if it happens.
+        let maybe_unbound: Vec<String> = captured.iter().filter(|n| self.maybe_unbound.contains(*n)).cloned().collect();
+        let values = captured
+            .iter()
+            .map(|n| match self.statement_bound.contains(n) || self.comprehension_depth > 0 {
+                true => Ok(self.locals[n]),
+                false => self.load_name(n),
+            })
+            .collect::<Result<Vec<_>>>()?;
         // Named as CPython names it in errors: by where it is defined.
         let name = format!("{}.<locals>.{LAMBDA_NAME}", self.f.name);
-        let func = self.module.add_lambda(lifted(&name, &captured, params, body, self.line), captured.len());
+        let def = lifted(&name, &captured, params, body, self.line);
+        let func = self.module.add_lambda(def, captured.len(), maybe_unbound);
         let d = self.dst(dst);
         if values.is_empty() {
             self.emit(Inst::FuncRef { dst: d, func });
