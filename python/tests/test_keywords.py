@@ -26,7 +26,15 @@ def calls_with_keywords(text):
             text.split(maxsplit=1), text.rsplit(sep="e", maxsplit=1), text.split(" ", maxsplit=2),
             text.splitlines(keepends=True), text.expandtabs(tabsize=4),
             [list(p) for p in enumerate(text.split()[:3], start=5)], round(len(text) / 7, ndigits=2),
-            sum([len(w) for w in text.split()], start=100), int(str(len(text)), base=16)]
+            sum([len(w) for w in text.split()], start=100), int(str(len(text)), base=16),
+            dict(first=text[:1], n=len(text)), dict([["x", 1]], y=text[-1:]), updated(text)]
+
+
+def updated(text):
+    d = {"a": 1}
+    d.update(z=text[:2])
+    d.update({"q": 1}, r=len(text), a=0)
+    return d
 
 
 def ranked(text):

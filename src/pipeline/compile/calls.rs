@@ -143,6 +143,22 @@ impl FnCompiler<'_> {
             Builtin::Int if args.is_empty() => {
                 return Err(err(line, ErrorKind::Type, "int() missing string argument"));
             }
+            Builtin::Dict => {
+                if args.len() > 1 {
+                    return Err(err(
+                        line,
+                        ErrorKind::Type,
+                        format!("dict expected at most 1 argument, got {}", args.len()),
+                    ));
+                }
+                let regs = self.arguments(args, true)?;
+                let items = self.named_values(keywords)?;
+                let args = self.operands(&regs);
+                let d = self.dst(dst);
+                self.emit(Inst::CallBuiltin { dst: d, builtin: b, args });
+                self.set_named(d, &items);
+                return Ok(d);
+            }
             _ => {}
         }
         let Some((names, fillers)) = builtin_params(b) else {
@@ -174,6 +190,9 @@ impl FnCompiler<'_> {
         }
         if m == Method::Format {
             return self.format_keywords(obj, args, keywords, dst);
+        }
+        if m == Method::Update {
+            return self.update_keywords(obj, args, keywords, dst);
         }
         let Some((names, fillers)) = method_params(m) else {
             return Err(err(line, ErrorKind::Type, format!("{}() takes no keyword arguments", m.qualified_name())));
@@ -271,16 +290,52 @@ impl FnCompiler<'_> {
         Ok(d)
     }
 
+    /// The keywords' names (as constants) and values, evaluated in order.
+    fn named_values(&mut self, keywords: &[Keyword]) -> Result<Vec<(Reg, Reg)>> {
+        keywords
+            .iter()
+            .map(|k| {
+                let name = self.constant(Slot::from_text(&k.arg));
+                Ok((name, self.expr(&k.value, None)?))
+            })
+            .collect()
+    }
+
+    /// `dict[name] = value` for each of `items`, after the positional argument was applied: what
+    /// `dict(x, **kwargs)` and `d.update(x, **kwargs)` do.
+    fn set_named(&mut self, dict: Reg, items: &[(Reg, Reg)]) {
+        for &(key, value) in items {
+            self.emit(Inst::SetItem { obj: dict, key, value });
+        }
+    }
+
+    /// `d.update(x, **kwargs)`: the receiver checked first, every argument evaluated, then `x`
+    /// applied and the keywords set.
+    fn update_keywords(&mut self, obj: &Expr, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
+        let line = self.line;
+        if args.len() > 1 {
+            return Err(err(line, ErrorKind::Type, format!("update expected at most 1 argument, got {}", args.len())));
+        }
+        let obj = self.expr(obj, None)?;
+        self.emit(Inst::CheckMethod { obj, method: Method::Update });
+        let regs = self.exprs(args)?;
+        let items = self.named_values(keywords)?;
+        if !regs.is_empty() {
+            let args = self.operands(&regs);
+            let ignored = self.temp();
+            self.emit(Inst::CallMethod { dst: ignored, method: Method::Update, obj, args });
+        }
+        self.set_named(obj, &items);
+        let none = self.constant(Slot::default());
+        Ok(self.move_to(none, dst))
+    }
+
     /// `s.format(*args, **kwargs)`: the keywords go in a dict that `{name}` fields look up.
     fn format_keywords(&mut self, obj: &Expr, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
         let obj = self.expr(obj, None)?;
         self.emit(Inst::CheckMethod { obj, method: Method::Format });
         let positional = self.exprs(args)?;
-        let mut pairs = Vec::with_capacity(keywords.len() * 2);
-        for k in keywords {
-            pairs.push(self.constant(Slot::from_text(&k.arg)));
-            pairs.push(self.expr(&k.value, None)?);
-        }
+        let pairs: Vec<Reg> = self.named_values(keywords)?.into_iter().flat_map(|(k, v)| [k, v]).collect();
         let items = self.operands(&pairs);
         let kwargs = self.temp();
         self.emit(Inst::BuildDict { dst: kwargs, items });
