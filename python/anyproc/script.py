@@ -128,8 +128,11 @@ class ScriptFunction(_native.Function):
         return f"<anyproc.script {self.__qualname__}>"
 
 
-def _traced_call(self: ScriptFunction, *args: Any) -> Any:
-    """``ScriptFunction.__call__`` while a trace is being recorded."""
+def _traced_call(self: ScriptFunction, *args: Any, **kwargs: Any) -> Any:
+    """``ScriptFunction.__call__`` while a trace is being recorded; keyword arguments are bound
+    to positions first, as a call from Python binds them."""
+    if kwargs:
+        args = self._bind_keywords(args, kwargs)
     return _record_script(self, args)
 
 

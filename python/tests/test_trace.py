@@ -236,3 +236,26 @@ def test_script_functions_record_only_while_tracing():
     assert "__call__" not in anyproc.ScriptFunction.__dict__
     assert "count_vowels" in traced.to_toml()
     assert count_vowels("aeb") == load_cases().count_vowels("aeb") == 2
+
+
+def test_script_functions_with_keywords_and_defaults_trace_and_run_in_the_cli(tmp_path):
+    top_words = anyproc.script(load_cases().top_words)
+
+    def keyed(text):
+        return {"top": top_words(text=text, k=2), "all": top_words(text, min_len=3)}
+
+    traced = anyproc.trace(keyed, "text")
+    lines = corpus_lines(50)
+    expected = {"top": [load_cases().top_words(t, k=2) for t in lines],
+                "all": [load_cases().top_words(t, min_len=3) for t in lines]}
+    path = tmp_path / "keyed.toml"
+    traced.save(str(path))
+    out = traced(lines)
+    assert {k: [list(x) for x in out[k]] for k in out} == expected
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    dst = tmp_path / "out.jsonl"
+    proc = run_cli(["run", str(path), "--input", str(src), "--output", str(dst)])
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(r) for r in dst.read_text(encoding="utf-8").splitlines()]
+    assert [r["top"] for r in rows] == expected["top"] and [r["all"] for r in rows] == expected["all"]
