@@ -170,6 +170,15 @@ def stmt(s: Dict[str, Any], indent: str, out: List[str]) -> None:
     elif kind == "while":
         out.append(f"{indent}while {expr(s['test'])}:")
         stmts(s["body"], inner, out)
+    elif kind == "try":
+        out.append(f"{indent}try:")
+        stmts(s["body"], inner, out)
+        for h in s["handlers"]:
+            out.append(f"{indent}{_except_header(h)}:")
+            stmts(h["body"], inner, out)
+        if s.get("orelse"):
+            out.append(f"{indent}else:")
+            stmts(s["orelse"], inner, out)
     elif kind == "return":
         value = s.get("value")
         out.append(f"{indent}return" if value is None else f"{indent}return {expr(value)}")
@@ -186,6 +195,18 @@ def stmt(s: Dict[str, Any], indent: str, out: List[str]) -> None:
         out.append(f"{indent}{kind}")
     else:
         raise ValueError(f"unknown statement kind {kind!r}")
+
+
+def _except_header(h: Dict[str, Any]) -> str:
+    """``except``, ``except E``, ``except (A, B)``, each with `` as name`` when it binds one."""
+    types = h["types"]
+    name = h.get("name")
+    if not types:
+        if name is not None:
+            raise ValueError(f"a bare except cannot bind a name ({name!r})")
+        return "except"
+    head = f"except {types[0]}" if len(types) == 1 else f"except ({', '.join(types)})"
+    return head if name is None else f"{head} as {name}"
 
 
 def unparse_function(f: Dict[str, Any]) -> str:

@@ -55,7 +55,7 @@ _CMPOPS = {
 # What each unsupported node is called in error messages.
 _UNSUPPORTED = {
     "ClassDef": "class definitions", "FunctionDef": "nested def (nested functions)",
-    "AsyncFunctionDef": "async def", "Try": "try statements", "TryStar": "try statements",
+    "AsyncFunctionDef": "async def", "TryStar": "except* (exception groups)",
     "With": "with statements", "AsyncWith": "async with", "AsyncFor": "async for",
     "Import": "import statements", "ImportFrom": "import statements",
     "Global": "global statements", "Nonlocal": "nonlocal statements", "Match": "match statements",
@@ -283,6 +283,9 @@ class _Source:
 _RAISABLE = ("ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError", "ZeroDivisionError",
              "OverflowError", "NameError", "UnboundLocalError", "MemoryError", "AssertionError")
 
+#: The exceptions an `except` clause may name (`compile/exceptions.rs`).
+_CATCHABLE = ("Exception", "BaseException", "ArithmeticError", "LookupError", "OSError", "IOError") + _RAISABLE
+
 #: The built-ins an f-string lowers to calls of.
 _F_STRING_BUILTINS = ("str", "repr", "ascii", "format")
 
@@ -477,6 +480,8 @@ class _Lowerer:
             return {"line": line, "stmt": "pass"}
         if isinstance(node, ast.Raise):
             return self.raise_(node, line)
+        if isinstance(node, ast.Try):
+            return self.try_(node, line)
         if isinstance(node, ast.Assert):
             return {"line": line, "stmt": "assert", "test": self.expr(node.test),
                     "msg": None if node.msg is None else self.expr(node.msg)}
@@ -488,6 +493,23 @@ class _Lowerer:
                     raise self.src.error(t, "del of a slice")
             return {"line": line, "stmt": "delete", "targets": [self.target(t) for t in node.targets]}
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} statements"))
+
+    def try_(self, node: ast.Try, line: int) -> Dict[str, Any]:
+        """``try``/``except``/``else``; the clauses name exceptions by plain names."""
+        if node.finalbody:
+            raise self.src.error(node.finalbody[0], "try ... finally")
+        handlers = []
+        for h in node.handlers:
+            kinds = [] if h.type is None else _flat_types(h.type)
+            for k in kinds:
+                if not isinstance(k, ast.Name):
+                    raise self.src.error(k, "an except clause naming anything but exception names")
+                if k.id not in _CATCHABLE:
+                    raise self.src.error(k, f"except {k.id} (anyscript catches " + ", ".join(_CATCHABLE) + ")")
+            handlers.append({"line": self.src.line(h), "types": [k.id for k in kinds], "name": h.name,
+                             "body": self.block(h.body)})
+        return {"line": line, "stmt": "try", "body": self.block(node.body), "handlers": handlers,
+                "orelse": self.block(node.orelse)}
 
     def raise_(self, node: ast.Raise, line: int) -> Dict[str, Any]:
         """``raise X``, ``raise X()`` or ``raise X(value)`` of an exception anyscript raises."""
@@ -727,6 +749,13 @@ class _Lowerer:
         raise self.src.error(node, f"{type(value).__name__} literals")
 
 
+def _flat_types(node: ast.expr) -> List[ast.expr]:
+    """The exception names of an ``except`` clause, nested tuples flattened as Python reads them."""
+    if isinstance(node, ast.Tuple):
+        return [k for e in node.elts for k in _flat_types(e)]
+    return [node]
+
+
 def _assigned_names(fn: ast.AST) -> Set[str]:
     """Every name stored to in ``fn``'s body (a def's or a lambda's): Python makes them local
     to the whole function. A lambda within it has names of its own."""
@@ -738,5 +767,7 @@ def _assigned_names(fn: ast.AST) -> Set[str]:
             continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
+        if isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
         todo.extend(ast.iter_child_nodes(node))
     return names

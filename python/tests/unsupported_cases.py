@@ -18,11 +18,18 @@ def uses_class(text):
     return text
 
 
-def uses_try(text):
-    try:  # unsupported: try
+def uses_try_finally(text):
+    try:
         return text
-    except Exception:
-        return ""
+    finally:
+        text = ""  # unsupported: try ... finally
+
+
+def uses_except_of_other_exception(text):
+    try:
+        return int(text)
+    except UnicodeError:  # unsupported: except UnicodeError
+        return 0
 
 
 def uses_with(text):

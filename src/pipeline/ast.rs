@@ -72,6 +72,22 @@ pub enum StmtKind {
     Assert { test: Expr, msg: Option<Expr> },
     /// `del t0, t1, ...`: each target a subscript (`del d[k]`, `del xs[i]`), deleted in order.
     Delete { targets: Vec<Target> },
+    /// `try: body` with `except` clauses and an optional `else:` (no `finally:`).
+    Try { body: Vec<Stmt>, handlers: Vec<ExceptHandler>, orelse: Vec<Stmt> },
+}
+
+/// `except (T1, T2) as name: body`; no types for a bare `except:`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExceptHandler {
+    /// The line of the `except`.
+    pub line: u32,
+    /// The exception names it catches (`ValueError`, `LookupError`, `Exception`, ...); empty
+    /// for a bare `except:`.
+    pub types: Vec<String>,
+    /// The variable given the exception's message (`as e`), if any.
+    pub name: Option<String>,
+    /// The statements run when it catches.
+    pub body: Vec<Stmt>,
 }
 
 /// Something that can be assigned to.

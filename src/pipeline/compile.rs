@@ -22,6 +22,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 mod calls;
+mod exceptions;
 mod generators;
 mod raising;
 
@@ -266,6 +267,14 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
             }
             // As in Python, `del x` makes `x` local (anyscript refuses it when compiling).
             StmtKind::Delete { targets } => targets.iter().for_each(|t| target(t, out)),
+            StmtKind::Try { body, handlers, orelse } => {
+                collect_assigned(body, out);
+                for h in handlers {
+                    out.extend(h.name.iter().cloned());
+                    collect_assigned(&h.body, out);
+                }
+                collect_assigned(orelse, out);
+            }
             _ => {}
         }
     }
@@ -414,6 +423,7 @@ impl<'a> FnCompiler<'a> {
             inlined: Vec::new(),
             defaults: module.functions.get(def.name.as_str()).map_or_else(Vec::new, |s| s.defaults.clone()),
             n_captured: 0,
+            handlers: Vec::new(),
         };
         FnCompiler {
             module,
@@ -642,6 +652,7 @@ impl<'a> FnCompiler<'a> {
             StmtKind::Raise { exc, value } => self.raise(exc, value.as_ref())?,
             StmtKind::Assert { test, msg } => self.assert(test, msg.as_ref())?,
             StmtKind::Delete { targets } => targets.iter().try_for_each(|t| self.delete(t))?,
+            StmtKind::Try { body, handlers, orelse } => self.try_statement(body, handlers, orelse)?,
             StmtKind::Return { value } => {
                 let src = match value {
                     Some(v) => self.expr(v, None)?,

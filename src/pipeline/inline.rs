@@ -22,7 +22,11 @@ pub fn inline_leaf_calls(program: &mut Program) {
     let leaves: Vec<Option<Function>> = program
         .functions
         .iter()
-        .map(|f| (f.leaf && f.direct.is_none() && f.code.len() <= MAX_INLINE_CODE).then(|| f.clone()))
+        // A function with `except` clauses keeps its own frame: its clauses' ranges are its code's.
+        .map(|f| {
+            (f.leaf && f.direct.is_none() && f.handlers.is_empty() && f.code.len() <= MAX_INLINE_CODE)
+                .then(|| f.clone())
+        })
         .collect();
     for caller in &mut program.functions {
         if caller.leaf {
@@ -174,6 +178,14 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
         };
         if *target > at as u32 {
             *target += grown;
+        }
+    }
+    for h in &mut caller.handlers {
+        // A call inside a `try` body (`start <= at < end`) grows the body.
+        for edge in [&mut h.start, &mut h.end, &mut h.target] {
+            if *edge > at as u32 {
+                *edge += grown;
+            }
         }
     }
     for site in &mut caller.inlined {

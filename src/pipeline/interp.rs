@@ -244,9 +244,16 @@ impl Vm<'_> {
     fn exec(&mut self, f: &Function, regs: &mut [Slot], loops: &mut [LoopState]) -> Result<Slot> {
         let code = &f.code[..];
         let mut pc = 0usize;
+        // An error continues at the `except` clause that catches it, or leaves the function.
         macro_rules! fail {
             ($e:expr) => {
-                return Err(located(f, (pc - 1) as u32, $e))
+                match caught(f, (pc - 1) as u32, $e, regs) {
+                    Ok(target) => {
+                        pc = target as usize;
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
             };
         }
         macro_rules! tri {
@@ -575,6 +582,24 @@ fn unbound_mark() -> Slot {
 fn is_unbound(slot: &Slot) -> bool {
     let mark = std::ptr::addr_of!(UNBOUND_MARK) as u64;
     slot.type_index() == OPAQUE_PTR && matches!(slot.value(), Value::Pod(_, bits) if bits == mark)
+}
+
+/// Where an error raised by instruction `pc` of `f` continues: the first `except` clause that
+/// catches it (its message given to the clause's `as` variable), or `Err` with the error located.
+/// An error that carries a foreign exception (a Python callback's) is never caught: anyscript
+/// cannot tell its class, which may be one `except Exception` must not catch (`KeyboardInterrupt`).
+#[cold]
+#[inline(never)]
+fn caught(f: &Function, pc: u32, e: Error, regs: &mut [Slot]) -> Result<u32> {
+    if e.payload().is_none()
+        && let Some(h) = f.handlers.iter().find(|h| h.catches(pc, &e))
+    {
+        if h.bind != NO_REG {
+            regs[h.bind as usize] = Slot::from_text(e.message());
+        }
+        return Ok(h.target);
+    }
+    Err(located(f, pc, e))
 }
 
 /// The state of `range(start, stop, step)`: ints, and a step that is not zero.

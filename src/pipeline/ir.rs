@@ -130,6 +130,30 @@ pub enum Inst {
     Clear { first: Reg, count: u32, first_loop: u32, loops: u32 },
 }
 
+/// An `except` clause: an error raised by an instruction in `start..end` whose kind is in
+/// `kinds` (bit `1 << kind`) continues at `target`, with its message in register `bind` (the
+/// `as e` variable) unless that is [`NO_REG`]. A function lists inner clauses before outer ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Handler {
+    /// The first instruction of the `try` body.
+    pub start: u32,
+    /// One past its last instruction.
+    pub end: u32,
+    /// The first instruction of the clause's body.
+    pub target: u32,
+    /// The error kinds it catches, one bit each.
+    pub kinds: u32,
+    /// The register given the error's message, or [`NO_REG`].
+    pub bind: Reg,
+}
+
+impl Handler {
+    /// Whether the clause catches `e`, raised at instruction `pc`.
+    pub fn catches(&self, pc: u32, e: &Error) -> bool {
+        (self.start..self.end).contains(&pc) && self.kinds & (1 << e.kind() as u32) != 0
+    }
+}
+
 /// Code of a called function copied into its caller (see `inline`), for error locations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Inlined {
@@ -186,6 +210,8 @@ pub struct Function {
     /// How many of its first parameters are the enclosing function's variables a lambda reads
     /// (see `lambdas`): a call from outside passes only the rest.
     pub n_captured: u32,
+    /// Its `except` clauses, inner ones first.
+    pub handlers: Vec<Handler>,
 }
 
 impl Function {
@@ -316,6 +342,10 @@ impl fmt::Display for Function {
                 "  (fn#{} inlined at {}..{}, the call on line {})",
                 site.func, site.start, site.end, site.call_line
             )?;
+        }
+        for h in &self.handlers {
+            let bind = if h.bind == NO_REG { String::new() } else { format!(" as %{}", h.bind) };
+            writeln!(f, "  (errors of kinds {:#x} at {}..{} continue at {}{bind})", h.kinds, h.start, h.end, h.target)?;
         }
         Ok(())
     }

@@ -7,7 +7,9 @@
 //! bounded (see [`MAX_DEPTH`]) so that hostile input cannot overflow the stack,
 //! here or in later passes that walk the tree recursively.
 
-use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Keyword, Literal, Module, Stmt, StmtKind, Target, UnaryOp};
+use super::ast::{
+    BinOp, BoolOp, CmpOp, ExceptHandler, Expr, FunctionDef, Keyword, Literal, Module, Stmt, StmtKind, Target, UnaryOp,
+};
 use super::lexer::{INT_LITERAL_MAX, Tok, Token, is_keyword, syntax_error, tokenize};
 
 mod fstring;
@@ -18,7 +20,7 @@ pub const MAX_DEPTH: usize = 200;
 
 /// Python keywords anyscript rejects wherever they appear.
 const UNSUPPORTED_KEYWORDS: &[&str] =
-    &["class", "try", "except", "finally", "with", "import", "from", "global", "nonlocal", "yield", "async", "await"];
+    &["class", "finally", "with", "import", "from", "global", "nonlocal", "yield", "async", "await"];
 
 /// Parses a module of top-level `def`s.
 pub fn parse_module(src: &str) -> crate::Result<Module> {
@@ -455,6 +457,7 @@ impl Parser {
             Some("if") => self.if_statement()?,
             Some("while") => self.while_statement()?,
             Some("for") => self.for_statement()?,
+            Some("try") => self.try_statement()?,
             Some("def") => return Err(self.error(not_supported("nested functions are"))),
             _ if self.is_op("@") => return Err(self.error(not_supported("decorators are"))),
             _ if *self.peek() == Tok::Indent => return Err(self.unexpected()),
@@ -500,7 +503,7 @@ impl Parser {
             Some("raise") => self.raise_statement()?,
             Some("assert") => self.assert_statement()?,
             Some("del") => self.del_statement()?,
-            Some(word @ ("if" | "while" | "for" | "def" | "elif" | "else")) => {
+            Some(word @ ("if" | "while" | "for" | "def" | "elif" | "else" | "try" | "except")) => {
                 return Err(self.error(format!("invalid syntax: '{word}' cannot appear here")));
             }
             Some(word) if UNSUPPORTED_KEYWORDS.contains(&word) => return Err(self.unexpected()),
@@ -786,6 +789,113 @@ impl Parser {
             return Err(self.error(not_supported("'else' clauses on loops are")));
         }
         Ok(body)
+    }
+
+    /// `try:` with one or more `except` clauses and an optional `else:`; `finally:` and `except*` are refused.
+    fn try_statement(&mut self) -> Result<StmtKind> {
+        let head = self.take();
+        self.expect_op(":", "expected ':' after 'try'")?;
+        let body = self.block("'try' statement", head.line)?;
+        let mut handlers = Vec::new();
+        let mut bare: Option<Token> = None;
+        while self.is_kw("except") {
+            if let Some(bare) = &bare {
+                return Err(self.error_at(bare, "default 'except:' must be last"));
+            }
+            let at = self.token().clone();
+            let handler = self.except_clause()?;
+            if handler.types.is_empty() {
+                bare = Some(at);
+            }
+            handlers.push(handler);
+        }
+        if self.is_kw("finally") {
+            return Err(self.error(not_supported("'finally' is")));
+        }
+        if handlers.is_empty() {
+            return Err(self.error("expected 'except' or 'finally' block"));
+        }
+        let mut orelse = Vec::new();
+        if self.is_kw("else") {
+            let head = self.take();
+            self.expect_op(":", "expected ':' after 'else'")?;
+            orelse = self.block("'else' statement", head.line)?;
+            if self.is_kw("finally") {
+                return Err(self.error(not_supported("'finally' is")));
+            }
+        }
+        Ok(StmtKind::Try { body, handlers, orelse })
+    }
+
+    /// `except [types ['as' NAME]] ':' block`, on `except`.
+    fn except_clause(&mut self) -> Result<ExceptHandler> {
+        let head = self.take();
+        if self.is_op("*") {
+            return Err(self.error_at(&head, not_supported("'except*' (exception groups) is")));
+        }
+        let mut types = Vec::new();
+        let mut name = None;
+        if !matches!(self.peek(), Tok::Op(":") | Tok::Newline) {
+            let at = self.token().clone();
+            self.except_types(&mut types)?;
+            if self.is_op(",") {
+                return Err(self.error_at(&at, "multiple exception types must be parenthesized"));
+            }
+            if self.eat_kw("as") {
+                name = Some(self.identifier("expected a name after 'as'")?);
+            }
+        }
+        self.expect_op(":", "expected ':' after except clause")?;
+        let body = self.block("'except' statement", head.line)?;
+        Ok(ExceptHandler { line: head.line, types, name, body })
+    }
+
+    /// An exception name, or a parenthesised tuple of them (nested ones flattened), appended to `types`.
+    fn except_types(&mut self, types: &mut Vec<String>) -> Result<()> {
+        let at = self.token().clone();
+        match &at.tok {
+            Tok::Name(n) if !is_keyword(n) => {
+                types.push(n.clone());
+                self.bump();
+            }
+            Tok::Op("(") => {
+                self.enter()?;
+                self.bump();
+                let before = types.len();
+                while !self.eat_op(")") {
+                    self.except_types(types)?;
+                    if !self.eat_op(",") {
+                        self.expect_op(")", "expected ',' or ')' in a tuple")?;
+                        break;
+                    }
+                }
+                self.leave();
+                if types.len() == before {
+                    let what = "catching an empty tuple of exception types (which catches nothing) is";
+                    return Err(self.error_at(&at, not_supported(what)));
+                }
+            }
+            tok if starts_expr(tok) => return Err(self.except_type_error(&at)),
+            _ => return Err(self.unexpected()),
+        }
+        // A name or group that is only the start of a longer expression: `a.b`, `f()`, `A or B`.
+        let tok = self.peek();
+        let continues = matches!(tok, Tok::Op("." | "(" | "[" | "**" | "@" | ":="))
+            || matches!(tok, Tok::Name(n) if matches!(n.as_str(), "if" | "and" | "or" | "not"))
+            || binary_op(tok).is_some()
+            || single_compare_op(tok).is_some();
+        if continues {
+            return Err(self.except_type_error(&at));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn except_type_error(&self, at: &Token) -> crate::Error {
+        let what = "catching anything but an exception name or a parenthesised tuple of them \
+                    (except (ValueError, KeyError):) is";
+        self.error_at(at, not_supported(what))
     }
 
     /// The target of `for` or of a comprehension: `expr (',' expr)*`, stopping before `in`.
@@ -1999,6 +2109,173 @@ mod tests {
         assert!(matches!(&orelse[..], [Stmt { line: 9, kind: StmtKind::Assign { .. } }]));
     }
 
+    fn handler(line: u32, types: &[&str], name: Option<&str>, body: Vec<Stmt>) -> ExceptHandler {
+        ExceptHandler { line, types: types.iter().map(|t| t.to_string()).collect(), name: name.map(Into::into), body }
+    }
+
+    fn pass(line: u32) -> Stmt {
+        Stmt { line, kind: StmtKind::Pass }
+    }
+
+    #[test]
+    fn try_statements() {
+        let src = "try:\n    x = 1\nexcept ValueError:\n    pass\nexcept (KeyError, IndexError) as e:\n    pass\nexcept:\n    pass\nelse:\n    pass";
+        let s = stmts(src);
+        assert_eq!(s.len(), 1);
+        let StmtKind::Try { body, handlers, orelse } = &s[0].kind else { panic!("{s:?}") };
+        assert_eq!(s[0].line, 2);
+        assert!(matches!(&body[..], [Stmt { line: 3, kind: StmtKind::Assign { .. } }]), "{body:?}");
+        assert_eq!(
+            handlers,
+            &vec![
+                handler(4, &["ValueError"], None, vec![pass(5)]),
+                handler(6, &["KeyError", "IndexError"], Some("e"), vec![pass(7)]),
+                handler(8, &[], None, vec![pass(9)]),
+            ]
+        );
+        assert_eq!(orelse, &vec![pass(11)]);
+        // The forms of the exception types; nested parentheses are flattened, as Python's tuples are.
+        let types = |clause: &str| match stmt(&format!("try: pass\n{clause}: pass")) {
+            StmtKind::Try { mut handlers, orelse, .. } if handlers.len() == 1 && orelse.is_empty() => {
+                let h = handlers.remove(0);
+                assert_eq!((h.line, h.body.len()), (3, 1));
+                format!("{:?} {:?}", h.types, h.name)
+            }
+            other => panic!("{clause}: {other:?}"),
+        };
+        assert_eq!(types("except"), "[] None");
+        assert_eq!(types("except E"), "[\"E\"] None");
+        assert_eq!(types("except E as e"), "[\"E\"] Some(\"e\")");
+        assert_eq!(types("except (E)"), "[\"E\"] None");
+        assert_eq!(types("except (E,)"), "[\"E\"] None");
+        assert_eq!(types("except (A, B,) as err"), "[\"A\", \"B\"] Some(\"err\")");
+        assert_eq!(types("except ((A, (B,)), C)"), "[\"A\", \"B\", \"C\"] None");
+        assert_eq!(types("except (\n  A,\n    B,\n)  as  e"), "[\"A\", \"B\"] Some(\"e\")");
+        // Inline bodies; a try in a handler, in a loop (break and continue inside); `else` after one handler.
+        let s = stmts(
+            "for a in b:\n    try: x = a\n    except E:\n        try:\n            break\n        except F: continue\n    else: pass\n    y = 1",
+        );
+        let StmtKind::For { body, .. } = &s[0].kind else { panic!() };
+        assert_eq!(body.iter().map(|s| s.line).collect::<Vec<_>>(), vec![3, 9]);
+        let StmtKind::Try { body: inner, handlers, orelse } = &body[0].kind else { panic!("{body:?}") };
+        assert!(matches!(&inner[..], [Stmt { line: 3, kind: StmtKind::Assign { .. } }]));
+        assert_eq!(orelse, &vec![pass(8)]);
+        let nested = StmtKind::Try {
+            body: vec![Stmt { line: 6, kind: StmtKind::Break }],
+            handlers: vec![handler(7, &["F"], None, vec![Stmt { line: 7, kind: StmtKind::Continue }])],
+            orelse: vec![],
+        };
+        assert_eq!(handlers, &vec![handler(4, &["E"], None, vec![Stmt { line: 5, kind: nested }])]);
+        // `try` and `except` are names of no expression.
+        assert_eq!(stmt_err("x = try"), "line 2, column 9: expected an expression, found 'try'");
+    }
+
+    #[test]
+    fn try_errors() {
+        let cases: &[(&str, &str)] = &[
+            ("try:\n        pass", "line 3, column 13: expected 'except' or 'finally' block"),
+            ("try:\n        pass\n    x = 1", "line 4, column 5: expected 'except' or 'finally' block"),
+            ("try: pass\n    else: pass", "line 3, column 5: expected 'except' or 'finally' block"),
+            ("try: pass\n    finally: pass", "line 3, column 5: 'finally' is not supported in anyscript"),
+            (
+                "try: pass\n    except E: pass\n    finally: pass",
+                "line 4, column 5: 'finally' is not supported in anyscript",
+            ),
+            (
+                "try: pass\n    except E: pass\n    else: pass\n    finally: pass",
+                "line 5, column 5: 'finally' is not supported in anyscript",
+            ),
+            (
+                "try: pass\n    except* E: pass",
+                "line 3, column 5: 'except*' (exception groups) is not supported in anyscript",
+            ),
+            (
+                "try: pass\n    except E: pass\n    except *E: pass",
+                "line 4, column 5: 'except*' (exception groups) is not supported in anyscript",
+            ),
+            ("try: pass\n    except: pass\n    except E: pass", "line 3, column 5: default 'except:' must be last"),
+            ("try: pass\n    except: pass\n    except: pass", "line 3, column 5: default 'except:' must be last"),
+            ("try: pass\n    except A, B: pass", "line 3, column 12: multiple exception types must be parenthesized"),
+            (
+                "try: pass\n    except A, B as e: pass",
+                "line 3, column 12: multiple exception types must be parenthesized",
+            ),
+            (
+                "try: pass\n    except (A, B), e: pass",
+                "line 3, column 12: multiple exception types must be parenthesized",
+            ),
+            (
+                "try: pass\n    except (): pass",
+                "line 3, column 12: catching an empty tuple of exception types (which catches nothing) is not supported in anyscript",
+            ),
+            ("try: pass\n    except E as e.x: pass", "line 3, column 18: expected ':' after except clause"),
+            ("try: pass\n    except E as e, f: pass", "line 3, column 18: expected ':' after except clause"),
+            ("try: pass\n    except E as (e): pass", "line 3, column 17: expected a name after 'as'"),
+            ("try: pass\n    except E as None: pass", "line 3, column 17: expected a name after 'as'"),
+            ("try: pass\n    except E as: pass", "line 3, column 16: expected a name after 'as'"),
+            ("try: pass\n    except E\n        pass", "line 3, column 13: expected ':' after except clause"),
+            ("try: pass\n    except\n        pass", "line 3, column 11: expected ':' after except clause"),
+            ("try: pass\n    except E x: pass", "line 3, column 14: expected ':' after except clause"),
+            ("try: pass\n    except as e: pass", "line 3, column 12: invalid syntax: unexpected 'as'"),
+            ("try: pass\n    except (A B): pass", "line 3, column 15: expected ',' or ')' in a tuple"),
+            ("try pass", "line 2, column 9: expected ':' after 'try'"),
+            ("try:\n    pass", "line 3, column 5: expected an indented block after 'try' statement on line 2"),
+            (
+                "try: pass\n    except E:\n    pass",
+                "line 4, column 5: expected an indented block after 'except' statement on line 3",
+            ),
+            (
+                "try: pass\n    except E: pass\n    else:\n    pass",
+                "line 5, column 5: expected an indented block after 'else' statement on line 4",
+            ),
+            (
+                "try: pass\n    except E: pass\n    else: pass\n    else: pass",
+                "line 5, column 5: invalid syntax: 'else' cannot appear here",
+            ),
+            (
+                "try: pass\n    except E: pass\n    else: pass\n    except E: pass",
+                "line 5, column 5: invalid syntax: 'except' cannot appear here",
+            ),
+            ("except E: pass", "line 2, column 5: invalid syntax: 'except' cannot appear here"),
+            ("if x: pass\n    except E: pass", "line 3, column 5: invalid syntax: 'except' cannot appear here"),
+            ("finally: pass", "line 2, column 5: 'finally' is not supported in anyscript"),
+            ("x = 1; try: pass", "line 2, column 12: invalid syntax: 'try' cannot appear here"),
+        ];
+        for (src, msg) in cases {
+            assert_eq!(&stmt_err(src), msg, "{src:?}");
+        }
+        // Anything but names (and parenthesised tuples of them) as the types, reported where that type starts.
+        let other = "catching anything but an exception name or a parenthesised tuple of them \
+                     (except (ValueError, KeyError):) is not supported in anyscript";
+        let cases: &[(&str, u32)] = &[
+            ("a.b", 12),
+            ("f()", 12),
+            ("E[0]", 12),
+            ("(A, b.c)", 16),
+            ("(A, (B, f()))", 20),
+            ("(A)()", 12),
+            ("(A).b", 12),
+            ("A or B", 12),
+            ("A if x else B", 12),
+            ("A | B", 12),
+            ("A + B", 12),
+            ("not A", 12),
+            ("None", 12),
+            ("1", 12),
+            ("'E'", 12),
+            ("[A]", 12),
+            ("(A, [B])", 16),
+            ("(A, *B)", 16),
+            ("lambda: E", 12),
+            ("-E", 12),
+            ("E(1) as e", 12),
+        ];
+        for (types, col) in cases {
+            let src = format!("try: pass\n    except {types}: pass");
+            assert_eq!(stmt_err(&src), format!("line 3, column {col}: {other}"), "{src:?}");
+        }
+    }
+
     #[test]
     fn indentation() {
         // Dedent several levels at once, comments at odd indentation, blank lines with spaces, no final newline.
@@ -2224,7 +2501,11 @@ mod tests {
                 "def f(x):\n    while a:\n        pass\n    else:\n        pass",
                 "line 4, column 5: 'else' clauses on loops",
             ),
-            ("def f(x):\n    try:\n        pass", "line 2, column 5: 'try' is not supported"),
+            (
+                "def f(x):\n    try:\n        pass\n    finally:\n        pass",
+                "line 4, column 5: 'finally' is not supported",
+            ),
+            ("def f(x):\n    try:\n        pass\n    except* E:\n        pass", "line 4, column 5: 'except*'"),
             ("def f(x):\n    with a as b:\n        pass", "line 2, column 5: 'with' is not supported"),
             ("class A:\n    pass", "line 1, column 1: 'class' is not supported"),
             ("import os", "line 1, column 1: 'import' is not supported"),
@@ -2300,6 +2581,31 @@ mod tests {
         assert!(module_err(&format!("def f(x):\n{blocks}{}pass\n", " ".repeat(301))).contains("nested too deeply"));
         let elifs = "    if x: pass\n".to_string() + &"    elif x: pass\n".repeat(300);
         assert!(module_err(&format!("def f(x):\n{elifs}")).contains("nested too deeply"));
+        for (open, close) in TRY_SHAPES {
+            assert!(module_err(&nested_tries(open, close, 300)).contains("nested too deeply"), "{open}");
+        }
+        let types = format!("{}E{}", "(".repeat(n), ")".repeat(n));
+        assert!(
+            module_err(&format!("def f(x):\n    try: pass\n    except {types}: pass")).contains("nested too deeply")
+        );
+    }
+
+    /// Ways to nest blocks with `try`, as (lines opening a block, lines after it), each line at the
+    /// indentation of the level.
+    const TRY_SHAPES: &[(&str, &str)] = &[
+        ("try:", "except E: pass"),
+        ("try: pass\nexcept E:", ""),
+        ("try: pass\nexcept E: pass\nelse:", ""),
+        ("try: pass\nexcept (A,\n B):", ""),
+    ];
+
+    /// A function of `levels` blocks opened by `open`, each followed by `close`, around `return (((x)))`.
+    fn nested_tries(open: &str, close: &str, levels: usize) -> String {
+        let lines =
+            |text: &str, i: usize| -> String { text.lines().map(|l| format!("{}{l}\n", " ".repeat(i + 1))).collect() };
+        let opens: String = (0..levels).map(|i| lines(open, i)).collect();
+        let closes: String = (0..levels).rev().map(|i| lines(close, i)).collect();
+        format!("def f(x):\n{opens}{}return (((x)))\n{closes}", " ".repeat(levels + 1))
     }
 
     /// Ways to nest expressions, as (opening, closing) around a name.
@@ -2350,6 +2656,17 @@ mod tests {
                 }
                 let blocks: String = (1..MAX_DEPTH).map(|i| format!("{}if (((x))):\n", " ".repeat(i))).collect();
                 parse_module(&format!("def f(x):\n{blocks}{}return (((x)))\n", " ".repeat(MAX_DEPTH))).unwrap_err();
+                for (open, close) in TRY_SHAPES {
+                    parse_module(&nested_tries(open, close, MAX_DEPTH - 1)).unwrap_err();
+                    parse_module(&nested_tries(open, close, MAX_DEPTH / 2)).unwrap();
+                }
+                let deepest = (1..=MAX_DEPTH)
+                    .take_while(|&n| {
+                        let types = format!("{}E{}", "(".repeat(n), ")".repeat(n));
+                        parse_module(&format!("def f(x):\n    try: pass\n    except {types}: pass")).is_ok()
+                    })
+                    .last();
+                assert!(deepest.is_some_and(|n| n >= MAX_DEPTH / 4), "except: {deepest:?}");
             })
             .unwrap()
             .join()
@@ -2380,6 +2697,7 @@ mod tests {
             "bert(text)",
             "text.lower(x)",
             "def g(a, b=1, c=[-2.5, {'k': (None,)}]):\n    return sorted(a, key=lambda w, v: -len(w) if v else w, reverse=b)\n",
+            "def h(a):\n    try:\n        a[0] = 1\n    except (KeyError, IndexError) as e:\n        return e\n    except ValueError: pass\n    except:\n        raise\n    else:\n        del a\n",
         ];
         let pieces = [
             "(",
@@ -2429,6 +2747,10 @@ mod tests {
             "assert",
             "del",
             "from",
+            "try",
+            "except",
+            "finally",
+            "as",
             "x",
             "é",
             "\u{0}",

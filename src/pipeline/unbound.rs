@@ -51,6 +51,14 @@ pub fn bound_by_statements(params: &[String], body: &[Stmt]) -> HashSet<String> 
                     block(orelse, out);
                 }
                 StmtKind::While { body, .. } => block(body, out),
+                StmtKind::Try { body, handlers, orelse } => {
+                    block(body, out);
+                    for h in handlers {
+                        out.extend(h.name.iter().cloned());
+                        block(&h.body, out);
+                    }
+                    block(orelse, out);
+                }
                 _ => {}
             }
         }
@@ -127,6 +135,24 @@ impl Walk<'_> {
                 if let Some(m) = msg {
                     self.reads(m, &assigned);
                 }
+            }
+            StmtKind::Try { body, handlers, orelse } => {
+                // The body may fail before any of its assignments, so a clause starts from what
+                // was assigned before the `try`; its `as` variable is deleted when it ends.
+                let body_end = self.block(body, Some(assigned.clone()));
+                let mut ends = vec![body_end.and_then(|a| self.block(orelse, Some(a)))];
+                for h in handlers {
+                    let mut inside = assigned.clone();
+                    inside.extend(h.name.iter().cloned());
+                    let end = self.block(&h.body, Some(inside));
+                    ends.push(end.map(|mut a| {
+                        h.name.iter().for_each(|n| {
+                            a.remove(n);
+                        });
+                        a
+                    }));
+                }
+                return ends.into_iter().flatten().reduce(|a, b| a.intersection(&b).cloned().collect());
             }
             StmtKind::Delete { targets } => {
                 for t in targets {

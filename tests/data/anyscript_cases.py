@@ -316,11 +316,37 @@ def pruned(text):
     return [counts, chars]
 
 
+def as_number(w):
+    return int(w)
+
+
+def safe_numbers(text):
+    out = []
+    for w in text.split():
+        try:
+            out.append(as_number(w))
+        except ValueError as e:
+            try:
+                out.append(float(w))
+            except ValueError:
+                out.append(len(str(e)))
+        else:
+            out.append("int")
+    try:
+        first = text.split()[0]
+        ratio = len(text) / (len(first) - len(first))
+    except IndexError:
+        ratio = "empty"
+    except ZeroDivisionError as e:
+        ratio = str(e)
+    return [out, ratio]
+
+
 CASES = [
     "unicode_split_any", "count_vowels", "word_lengths", "capitalize_words", "first_long_word",
     "reverse_words", "char_histogram", "collatz_steps", "fizz", "dedupe", "pairs_with_break",
     "numbers", "stats", "tags", "clean", "zipped", "nested", "find_all", "wrap_lines",
-    "skip_and_stop", "append_loops", "formatted", "ranked", "vocab_stats", "pruned",
+    "skip_and_stop", "append_loops", "formatted", "ranked", "vocab_stats", "pruned", "safe_numbers",
 ]
 
 
