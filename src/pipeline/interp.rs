@@ -15,7 +15,9 @@ use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
 use super::keyed::call_keyed;
 use super::methods::{call_method, check_method};
-use super::value_ops::{binary, compare, del_item, get_item, len, repr_value, set_item, slice, to_str, truthy, unary};
+use super::value_ops::{
+    binary, compare, del_item, get_item, in_place_error, len, repr_value, set_item, slice, to_str, truthy, unary,
+};
 use crate::any::type_index::OPAQUE_PTR;
 use crate::any::{StackSlots, clear_values};
 use crate::container::{items_in_slot, list_len_in_slot, push_chars, try_reserve_items};
@@ -290,7 +292,12 @@ impl Vm<'_> {
                             reg!(dst) = reg!(a).clone();
                         }
                     } else {
-                        reg!(dst) = tri!(binary(op, reg!(a).view(), reg!(b).view()));
+                        let v = binary(op, reg!(a).view(), reg!(b).view());
+                        let v = match in_place {
+                            true => v.map_err(|e| in_place_error(op, e, reg!(a).value(), reg!(b).value())),
+                            false => v,
+                        };
+                        reg!(dst) = tri!(v);
                     }
                 }
                 Inst::Compare { op, dst, a, b } => {

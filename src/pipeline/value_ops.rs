@@ -384,7 +384,27 @@ fn is_bitwise(op: BinOp) -> bool {
 }
 
 fn unsupported(op: BinOp, x: Value<'_>, y: Value<'_>) -> Error {
-    type_error(format!("unsupported operand type(s) for {}: '{}' and '{}'", op.symbol(), vname(x), vname(y)))
+    // CPython names `**` by both its spellings.
+    let name = if op == BinOp::Pow { "** or pow()" } else { op.symbol() };
+    type_error(format!("unsupported operand type(s) for {name}: '{}' and '{}'", vname(x), vname(y)))
+}
+
+/// The error of `binary(op, x, y)` as the augmented assignment `x op= y`'s: CPython names the
+/// operator `-=` (and `**=`, not `** or pow()`) there, and repeats only a sequence on the left.
+#[cold]
+pub(crate) fn in_place_error(op: BinOp, e: Error, x: Value<'_>, y: Value<'_>) -> Error {
+    let sequence =
+        |v: Value<'_>| matches!(v, Value::Str(_) | Value::UStr(_) | Value::Bytes(_)) || list_obj(v).is_some();
+    if op == BinOp::Mul && e.message().starts_with("can't multiply sequence") && !sequence(x) {
+        return type_error(format!("unsupported operand type(s) for *=: '{}' and '{}'", vname(x), vname(y)));
+    }
+    let name = if op == BinOp::Pow { "** or pow()" } else { op.symbol() };
+    match e.message().strip_prefix(&format!("unsupported operand type(s) for {name}:")) {
+        Some(rest) if e.kind() == ErrorKind::Type => {
+            type_error(format!("unsupported operand type(s) for {}=:{rest}", op.symbol()))
+        }
+        _ => e,
+    }
 }
 
 fn int_binary(op: BinOp, a: i64, b: i64) -> Result<Slot> {
@@ -904,12 +924,11 @@ pub fn del_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<()> {
         check_hashable(k)?;
         return d.remove(key).map(drop).ok_or_else(|| key_error(k));
     }
-    // Sequences say "doesn't", other objects "does not" (CPython's two code paths).
-    Err(type_error(match o {
-        Value::Str(_) | Value::UStr(_) | Value::Bytes(_) => {
-            format!("'{}' object doesn't support item deletion", vname(o))
-        }
-        _ => format!("'{}' object does not support item deletion", vname(o)),
+    // A sequence given an int says "doesn't", anything else "does not" (CPython's two paths).
+    let sequence = matches!(o, Value::Str(_) | Value::UStr(_) | Value::Bytes(_));
+    Err(type_error(match sequence && matches!(k, Value::Int(_) | Value::Bool(_)) {
+        true => format!("'{}' object doesn't support item deletion", vname(o)),
+        false => format!("'{}' object does not support item deletion", vname(o)),
     }))
 }
 

@@ -51,10 +51,9 @@ impl FnCompiler<'_> {
     /// `del target`: items of lists and dicts (`del d[k]`, `del xs[i]`), in order.
     pub(super) fn delete(&mut self, target: &Target) -> Result<()> {
         match target {
+            // Both front ends refuse `del x[a:b]` (a slice is no `Target`): an index that is a
+            // slicing (`del d[s[1:]]`) is a key like any other.
             Target::Subscript { value, index } => {
-                if matches!(index, Expr::Slice { .. }) {
-                    return Err(err(self.line, ErrorKind::Parse, "del of a slice is not supported in anyscript"));
-                }
                 let obj = self.expr(value, None)?;
                 let key = self.expr(index, None)?;
                 self.emit(Inst::DelItem { obj, key });
