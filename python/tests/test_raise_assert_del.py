@@ -66,6 +66,28 @@ def test_a_pipeline_skips_the_records_a_script_rejects(tmp_path):
         p(["x" * 50])
 
 
+def in_place_messages(d, n):
+    out = []
+    for step in range(4):
+        try:
+            if step == 0:
+                d *= []
+            elif step == 1:
+                n -= 1.5
+            elif step == 2:
+                n **= "x"
+            else:
+                n = n ** "x"
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_augmented_assignment_errors_name_the_augmented_operator():
+    # Not in the differential test: its CPython side checks every `*=` with a `*` first.
+    check_all(in_place_messages, [({"a": 1}, [1]), ({}, "s")])
+
+
 def raise_other(text):
     raise Exception(text)
 

@@ -1873,9 +1873,6 @@ KNOWN_BUGS: List[KnownBug] = [
 # Bugs the differential test found and that are fixed: each reproduction must now agree with
 # CPython (a regular test), and the random test no longer excuses their instances.
 FIXED_BUGS: List[KnownBug] = [
-    KnownBug("dict-times-list-in-place", "d *= [] of a dict: CPython's 'for *=' TypeError, not the repeat message",
-             "def f(d):\n    try:\n        d *= []\n    except TypeError as e:\n        return str(e)\n    return d\n",
-             ({"a": 1},), lambda cp, ap: False),
     # Found by the try/except generator (eighth session), fixed: seed 911, the TypeError of an
     # augmented assignment named the binary operator.
     KnownBug("augmented-assignment-message", "x -= y (and +=, //=, %=, |=, /=, ^=, *=) of unsupported types: "
