@@ -232,7 +232,8 @@ typedef enum {
   ANYPROC_TYPE_BOXED_INT = 74,    /* an int boxed as an object */
   ANYPROC_TYPE_BOXED_FLOAT = 75,  /* a float boxed as an object */
   ANYPROC_TYPE_BOXED_BOOL = 76,   /* a bool boxed as an object */
-  ANYPROC_TYPE_STATIC_END = 77,   /* one past the last static object index */
+  ANYPROC_TYPE_SET = 77,          /* set of hashable values, in CPython's order */
+  ANYPROC_TYPE_STATIC_END = 78,   /* one past the last static object index */
   ANYPROC_TYPE_DYNAMIC_BEGIN = 128 /* first index of dynamically registered object types */
 } AnyProcTypeIndex;
 

@@ -205,6 +205,7 @@ fn expected() -> (Facts, Vec<String>) {
         BOXED_INT,
         BOXED_FLOAT,
         BOXED_BOOL,
+        SET,
         STATIC_END,
         DYNAMIC_BEGIN,
     );

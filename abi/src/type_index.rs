@@ -59,8 +59,10 @@ pub const BOXED_INT: i32 = 74;
 pub const BOXED_FLOAT: i32 = 75;
 /// A bool boxed as an object.
 pub const BOXED_BOOL: i32 = 76;
+/// A set of hashable values, in CPython's order.
+pub const SET: i32 = 77;
 /// One past the last static object index.
-pub const STATIC_END: i32 = 77;
+pub const STATIC_END: i32 = 78;
 /// First index handed out to dynamically registered object types.
 pub const DYNAMIC_BEGIN: i32 = 128;
 
@@ -80,6 +82,7 @@ pub fn static_type_name(index: i32) -> Option<&'static str> {
         OBJECT => "object",
         LIST => "list",
         DICT => "dict",
+        SET => "set",
         FUNC => "func",
         NDARRAY => "ndarray",
         ERROR => "error",
@@ -97,6 +100,7 @@ pub fn static_type_key(index: i32) -> Option<&'static str> {
         BYTES => "object.Bytes",
         LIST => "object.List",
         DICT => "object.Dict",
+        SET => "object.Set",
         FUNC => "object.Func",
         NDARRAY => "object.NDArray",
         ERROR => "object.Error",

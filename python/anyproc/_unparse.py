@@ -23,8 +23,8 @@ _CMP = {
 }
 # Expressions that never need parentheses as an operand.
 _ATOMS = {
-    "name", "attribute", "call", "list", "tuple", "dict", "subscript", "slice", "list_comp", "dict_comp",
-    "generator_exp",
+    "name", "attribute", "call", "list", "tuple", "dict", "set", "subscript", "slice", "list_comp", "dict_comp",
+    "set_comp", "generator_exp",
 }
 
 Expr = Dict[str, Any]
@@ -75,6 +75,9 @@ def expr(e: Expr) -> str:
     if kind == "dict":
         pairs = (f"{expr(k)}: {expr(v)}" for k, v in zip(e["keys"], e["values"]))
         return "{" + ", ".join(pairs) + "}"
+    if kind == "set":
+        # Never empty: the parser reads `{}` as a dict, and `set()` is a call.
+        return "{" + ", ".join(expr(i) for i in e["items"]) + "}"
     if kind == "subscript":
         return f"{operand(e['value'], attr=True)}[{expr(e['index'])}]"
     if kind == "slice":
@@ -86,6 +89,8 @@ def expr(e: Expr) -> str:
         return f"[{expr(e['elt'])}{_comprehension(e)}]"
     if kind == "dict_comp":
         return f"{{{expr(e['key'])}: {expr(e['value'])}{_comprehension(e)}}}"
+    if kind == "set_comp":
+        return f"{{{expr(e['elt'])}{_comprehension(e)}}}"
     if kind == "generator_exp":
         # Always parenthesised: valid everywhere, also as a call's sole argument (`f((x for x in y))`).
         return f"({expr(e['elt'])}{_comprehension(e)})"

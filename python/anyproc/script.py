@@ -59,9 +59,9 @@ _UNSUPPORTED = {
     "With": "with statements", "AsyncWith": "async with", "AsyncFor": "async for",
     "Import": "import statements", "ImportFrom": "import statements",
     "Global": "global statements", "Nonlocal": "nonlocal statements", "Match": "match statements",
-    "GeneratorExp": "generator expressions outside the argument of list(), tuple(), dict(), sorted(), sum(), "
-                    "min(), max(), any(), all() or str.join()",
-    "SetComp": "set comprehensions", "Set": "set literals", "NamedExpr": "walrus (:=)",
+    "GeneratorExp": "generator expressions outside the argument of list(), tuple(), dict(), set(), sorted(), "
+                    "sum(), min(), max(), any(), all() or str.join()",
+    "NamedExpr": "walrus (:=)",
     "Yield": "generators (yield)", "YieldFrom": "generators (yield from)", "Await": "await",
     "Starred": "*args (starred expressions)", "MatMult": "the @ operator",
 }
@@ -182,7 +182,7 @@ def _is_constant(value: Any, depth: int = 0) -> bool:
         return not isinstance(value, int) or isinstance(value, bool) or I64_MIN <= value <= I64_MAX
     if depth > 32:
         return False
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, set, frozenset)):
         return all(_is_constant(v, depth + 1) for v in value)
     if isinstance(value, dict):
         return all(_is_constant(k, depth + 1) and _is_constant(v, depth + 1) for k, v in value.items())
@@ -190,7 +190,7 @@ def _is_constant(value: Any, depth: int = 0) -> bool:
 
 
 def _const(value: Any) -> Dict[str, Any]:
-    """A literal value as an expression (lists, tuples and dicts as displays)."""
+    """A literal value as an expression (lists, tuples, dicts and sets as displays)."""
     if value is None:
         return {"expr": "const", "value": {"type": "none"}}
     if isinstance(value, bool):
@@ -211,6 +211,9 @@ def _const(value: Any) -> Dict[str, Any]:
         return {"expr": "tuple", "items": [_const(v) for v in value]}
     if isinstance(value, dict):
         return {"expr": "dict", "keys": [_const(k) for k in value], "values": [_const(v) for v in value.values()]}
+    if isinstance(value, (set, frozenset)):
+        # A display of the keys in the order Python iterates them (a frozenset becomes a set).
+        return {"expr": "set", "items": [_const(v) for v in value]} if value else _call(_name("set"), [])
     raise TypeError(f"cannot inline {type(value).__name__}")
 
 
@@ -614,6 +617,8 @@ class _Lowerer:
                     raise self.src.error(node, "dict unpacking (**)")
             return {"expr": "dict", "keys": [self.expr(k) for k in node.keys],  # type: ignore[arg-type]
                     "values": [self.expr(v) for v in node.values]}
+        if isinstance(node, ast.Set):
+            return {"expr": "set", "items": [self.item(e) for e in node.elts]}
         if isinstance(node, ast.Subscript):
             s = node.slice
             if isinstance(s, ast.Slice):
@@ -628,11 +633,13 @@ class _Lowerer:
             return self.comprehension(node, "list_comp")
         if isinstance(node, ast.DictComp):
             return self.comprehension(node, "dict_comp")
+        if isinstance(node, ast.SetComp):
+            return self.comprehension(node, "set_comp")
         kind = type(node).__name__
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} expressions"))
 
     def comprehension(self, node: Any, kind: str) -> Dict[str, Any]:
-        """A list, dict or generator comprehension with one ``for`` clause."""
+        """A list, set, dict or generator comprehension with one ``for`` clause."""
         if len(node.generators) != 1:
             raise self.src.error(node, "comprehensions with several for clauses")
         gen = node.generators[0]
@@ -685,7 +692,7 @@ class _Lowerer:
         """Whether ``func`` takes every item of a generator before it returns, so that one can
         be given to it (the compiler's rule, ``compile/generators.rs``)."""
         if isinstance(func, ast.Name):
-            return func.id in ("list", "tuple", "dict", "sorted", "sum", "min", "max", "any", "all") \
+            return func.id in ("list", "tuple", "dict", "set", "sorted", "sum", "min", "max", "any", "all") \
                 and self.is_builtin(func.id)
         return isinstance(func, ast.Attribute) and func.attr == "join"
 

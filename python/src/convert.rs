@@ -4,14 +4,15 @@
 //! exception, which costs more than the whole conversion (DESIGN.md, "Python boundary").
 
 use crate::callback::callable_to_func;
+use crate::errors::to_pyerr;
 use crate::function_type::{function_state, new_function};
 use crate::ndarray::{PyNDArray, import_dlpack};
 use crate::object::Opaque;
-use anyproc::{AnyValue, AnyView, Dict, FromAny, List, NDArray, PackedFunc, Value};
+use anyproc::{AnyValue, AnyView, Dict, FromAny, List, NDArray, PackedFunc, Set, Value};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::type_object::PyTypeInfo;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
 
 /// Containers nested deeper than this are refused (a list that contains itself would never end).
 const MAX_NESTING: usize = 512;
@@ -103,6 +104,12 @@ fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     if let Some(b) = exact::<PyBytes>(obj) {
         return Ok(AnyValue::from_bytes(b.as_bytes()));
     }
+    if let Some(s) = exact::<PySet>(obj) {
+        return set_to_any(s.iter(), depth);
+    }
+    if let Some(s) = exact::<PyFrozenSet>(obj) {
+        return set_to_any(s.iter(), depth);
+    }
     if let Some(f) = function_state(obj) {
         return Ok(f.func.clone().into_any());
     }
@@ -137,6 +144,12 @@ fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     }
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(AnyValue::from_bytes(b.as_bytes()));
+    }
+    if let Ok(s) = obj.cast::<PySet>() {
+        return set_to_any(s.iter(), depth);
+    }
+    if let Ok(s) = obj.cast::<PyFrozenSet>() {
+        return set_to_any(s.iter(), depth);
     }
     if obj.hasattr("__dlpack__")? {
         return Ok(import_dlpack(obj)?.into_any());
@@ -260,6 +273,20 @@ fn dict_to_any(d: &Bound<'_, PyDict>, depth: usize) -> PyResult<AnyValue> {
     Ok(dict.into_any())
 }
 
+/// A set or frozenset: its keys added in the order Python iterates them (a frozenset becomes
+/// a set, which anyscript reads alike).
+fn set_to_any<'py>(keys: impl Iterator<Item = Bound<'py, PyAny>>, depth: usize) -> PyResult<AnyValue> {
+    if depth >= MAX_NESTING {
+        return Err(too_deep());
+    }
+    let mut set = Set::new();
+    for k in keys {
+        let key = to_any(&k, depth + 1)?;
+        set.add(key).map_err(|e| to_pyerr(k.py(), e))?;
+    }
+    Ok(set.into_any())
+}
+
 /// Converts an anyproc value to a Python object.
 pub fn any_to_py<'py>(py: Python<'py>, v: &AnyView<'_>) -> PyResult<Bound<'py, PyAny>> {
     // None, what most ops called for their effect return, without decoding the value.
@@ -281,6 +308,17 @@ fn to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<
         Value::Pod(..) => Bound::new(py, Opaque { value: v.to_owned() })?.into_any(),
         Value::Object(_) => object_to_py(py, v, depth)?,
     })
+}
+
+/// A dict or set key: a list, which stands in for a tuple in anyscript, becomes a tuple (its
+/// lists too), so that Python can hash it.
+fn key_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<'py, PyAny>> {
+    let Some(list) = List::from_view(v) else { return to_py(py, v, depth) };
+    if depth >= MAX_NESTING {
+        return Err(too_deep());
+    }
+    let items = list.to_vec().iter().map(|x| key_to_py(py, &x.view(), depth + 1)).collect::<PyResult<Vec<_>>>()?;
+    Ok(PyTuple::new(py, items)?.into_any())
 }
 
 /// A Python str; a one-character string is made from its code point, which for code points
@@ -335,9 +373,16 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
         }
         let out = PyDict::new(py);
         for (k, val) in dict.items() {
-            out.set_item(to_py(py, &k.view(), depth + 1)?, to_py(py, &val.view(), depth + 1)?)?;
+            out.set_item(key_to_py(py, &k.view(), depth + 1)?, to_py(py, &val.view(), depth + 1)?)?;
         }
         return Ok(out.into_any());
+    }
+    if let Some(set) = Set::from_view(v) {
+        if depth >= MAX_NESTING {
+            return Err(too_deep());
+        }
+        let keys = set.items().iter().map(|k| key_to_py(py, &k.view(), depth + 1)).collect::<PyResult<Vec<_>>>()?;
+        return Ok(PySet::new(py, keys)?.into_any());
     }
     if let Some(array) = NDArray::from_view(v) {
         return Ok(Bound::new(py, PyNDArray { array })?.into_any());

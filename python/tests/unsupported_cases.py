@@ -127,8 +127,8 @@ def uses_big_int(text):
     return 2**70 + 1180591620717411303424  # unsupported: integer literals outside 64 bits
 
 
-def uses_set_literal(text):
-    return text in {"a", "b"}  # unsupported: set literals
+def uses_set_unpacking(text):
+    return text in {*text, "b"}  # unsupported: *unpacking in displays
 
 
 def uses_del_of_a_variable(text):

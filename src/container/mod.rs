@@ -1,4 +1,4 @@
-//! Universal containers: `List` and `Dict` of any-values, both objects, both nestable (seed 000, N1).
+//! Universal containers: `List`, `Dict` and `Set` of any-values, both objects, both nestable (seed 000, N1).
 //!
 //! They have Python's reference semantics: clones of a handle share one object,
 //! and a change through one is seen through all.
@@ -7,8 +7,14 @@ mod chars;
 mod dict;
 mod list;
 mod list_cursor;
+mod py_hash;
+mod set;
+mod set_algebra;
+mod set_table;
 
 pub use crate::any::push_chars;
 pub use dict::{Dict, DictObj};
 pub use list::{List, ListObj, items_in_slot, list_len_in_slot, try_reserve_items};
 pub use list_cursor::ListCursor;
+pub use py_hash::{float_hash, int_hash, py_hash};
+pub use set::{Set, SetObj, SetOperand};

@@ -152,12 +152,16 @@ pub enum Expr {
     Tuple { items: Vec<Expr> },
     /// `{k: v}`.
     Dict { keys: Vec<Expr>, values: Vec<Expr> },
+    /// `{a, b}`.
+    Set { items: Vec<Expr> },
     /// `value[index]`.
     Subscript { value: Box<Expr>, index: Box<Expr> },
     /// `value[lower:upper:step]`.
     Slice { value: Box<Expr>, lower: Option<Box<Expr>>, upper: Option<Box<Expr>>, step: Option<Box<Expr>> },
     /// `[elt for target in iter if cond...]`.
     ListComp { elt: Box<Expr>, target: Box<Target>, iter: Box<Expr>, ifs: Vec<Expr> },
+    /// `{elt for target in iter if cond...}`.
+    SetComp { elt: Box<Expr>, target: Box<Target>, iter: Box<Expr>, ifs: Vec<Expr> },
     /// `{key: value for target in iter if cond...}`.
     DictComp { key: Box<Expr>, value: Box<Expr>, target: Box<Target>, iter: Box<Expr>, ifs: Vec<Expr> },
     /// `(elt for target in iter if cond...)`: allowed only as the argument of a call that
@@ -296,8 +300,8 @@ impl CmpOp {
     }
 }
 
-/// The parts of a comprehension (list, dict or generator), for the passes that treat the
-/// three alike: its variable is bound within it, and its first iterable is read outside it.
+/// The parts of a comprehension (list, set, dict or generator), for the passes that treat
+/// them alike: its variable is bound within it, and its first iterable is read outside it.
 pub struct Comprehension<'e> {
     /// What each item is assigned to.
     pub target: &'e Target,
@@ -310,10 +314,12 @@ pub struct Comprehension<'e> {
 }
 
 impl Expr {
-    /// The parts of a list, dict or generator comprehension; `None` for any other expression.
+    /// The parts of a list, set, dict or generator comprehension; `None` for any other expression.
     pub fn comprehension(&self) -> Option<Comprehension<'_>> {
         match self {
-            Expr::ListComp { elt, target, iter, ifs } | Expr::GeneratorExp { elt, target, iter, ifs } => {
+            Expr::ListComp { elt, target, iter, ifs }
+            | Expr::SetComp { elt, target, iter, ifs }
+            | Expr::GeneratorExp { elt, target, iter, ifs } => {
                 Some(Comprehension { target, iter, ifs, elements: vec![elt] })
             }
             Expr::DictComp { key, value, target, iter, ifs } => {

@@ -65,6 +65,7 @@ builtins! {
     List => "list" (0, 1),
     Tuple => "tuple" (0, 1),
     Dict => "dict" (0, 1),
+    Set => "set" (0, 1),
     Min => "min" (1, VARIADIC),
     Max => "max" (1, VARIADIC),
     Abs => "abs" (1, 1),
@@ -99,6 +100,10 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
     let arity = b.arity();
     if args.len() < arity.0 || args.len() > arity.1 {
         return Err(match arity {
+            // The type constructors (`list(a, b)`) word it as CPython's `_PyArg_NoKwnames` does.
+            (0, 1) if !matches!(b, Builtin::Str) => {
+                type_error(format!("{} expected at most 1 argument, got {}", b.name(), args.len()))
+            }
             (0, max) => {
                 type_error(format!("{}() takes at most {max} argument{} ({} given)", b.name(), plural(max), args.len()))
             }
@@ -127,13 +132,16 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
             }
             Ok(d.into())
         }
+        Builtin::Set => super::set_ops::set_builtin(args.first()),
         Builtin::Min | Builtin::Max => min_max(b, args),
         Builtin::Abs => abs(args[0].value()),
         Builtin::Sum => sum(args),
         Builtin::Sorted => list(sort_values(iter_items(args[0].value())?)?),
         Builtin::Reversed => {
             let x = args[0].value();
-            if matches!(x, Value::None | Value::Int(_) | Value::Bool(_) | Value::Float(_)) {
+            if matches!(x, Value::None | Value::Int(_) | Value::Bool(_) | Value::Float(_))
+                || super::set_ops::set_of(x).is_some()
+            {
                 return Err(type_error(format!("'{}' object is not reversible", vname(x))));
             }
             let mut items =

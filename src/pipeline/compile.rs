@@ -305,7 +305,7 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
             f(body);
             f(orelse);
         }
-        Expr::List { items } | Expr::Tuple { items } => items.iter().for_each(f),
+        Expr::List { items } | Expr::Tuple { items } | Expr::Set { items } => items.iter().for_each(f),
         Expr::Dict { keys, values } => {
             keys.iter().for_each(&mut *f);
             values.iter().for_each(f);
@@ -318,7 +318,9 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
             f(value);
             [lower, upper, step].into_iter().flatten().for_each(|b| f(b));
         }
-        Expr::ListComp { elt, iter, ifs, .. } | Expr::GeneratorExp { elt, iter, ifs, .. } => {
+        Expr::ListComp { elt, iter, ifs, .. }
+        | Expr::SetComp { elt, iter, ifs, .. }
+        | Expr::GeneratorExp { elt, iter, ifs, .. } => {
             f(elt);
             f(iter);
             ifs.iter().for_each(f);
@@ -969,6 +971,14 @@ impl<'a> FnCompiler<'a> {
                 self.emit(Inst::BuildDict { dst: d, items });
                 Ok(d)
             }
+            Expr::Set { items } => {
+                let regs = self.exprs(items)?;
+                let folded = items.len() > 2 && items.iter().all(is_folded_constant);
+                let items = self.operands(&regs);
+                let d = self.dst(dst);
+                self.emit(Inst::BuildSet { dst: d, items, folded });
+                Ok(d)
+            }
             Expr::Subscript { value, index } => {
                 let obj = self.expr(value, None)?;
                 let key = self.expr(index, None)?;
@@ -992,6 +1002,7 @@ impl<'a> FnCompiler<'a> {
             }
             Expr::ListComp { elt, target, iter, ifs } => self.list_comp(elt, target, iter, ifs, dst),
             Expr::DictComp { key, value, target, iter, ifs } => self.dict_comp((key, value), target, iter, ifs, dst),
+            Expr::SetComp { elt, target, iter, ifs } => self.set_comp(elt, target, iter, ifs, dst),
             Expr::GeneratorExp { .. } => Err(self.generator_error()),
             Expr::Lambda { params, body } => self.lambda(params, body, dst, false),
         }
@@ -1202,6 +1213,18 @@ impl<'a> FnCompiler<'a> {
         let d = self.dst(dst);
         self.emit(Inst::CallOp { dst: d, op, args });
         Ok(d)
+    }
+}
+
+/// Whether CPython 3.11's AST optimizer folds `e` into a constant (a literal, an operator on
+/// such, a tuple of such): a set display of more than two of them is compiled to a frozenset.
+fn is_folded_constant(e: &Expr) -> bool {
+    match e {
+        Expr::Const { .. } => true,
+        Expr::UnaryOp { operand, .. } => is_folded_constant(operand),
+        Expr::BinOp { left, right, .. } => is_folded_constant(left) && is_folded_constant(right),
+        Expr::Tuple { items } => items.iter().all(is_folded_constant),
+        _ => false,
     }
 }
 

@@ -123,6 +123,7 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             Inst::Slice { dst, obj, bounds } => Inst::Slice { dst: reg(dst), obj: reg(obj), bounds: operands(bounds) },
             Inst::BuildList { dst, items } => Inst::BuildList { dst: reg(dst), items: operands(items) },
             Inst::BuildDict { dst, items } => Inst::BuildDict { dst: reg(dst), items: operands(items) },
+            Inst::BuildSet { dst, items, folded } => Inst::BuildSet { dst: reg(dst), items: operands(items), folded },
             Inst::Unpack { src, targets } => Inst::Unpack { src: reg(src), targets: operands(targets) },
             Inst::CallOp { dst, op, args } => Inst::CallOp { dst: reg(dst), op: op + op_base, args: operands(args) },
             Inst::CallValue { dst, callee, args } => {
@@ -226,6 +227,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::Slice { dst, .. }
             | Inst::BuildList { dst, .. }
             | Inst::BuildDict { dst, .. }
+            | Inst::BuildSet { dst, .. }
             | Inst::CallOp { dst, .. }
             | Inst::CallValue { dst, .. }
             | Inst::CallUser { dst, .. }

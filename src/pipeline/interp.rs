@@ -16,7 +16,8 @@ use super::iterate::{LoopState, iter_values, unpack_items};
 use super::keyed::call_keyed;
 use super::methods::{call_method, check_method};
 use super::value_ops::{
-    binary, compare, del_item, get_item, in_place_error, len, repr_value, set_item, slice, to_str, truthy, unary,
+    binary, compare, del_item, dict_update_from, get_item, in_place_error, len, repr_value, set_item, slice, to_str,
+    truthy, unary,
 };
 use crate::any::type_index::OPAQUE_PTR;
 use crate::any::{StackSlots, clear_values};
@@ -358,6 +359,10 @@ impl Vm<'_> {
                     }
                     reg!(dst) = Slot::from(dict);
                 }
+                Inst::BuildSet { dst, items, folded } => {
+                    let items = items.of(f).iter().map(|&x| reg!(x).clone().resize::<0>());
+                    reg!(dst) = Slot::from(tri!(super::set_ops::build_set(items, folded)));
+                }
                 Inst::Unpack { src, targets } => {
                     let targets = targets.of(f);
                     let items = tri!(unpack_items(reg!(src).view(), targets.len()));
@@ -662,6 +667,14 @@ fn update_in_place(regs: &mut [Slot], op: BinOp, a: usize, b: usize) -> Result<b
     match op {
         BinOp::Add => add_in_place(regs, a, b),
         BinOp::Mul => repeat_in_place(regs, a, b),
+        BinOp::BitOr if let Some(mut d) = Dict::from_view(&regs[a].view()) => {
+            // `d |= x` takes what `d.update(x)` takes: a dict or an iterable of pairs.
+            dict_update_from(&mut d, regs[b].value())?;
+            Ok(true)
+        }
+        BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor => {
+            super::set_ops::update_in_place(op, regs[a].value(), regs[b].value())
+        }
         _ => Ok(false),
     }
 }

@@ -67,6 +67,9 @@ pub enum Inst {
     BuildList { dst: Reg, items: Operands },
     /// `dst = {k0: v0, ...}` from operands `k0 v0 k1 v1 ...`.
     BuildDict { dst: Reg, items: Operands },
+    /// `dst = {items...}`; `folded` lays it out as CPython lays out a literal of more than two
+    /// constants, which it compiles to a frozenset (see `set_ops::build_set`).
+    BuildSet { dst: Reg, items: Operands, folded: bool },
     /// `t0, t1, ... = src` (targets in the operands).
     Unpack { src: Reg, targets: Operands },
     /// `dst = op(args...)` for a registered op held in [`Function::ops`].
@@ -283,6 +286,9 @@ impl fmt::Display for Function {
                 Inst::Slice { dst, obj, bounds } => format!("{} = {}[{}]", r(dst), r(obj), self.regs(bounds)),
                 Inst::BuildList { dst, items } => format!("{} = [{}]", r(dst), self.regs(items)),
                 Inst::BuildDict { dst, items } => format!("{} = dict({})", r(dst), self.regs(items)),
+                Inst::BuildSet { dst, items, folded } => {
+                    format!("{} = set({}){}", r(dst), self.regs(items), if folded { " folded" } else { "" })
+                }
                 Inst::Unpack { src, targets } => format!("{} = unpack {}", self.regs(targets), r(src)),
                 Inst::CallOp { dst, op, args } => {
                     format!("{} = op {}({})", r(dst), self.ops[op as usize].0, self.regs(args))

@@ -1,13 +1,14 @@
 //! Loop state of the interpreter: what a `for` loop iterates and how it steps.
 //!
 //! A loop slot holds a [`LoopState`]; `range(...)` is counted without building a
-//! list, strings are walked by character and dicts by a snapshot of their keys.
+//! list, strings are walked by character, dicts by a snapshot of their keys and sets slot by
+//! slot.
 
 use super::Slot;
 use super::methods::{Method, call_method};
 use crate::container::{ListCursor, try_reserve_items};
 use crate::error::{Error, ErrorKind, Result};
-use crate::{AnyValue, AnyView, Dict, FromAny, List, Value};
+use crate::{AnyValue, AnyView, Dict, FromAny, List, Set, Value};
 
 /// What one loop slot iterates.
 #[derive(Default)]
@@ -43,6 +44,16 @@ pub enum LoopState {
         dict: Dict,
         /// Keys, values (read when the step comes, as CPython's view does) or `[key, value]`.
         view: DictView,
+    },
+    /// A set's keys, read from its live table slot by slot as CPython's set iterator reads
+    /// them, and its size when the loop started, to notice a change.
+    Set {
+        /// The set.
+        set: Set,
+        /// The slot to look from next.
+        pos: usize,
+        /// The set's size when the loop started.
+        len: usize,
     },
     /// Iterations of a `while` loop so far, for its cap.
     Count(u64),
@@ -102,6 +113,9 @@ impl LoopState {
                 if let Some(dict) = Dict::from_view(&v) {
                     return Ok(LoopState::Keys { keys: dict.keys(), index: 0, dict, view: DictView::Keys });
                 }
+                if let Some(set) = Set::from_view(&v) {
+                    return Ok(LoopState::Set { len: set.len(), set, pos: 0 });
+                }
                 Err(Error::new(ErrorKind::Type, format!("'{}' object is not iterable", o.type_name())))
             }
             _ => {
@@ -124,6 +138,7 @@ impl LoopState {
             {
                 Err(Error::runtime("dictionary keys changed during iteration"))
             }
+            LoopState::Set { set, len, .. } if set.len() != *len => Err(super::set_ops::changed_size_error()),
             _ => Ok(()),
         }
     }
@@ -182,6 +197,11 @@ impl LoopState {
                     DictView::Values => dict.get(k).map(AnyValue::resize),
                     DictView::Items => Some(List::from_vec(vec![k.clone(), dict.get(k)?]).into()),
                 }
+            }
+            LoopState::Set { set, pos, .. } => {
+                let (next, key) = set.next_from(*pos)?;
+                *pos = next;
+                Some(key.resize())
             }
             LoopState::Idle | LoopState::Count(_) => None,
         }

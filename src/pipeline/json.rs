@@ -1,7 +1,7 @@
 //! Converting between JSON values and any-values (constants, `.jsonl` records and output).
 
 use crate::error::{Error, Result};
-use crate::{AnyValue, Dict, List, NDArray, Value};
+use crate::{AnyValue, Dict, List, NDArray, Set, Value};
 use serde_json::Value as Json;
 
 /// A JSON value as an any-value: objects become dicts, arrays lists.
@@ -61,6 +61,9 @@ fn to_json_within(v: &AnyValue, depth: usize) -> Result<Json> {
                     map.insert(k.to_string(), any_to_json(&x)?);
                 }
                 Json::Object(map)
+            } else if let Ok(set) = v.get::<Set>() {
+                // JSON has no sets: the keys, in the set's order.
+                Json::Array(set.items().iter().map(any_to_json).collect::<Result<_>>()?)
             } else if let Ok(arr) = v.get::<NDArray>() {
                 any_to_json(&arr.to_list()?)?
             } else {

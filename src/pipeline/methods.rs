@@ -20,7 +20,7 @@ use std::sync::LazyLock;
 
 macro_rules! methods {
     ($($variant:ident => $name:literal,)*) => {
-        /// A method that can be called on a str, list or dict.
+        /// A method that can be called on a str, list, dict or set.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Method {
             $(#[doc = concat!("`.", $name, "()`")] $variant,)*
@@ -62,6 +62,10 @@ methods! {
     Zfill => "zfill", Partition => "partition", Rpartition => "rpartition", Removeprefix => "removeprefix",
     Removesuffix => "removesuffix", Splitlines => "splitlines", Isascii => "isascii", Swapcase => "swapcase",
     Istitle => "istitle", Expandtabs => "expandtabs", FormatMap => "format_map",
+    Add => "add", Discard => "discard", Union => "union", Intersection => "intersection",
+    IntersectionUpdate => "intersection_update", Difference => "difference", DifferenceUpdate => "difference_update",
+    SymmetricDifference => "symmetric_difference", SymmetricDifferenceUpdate => "symmetric_difference_update",
+    Issubset => "issubset", Issuperset => "issuperset", Isdisjoint => "isdisjoint",
 }
 
 /// The receiver types that have methods.
@@ -70,14 +74,18 @@ enum Recv {
     Str,
     List,
     Dict,
+    Set,
 }
 
 impl Recv {
+    const ALL: [Recv; 4] = [Recv::Str, Recv::List, Recv::Dict, Recv::Set];
+
     fn of(v: Value<'_>) -> Option<Recv> {
         match v {
             Value::Str(_) | Value::UStr(_) => Some(Recv::Str),
             Value::Object(o) if o.type_index() == ti::LIST => Some(Recv::List),
             Value::Object(o) if o.type_index() == ti::DICT => Some(Recv::Dict),
+            Value::Object(o) if o.type_index() == ti::SET => Some(Recv::Set),
             _ => None,
         }
     }
@@ -87,6 +95,7 @@ impl Recv {
             Recv::Str => "str",
             Recv::List => "list",
             Recv::Dict => "dict",
+            Recv::Set => "set",
         }
     }
 }
@@ -117,6 +126,12 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Dict, Get | Setdefault | Pop) => (1, 2),
         (Recv::Dict, Keys | Values | Items | Copy | Clear) => (0, 0),
         (Recv::Dict, Update) => (0, 1),
+        (Recv::Set, Add | Discard | Remove | SymmetricDifference | SymmetricDifferenceUpdate) => (1, 1),
+        (Recv::Set, Issubset | Issuperset | Isdisjoint) => (1, 1),
+        (Recv::Set, Pop | Copy | Clear) => (0, 0),
+        (Recv::Set, Update | Union | Intersection | IntersectionUpdate | Difference | DifferenceUpdate) => {
+            (0, super::builtins::VARIADIC)
+        }
         _ => return None,
     })
 }
@@ -124,7 +139,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
 impl Method {
     /// (min, max) positional arguments, excluding the receiver, over every type that has it.
     pub fn arity(self) -> (usize, usize) {
-        [Recv::Str, Recv::List, Recv::Dict]
+        Recv::ALL
             .into_iter()
             .filter_map(|r| spec(self, r))
             .fold((usize::MAX, 0), |(lo, hi), (a, b)| (lo.min(a), hi.max(b)))
@@ -133,7 +148,7 @@ impl Method {
     /// `str.format_map` for a method of one type, as CPython names it in errors; the bare name
     /// for one that several types have (`pop`), whose receiver is known only at run time.
     pub fn qualified_name(self) -> String {
-        let mut types = [Recv::Str, Recv::List, Recv::Dict].into_iter().filter(|&r| spec(self, r).is_some());
+        let mut types = Recv::ALL.into_iter().filter(|&r| spec(self, r).is_some());
         match (types.next(), types.next()) {
             (Some(only), None) => format!("{}.{}", only.name(), self.name()),
             _ => self.name().to_string(),
@@ -167,6 +182,7 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         Recv::Str => str_method(method, Text::of(v).expect("a str"), args),
         Recv::List => list_method(method, list_of(v).expect("a list"), args),
         Recv::Dict => dict_method(method, dict_of(v).expect("a dict"), args),
+        Recv::Set => super::set_ops::set_method(method, super::set_ops::set_of(v).expect("a set"), args),
     }
 }
 

@@ -25,6 +25,7 @@ pub mod methods;
 pub mod ordered;
 pub mod parser;
 pub mod script;
+pub(crate) mod set_ops;
 pub mod spec;
 mod str_case;
 mod str_padding;

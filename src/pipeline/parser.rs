@@ -80,7 +80,9 @@ fn expr_kind_name(e: &Expr) -> &'static str {
         Expr::List { .. } => "list",
         Expr::Tuple { .. } => "tuple",
         Expr::Dict { .. } => "dict literal",
+        Expr::Set { .. } => "set display",
         Expr::ListComp { .. } => "list comprehension",
+        Expr::SetComp { .. } => "set comprehension",
         Expr::DictComp { .. } => "dict comprehension",
         Expr::GeneratorExp { .. } => "generator expression",
         Expr::Lambda { .. } => "lambda",
@@ -1343,6 +1345,14 @@ impl Parser {
         Ok(Expr::GeneratorExp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs })
     }
 
+    /// After `{elt`, on `for`: the rest of a set comprehension, up to and including `}`.
+    fn set_comprehension(&mut self, elt: Expr) -> Result<Expr> {
+        let (target, iter, ifs) = self.comprehension_clause()?;
+        self.single_for_clause("set comprehensions")?;
+        self.close_comprehension("}")?;
+        Ok(Expr::SetComp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs })
+    }
+
     /// After `{key: value`, on `for`: the rest of a dict comprehension, up to and including `}`.
     fn dict_comprehension(&mut self, key: Expr, value: Expr) -> Result<Expr> {
         let (target, iter, ifs) = self.comprehension_clause()?;
@@ -1381,19 +1391,25 @@ impl Parser {
         Ok(())
     }
 
-    /// `{}`, `{k: v, ...}` and `{k: v for target in iter if cond}`; sets and set comprehensions are rejected.
+    /// `{}`, `{k: v, ...}`, `{k: v for target in iter if cond}`, `{a, b, ...}` and
+    /// `{x for target in iter if cond}`.
     fn braces(&mut self) -> Result<Expr> {
-        let open = self.take();
+        self.bump();
         if self.eat_op("}") {
             return Ok(Expr::Dict { keys: Vec::new(), values: Vec::new() });
         }
         if self.is_op("**") {
             return Err(self.error(not_supported("dict unpacking ('**') is")));
         }
+        if self.is_op("*") {
+            return Err(self.error(not_supported("set unpacking ('*') is")));
+        }
         let key = self.test()?;
         if !self.eat_op(":") {
-            let what = if self.is_kw("for") { "set comprehensions are" } else { "set literals are" };
-            return Err(self.error_at(&open, not_supported(what)));
+            if self.is_kw("for") {
+                return self.set_comprehension(key);
+            }
+            return self.rest_of_sequence(key, "}", "a set").map(|items| Expr::Set { items });
         }
         let value = self.test()?;
         if self.is_kw("for") {
@@ -1467,6 +1483,10 @@ mod tests {
             }
             Expr::GeneratorExp { elt, target, iter, ifs } => {
                 format!("(genexp {} {} {} [{}])", show(elt), show_target(target), show(iter), list(ifs))
+            }
+            Expr::Set { items } => format!("(set {})", list(items)),
+            Expr::SetComp { elt, target, iter, ifs } => {
+                format!("(setcomp {} {} {} [{}])", show(elt), show_target(target), show(iter), list(ifs))
             }
             Expr::Lambda { params, body } => format!("(lambda [{}] {})", params.join(" "), show(body)),
         }
@@ -1705,7 +1725,11 @@ mod tests {
             ("{k: v for f() in y}", "line 1, column 11: cannot assign to function call"),
             ("{k: v, a: b for a in c}", "line 1, column 13: expected ',' or '}' in a dict"),
             ("{**x for x in y}", "line 1, column 2: dict unpacking ('**') is not supported in anyscript"),
-            ("{k for k in y}", "line 1, column 1: set comprehensions are not supported in anyscript"),
+            ("{*k}", "line 1, column 2: set unpacking ('*') is not supported in anyscript"),
+            (
+                "{k for k in y for z in w}",
+                "line 1, column 15: set comprehensions with more than one 'for' clause are not supported in anyscript",
+            ),
             (
                 "[x for x in y for z in w]",
                 "line 1, column 15: list comprehensions with more than one 'for' clause are not supported in anyscript",
@@ -2533,8 +2557,7 @@ mod tests {
             ("def f(x) -> int: pass", "line 1, column 10: return annotations are not supported"),
             ("def f(x):\n    y: int = 1", "line 2, column 6: variable annotations are not supported"),
             ("def f(x):\n    def g(): pass", "line 2, column 5: nested functions are not supported"),
-            ("def f(x):\n    return {1, 2}", "line 2, column 12: set literals are not supported"),
-            ("def f(x):\n    return {c for c in x}", "line 2, column 12: set comprehensions are not supported"),
+            ("def f(x):\n    return {*x, 2}", "line 2, column 13: set unpacking ('*') is not supported"),
             ("def f(x):\n    return {**x}", "line 2, column 13: dict unpacking ('**') is not supported"),
             (
                 "def f(x):\n    return {c: 1 for c in x for d in c}",

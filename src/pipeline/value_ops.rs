@@ -8,10 +8,11 @@
 
 use super::Slot;
 use super::ast::{BinOp, CmpOp, UnaryOp};
+use super::set_ops::{self, set_of};
 use crate::any::py_text::{write_bytes_repr, write_float_repr, write_str_repr, write_utf8_str_repr};
 use crate::any::type_index as ti;
 use crate::any::values_equal;
-use crate::container::{DictObj, ListObj, try_reserve_items};
+use crate::container::{DictObj, ListObj, SetObj, try_reserve_items};
 use crate::object::MAX_DEPTH;
 use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, FromAny, List, Result, Value};
 use std::borrow::Cow;
@@ -63,6 +64,7 @@ fn index_name(t: i32) -> Cow<'static, str> {
     Cow::Borrowed(match t {
         ti::LIST => "list",
         ti::DICT => "dict",
+        ti::SET => "set",
         ti::FUNC => "function",
         ti::NDARRAY => "NDArray",
         ti::MODULE => "module",
@@ -108,7 +110,9 @@ pub(crate) fn c_int_arg(v: &AnyView<'_>) -> Result<i32> {
 /// Dict keys must be hashable; lists are allowed because they stand in for tuples.
 pub(crate) fn check_hashable(k: Value<'_>) -> Result<()> {
     match k.as_obj() {
-        Some(o) if o.type_index() == ti::DICT => Err(type_error("unhashable type: 'dict'")),
+        Some(o) if matches!(o.type_index(), ti::DICT | ti::SET) => {
+            Err(type_error(format!("unhashable type: '{}'", vname(k))))
+        }
         _ => Ok(()),
     }
 }
@@ -221,6 +225,9 @@ pub(crate) fn iter_items(v: Value<'_>) -> Result<Vec<AnyValue>> {
     if let Some(d) = dict_of(v) {
         return Ok(d.keys());
     }
+    if let Some(s) = set_of(v) {
+        return Ok(s.items());
+    }
     // A value per character or byte: 16 times the text's size for ASCII, so the room is asked
     // for up front, and refused as a `MemoryError`.
     let mut items = Vec::new();
@@ -289,6 +296,7 @@ pub fn truthy(v: AnyView<'_>) -> bool {
         x @ Value::Object(o) => match o.type_index() {
             ti::LIST => list_obj(x).is_some_and(|l| !l.is_empty()),
             ti::DICT => o.downcast_ref::<DictObj>().is_some_and(|d| !d.is_empty()),
+            ti::SET => o.downcast_ref::<SetObj>().is_some_and(|s| !s.is_empty()),
             _ => true,
         },
     }
@@ -553,6 +561,9 @@ fn is_sequence(v: Value<'_>) -> bool {
 }
 
 fn seq_binary(op: BinOp, x: Value<'_>, y: Value<'_>) -> Result<Slot> {
+    if let Some(result) = set_ops::binary(op, x, y) {
+        return result;
+    }
     match op {
         BinOp::Add => match (x, y) {
             (Value::Str(_) | Value::UStr(_), _) => match (Text::of(x), Text::of(y)) {
@@ -747,6 +758,7 @@ fn rich_order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Result<bool> {
         (Value::Bytes(p), Value::Bytes(q)) => p.cmp(q),
         _ => match (list_obj(x), list_obj(y)) {
             (Some(p), Some(q)) => return list_order(op, p, q),
+            _ if let Some(subset) = set_ops::order(op, x, y) => return Ok(subset),
             _ => {
                 return Err(type_error(format!(
                     "'{}' not supported between instances of '{}' and '{}'",
@@ -807,6 +819,9 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
             if let Some(d) = dict_of(c) {
                 check_hashable(x)?;
                 return Ok(d.contains_key(item));
+            }
+            if let Some(s) = set_of(c) {
+                return s.contains(item);
             }
             Err(type_error(format!("argument of type '{}' is not iterable", vname(c))))
         }
@@ -1044,6 +1059,7 @@ pub fn len(v: AnyView<'_>) -> Result<i64> {
         _ => match (list_obj(x), x.as_obj().filter(|o| o.type_index() == ti::DICT)) {
             (Some(l), _) => l.len(),
             (None, Some(o)) => o.downcast_ref::<DictObj>().map_or(0, DictObj::len),
+            _ if let Some(s) = set_of(x) => s.len(),
             _ => return Err(type_error(format!("object of type '{}' has no len()", vname(x)))),
         },
     };
@@ -1153,6 +1169,21 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
         }
         Value::Bytes(b) => {
             let _ = write_bytes_repr(out, b);
+        }
+        Value::Object(o) if o.type_index() == ti::SET => {
+            // Sets hold no container but lists (tuples), so they cannot contain themselves.
+            let items = set_of(v).map(|s| s.items()).unwrap_or_default();
+            if items.is_empty() {
+                return out.push_str("set()");
+            }
+            out.push('{');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_repr(out, x.value(), seen);
+            }
+            out.push('}');
         }
         Value::Object(o) if matches!(o.type_index(), ti::LIST | ti::DICT) => {
             let is_list = o.type_index() == ti::LIST;

@@ -15,8 +15,8 @@ use crate::pipeline::lambdas::{LAMBDA_NAME, free_names, lifted};
 use crate::pipeline::methods::Method;
 use crate::{Dict, List};
 
-/// The value of a default parameter value: a literal, a negated number, or a list, tuple or
-/// dict display of such; `None` for anything else.
+/// The value of a default parameter value: a literal, a negated number, or a list, tuple, set
+/// or dict display of such; `None` for anything else.
 pub(super) fn constant_value(e: &Expr) -> Option<Slot> {
     Some(match e {
         Expr::Const { value } => FnCompiler::literal(value),
@@ -32,6 +32,11 @@ pub(super) fn constant_value(e: &Expr) -> Option<Slot> {
         Expr::List { items } | Expr::Tuple { items } => {
             let items = items.iter().map(|i| constant_value(i).map(Slot::resize::<0>)).collect::<Option<Vec<_>>>()?;
             List::from_vec(items).into()
+        }
+        Expr::Set { items } => {
+            let items = items.iter().map(|i| constant_value(i).map(Slot::resize::<0>)).collect::<Option<Vec<_>>>()?;
+            let folded = items.len() > 2;
+            crate::pipeline::set_ops::build_set(items.into_iter(), folded).ok()?.into()
         }
         Expr::Dict { keys, values } => {
             let mut d = Dict::new();

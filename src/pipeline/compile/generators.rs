@@ -1,4 +1,4 @@
-//! Comprehensions: list and dict comprehensions anywhere, and generator expressions as the
+//! Comprehensions: list, set and dict comprehensions anywhere, and generator expressions as the
 //! argument of a call that takes every item before it returns.
 //!
 //! Rationale: a generator runs its body as its consumer asks for items. Where the consumer
@@ -14,6 +14,7 @@ use crate::pipeline::append_loop::AppendLoop;
 use crate::pipeline::ast::{Expr, Target};
 use crate::pipeline::builtins::Builtin;
 use crate::pipeline::ir::{Inst, NO_REG, Reg};
+use crate::pipeline::methods::Method;
 
 /// The built-ins a generator expression may be given to: each takes all its items first.
 pub(super) fn takes_a_generator(b: Builtin) -> bool {
@@ -22,6 +23,7 @@ pub(super) fn takes_a_generator(b: Builtin) -> bool {
         Builtin::List
             | Builtin::Tuple
             | Builtin::Dict
+            | Builtin::Set
             | Builtin::Sorted
             | Builtin::Sum
             | Builtin::Min
@@ -33,7 +35,7 @@ pub(super) fn takes_a_generator(b: Builtin) -> bool {
 
 /// The error for a generator expression anywhere else.
 pub(super) const GENERATOR_PLACES: &str = "generator expressions are supported only as the argument of \
-     list(), tuple(), dict(), sorted(), sum(), min(), max(), any(), all() or str.join() (anyscript builds \
+     list(), tuple(), dict(), set(), sorted(), sum(), min(), max(), any(), all() or str.join() (anyscript builds \
      their items first, which is what Python's generator gives a call that takes them all)";
 
 impl FnCompiler<'_> {
@@ -71,6 +73,28 @@ impl FnCompiler<'_> {
             Ok(())
         })?;
         self.patch_skip(skip);
+        Ok(self.move_to(out, dst))
+    }
+
+    /// `{elt for target in iter if ifs...}`.
+    pub(super) fn set_comp(
+        &mut self,
+        elt: &Expr,
+        target: &Target,
+        iter: &Expr,
+        ifs: &[Expr],
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
+        let out = self.temp();
+        let none = self.operands(&[]);
+        self.emit(Inst::BuildSet { dst: out, items: none, folded: false });
+        self.comprehension_loop(target, iter, ifs, |c| {
+            let v = c.expr(elt, None)?;
+            let args = c.operands(&[v]);
+            let ignored = c.temp();
+            c.emit(Inst::CallMethod { dst: ignored, method: Method::Add, obj: out, args });
+            Ok(())
+        })?;
         Ok(self.move_to(out, dst))
     }
 
