@@ -14,7 +14,7 @@ target=x86_64-unknown-linux-gnu
 core_tests=(--lib --test smoke_core --test zero_alloc --test objects --test bad_input --test proptest_values
     --test object_census --test dlpack_roundtrip --test collate --test npy_numpy --test interp_cpython
     --test pipeline_errors --test direct_call --test deep_nesting --test long_text --test capi_abi --test capi_plugins --test capi_layout
-    --test mutated_scripts)
+    --test mutated_scripts --test sets)
 # Property tests and mutated scripts run fewer cases under the (slow) checkers; the plain run
 # covers the full count.
 export PROPTEST_CASES="${PROPTEST_CASES:-32}"

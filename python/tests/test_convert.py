@@ -129,7 +129,17 @@ def test_unconvertible_type():
     with pytest.raises(TypeError):
         echo(object())
     with pytest.raises(TypeError):
-        echo({1, 2})
+        echo(Ellipsis)
+
+
+def test_sets_round_trip():
+    # A frozenset comes back as a set; tuples inside a set come back as tuples (lists would be
+    # unhashable in Python).
+    assert echo({1, 2.5, "a", None}) == {1, 2.5, "a", None}
+    assert echo(frozenset({"x"})) == {"x"} and type(echo(frozenset())) is set
+    assert echo({(1, ("a", 2))}) == {(1, ("a", 2))}
+    with pytest.raises(TypeError, match="unhashable type: 'set'"):
+        echo({frozenset({1})})
 
 
 def test_one_character_strings_of_every_width():

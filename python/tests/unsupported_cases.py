@@ -78,10 +78,6 @@ def uses_generator_expression(text):
     return sum(lengths)
 
 
-def uses_set_comprehension(text):
-    return len({c for c in text})  # unsupported: set comprehension
-
-
 def uses_walrus(text):
     if (n := len(text)) > 3:  # unsupported: walrus
         return n

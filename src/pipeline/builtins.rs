@@ -9,8 +9,8 @@ use super::ast::BinOp;
 use super::format::{ascii_of, format_value};
 use super::methods::{arity_error, decimal_value, is_space};
 use super::value_ops::{
-    Text, binary, dict_update_from, index_arg, iter_items, len, overflow, py_lt, repr_value, sort_values, to_str,
-    truthy, try_repr_value, type_error, value_error, vname,
+    Text, binary, dict_update_from, index_arg, iter_items, len, overflow, py_gt, py_lt, repr_value, sort_values,
+    to_str, truthy, try_repr_value, type_error, value_error, vname,
 };
 use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, List, PackedFunc, Result, Value};
 use std::borrow::Cow;
@@ -399,7 +399,7 @@ fn abs(x: Value<'_>) -> Result<Slot> {
 fn min_max(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
     let is_min = b == Builtin::Min;
     // Python keeps the first of equal extremes: replace only on a strict improvement.
-    let better = |x: Value<'_>, best: Value<'_>| if is_min { py_lt(x, best) } else { py_lt(best, x) };
+    let better = |x: Value<'_>, best: Value<'_>| if is_min { py_lt(x, best) } else { py_gt(x, best) };
     let empty = || value_error(format!("{}() arg is an empty sequence", b.name()));
     if let [one] = args {
         let items = iter_items(one.value())?;
@@ -766,7 +766,7 @@ mod tests {
         assert_eq!(err_of("min", &[list(vec![])]), ve("min() arg is an empty sequence"));
         assert_eq!(err_of("max", &[s("")]), ve("max() arg is an empty sequence"));
         assert_eq!(err_of("min", &[i(1)]), te("'int' object is not iterable"));
-        assert_eq!(err_of("max", &[i(1), s("a")]), te("'<' not supported between instances of 'int' and 'str'"));
+        assert_eq!(err_of("max", &[i(1), s("a")]), te("'>' not supported between instances of 'str' and 'int'"));
         assert_eq!(ok("sum", &[list(vec![i(1), f(2.5)])]), "3.5");
         assert_eq!(ok("sum", &[list(vec![f(0.1); 10])]), "0.9999999999999999");
         assert_eq!(ok("sum", &[list(vec![f(1e100), f(1.0), f(-1e100)])]), "0.0");

@@ -7,7 +7,7 @@ use super::Slot;
 use super::format::{FormatArgs, str_format_with};
 use super::methods::{Method, check_method};
 use super::value_ops::{
-    Text, c_int_arg, iter_items, list_of, merge_sort_by, py_lt, text_slot, type_error, value_error, vname,
+    Text, c_int_arg, iter_items, list_of, merge_sort_by, py_gt, py_lt, text_slot, type_error, value_error, vname,
 };
 use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Result, Value};
 
@@ -131,7 +131,7 @@ fn extreme(max: bool, key: AnyView<'_>, default: Option<AnyView<'_>>, args: &[An
         };
         let better = match &best {
             None => true,
-            Some((best_key, _)) if max => py_lt(best_key.value(), k.value())?,
+            Some((best_key, _)) if max => py_gt(k.value(), best_key.value())?,
             Some((best_key, _)) => py_lt(k.value(), best_key.value())?,
         };
         if better {

@@ -913,7 +913,10 @@ mod tests {
         assert_eq!(Method::Index.arity(), (1, 3));
         assert_eq!(Method::Lower.arity(), (0, 0));
         assert_eq!(Method::Count.arity(), (1, 3));
-        assert_eq!(Method::Update.arity(), (0, 1));
+        // A set's `update(*others)` takes any number; a dict's takes one, checked when it runs.
+        assert_eq!(Method::Update.arity(), (0, super::super::builtins::VARIADIC));
+        assert_eq!(Method::Add.arity(), (1, 1));
+        assert_eq!(Method::Add.qualified_name(), "set.add");
     }
 
     #[test]
@@ -928,6 +931,12 @@ mod tests {
         assert_eq!(call(&dict(vec![]), "pop", &[]), t("pop expected at least 1 argument, got 0"));
         assert_eq!(call(&list(vec![]), "insert", &[i(1)]), t("insert expected 2 arguments, got 1"));
         assert_eq!(call(&s("a"), "replace", &[s("a")]), t("replace expected at least 2 arguments, got 1"));
+        // CPython 3.11's wording for set methods.
+        let set = Slot::from(crate::Set::new());
+        assert_eq!(call(&set, "add", &[]), t("set.add() takes exactly one argument (0 given)"));
+        assert_eq!(call(&set, "pop", &[i(1)]), t("set.pop() takes no arguments (1 given)"));
+        assert_eq!(call(&set, "append", &[i(1)]), t("'set' object has no attribute 'append'"));
+        assert_eq!(call(&dict(vec![]), "update", &[i(1), i(2)]), t("update expected at most 1 argument, got 2"));
     }
 
     #[test]

@@ -706,9 +706,14 @@ pub(crate) fn py_eq(x: Value<'_>, y: Value<'_>) -> bool {
     }
 }
 
-/// Python `<`, for sorting, `min` and `max`.
+/// Python `<`, for sorting and `min`.
 pub(crate) fn py_lt(x: Value<'_>, y: Value<'_>) -> Result<bool> {
     rich_order(CmpOp::Lt, x, y)
+}
+
+/// Python `>`, for `max` (CPython asks `item > best`, which its error message shows).
+pub(crate) fn py_gt(x: Value<'_>, y: Value<'_>) -> Result<bool> {
+    rich_order(CmpOp::Gt, x, y)
 }
 
 fn num_cmp(p: Num, q: Num) -> Option<Ordering> {

@@ -342,11 +342,26 @@ def safe_numbers(text):
     return [out, ratio]
 
 
+def char_classes(text):
+    # Sets of ints iterate in CPython's order, which anyproc keeps; sets of str do not (CPython
+    # seeds its str hashes per process), so those are sorted.
+    vowels = set("aeiou")
+    seen = set()
+    repeats = {c for c in text if c in seen or seen.add(c)}
+    codes = {ord(c) % 64 for c in text}
+    codes -= {32}
+    lengths = {len(w) for w in text.split()}
+    common = vowels & set(text.lower())
+    return [sorted(repeats), list(codes), list(lengths), sorted(common), len(seen - vowels), vowels <= seen,
+            list(lengths | {0, 64, 128}), [n for n in lengths if n in codes], sorted(seen ^ vowels)[:5]]
+
+
 CASES = [
     "unicode_split_any", "count_vowels", "word_lengths", "capitalize_words", "first_long_word",
     "reverse_words", "char_histogram", "collatz_steps", "fizz", "dedupe", "pairs_with_break",
     "numbers", "stats", "tags", "clean", "zipped", "nested", "find_all", "wrap_lines",
     "skip_and_stop", "append_loops", "formatted", "ranked", "vocab_stats", "pruned", "safe_numbers",
+    "char_classes",
 ]
 
 
