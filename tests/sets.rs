@@ -118,3 +118,16 @@ fn scripts_build_and_query_sets() {
     let e = run("def f(x):\n    return {1} | [x]\n", AnyView::from(0i64)).unwrap_err();
     assert!(e.contains("unsupported operand type(s) for |: 'set' and 'list'"), "{e}");
 }
+
+#[test]
+fn module_constants_are_one_object_made_once() {
+    let src = "STOP = {'a', 'the'}\nSEEN = []\n\ndef f(x):\n    SEEN.append(x)\n    return [x in STOP, len(SEEN), STOP is STOP]\n";
+    let f = script(src, "f").unwrap();
+    assert_eq!(f.call(&[AnyView::from("the")]).unwrap().to_string(), "[True, 1, True]");
+    // The list is the module's: the second call sees the first call's append, as in Python.
+    assert_eq!(f.call(&[AnyView::from("b")]).unwrap().to_string(), "[False, 2, True]");
+    let e = script("N = len('ab')\n\ndef f(x):\n    return N\n", "f").unwrap_err().to_string();
+    assert!(e.contains("line 1") && e.contains("module constant 'N' must be a constant"), "{e}");
+    let e = script("N = 1\nN += 1\n", "f").unwrap_err().to_string();
+    assert!(e.contains("line 2") && e.contains("only function definitions"), "{e}");
+}

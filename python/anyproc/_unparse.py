@@ -225,3 +225,8 @@ def unparse_function(f: Dict[str, Any]) -> str:
     out = [f"def {f['name']}({', '.join(params)}):"]
     stmts(f["body"], "    ", out)
     return "\n".join(out) + "\n"
+
+
+def unparse_constant(c: Dict[str, Any]) -> str:
+    """One module constant (``NAME = value``, as a dict) as anyscript source, ending with a newline."""
+    return f"{c['name']} = {expr(c['value'])}\n"

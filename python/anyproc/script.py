@@ -35,7 +35,7 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 from . import _native
 from .trace import _record_script, _set_script_call
 from ._ops import OpNamespace
-from ._unparse import unparse_function
+from ._unparse import unparse_constant, unparse_function
 
 I64_MIN = -(2**63)
 I64_MAX = 2**63 - 1
@@ -165,10 +165,10 @@ def script(fn: Optional[Callable] = None, *, while_limit: Optional[int] = None,
     lowerer = _Lowerer()
     lowerer.name_of(fn)
     lowerer.run()
-    module = {"functions": [d for d, _ in lowerer.defs]}
+    module = {"functions": [d for d, _ in lowerer.defs], "constants": [c for c, _ in lowerer.constants]}
     text = json.dumps(module, ensure_ascii=False, allow_nan=False)
     func = _native.script_json(text, lowerer.names[fn], while_limit=while_limit, max_depth=max_depth)
-    return ScriptFunction(func, fn, text, [(d["name"], src) for d, src in lowerer.defs])
+    return ScriptFunction(func, fn, text, [(d["name"], src) for d, src in lowerer.defs + lowerer.constants])
 
 
 # ---- lowering ------------------------------------------------------------------------------
@@ -304,6 +304,10 @@ class _Lowerer:
         self.queue: List[types.FunctionType] = []
         #: (FunctionDef dict, anyscript source), entry first
         self.defs: List[Tuple[Dict[str, Any], str]] = []
+        #: (ModuleConstant dict, anyscript source) of the containers the functions read
+        self.constants: List[Tuple[Dict[str, Any], str]] = []
+        #: id of a container -> (its module name, the container, kept alive so its id stays its own)
+        self.constant_names: Dict[int, Tuple[str, Any]] = {}
         # Per-function state.
         self.fn: Any = None
         self.src: Any = None
@@ -405,11 +409,32 @@ class _Lowerer:
         if isinstance(value, (types.FunctionType, ScriptFunction)):
             return _name(self.name_of(value))
         if _is_constant(value):
+            if isinstance(value, (list, tuple, dict, set, frozenset)):
+                return _name(self.module_constant(value, shown))
             return _const(value)
         if isinstance(value, types.ModuleType):
             raise self.src.error(node, f"the module '{shown}' as a value (only anyproc.ops.* calls)")
         raise self.src.error(node, f"the Python object '{shown}' ({type(value).__name__}); "
                              "only plain functions, constants and anyproc.ops.* are visible to a script")
+
+    def module_constant(self, value: Any, shown: str) -> str:
+        """The module name of a global container: one module constant per object, made once when
+        the module is compiled, so that each function reads the same object (as Python's do, and
+        without building it anew at each read)."""
+        known = self.constant_names.get(id(value))
+        if known is not None:
+            return known[0]
+        base = shown.rsplit(".", 1)[-1]  # `cases.STOP` is named STOP
+        base = base if base.isidentifier() else "constant"
+        name, n = base, 1
+        while name in self.taken or name in self.locals:
+            n += 1
+            name = f"{base}_{n}"
+        self.taken.add(name)
+        self.constant_names[id(value)] = (name, value)
+        lowered = {"name": name, "value": _const(value), "line": 0}
+        self.constants.append((lowered, unparse_constant(lowered)))
+        return name
 
     def dotted_expr(self, node: ast.AST) -> Optional[Dict[str, Any]]:
         """Resolves ``a.b.c`` whose root is not local; None to lower it as written."""

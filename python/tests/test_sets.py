@@ -5,12 +5,13 @@ ways."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import anyproc
 import pytest
 import set_cases
-from conftest import corpus_lines
+from conftest import corpus_lines, run_cli
 from test_formatting import check_all, outcome
 
 CASES = ["vocabulary", "char_sets", "lengths", "literal_layouts", "set_methods", "in_place_operators",
@@ -131,6 +132,46 @@ def test_a_frozenset_inside_a_set_is_refused():
     # A frozenset becomes a set, which (like CPython's set) is unhashable, so it cannot be a key.
     with pytest.raises(TypeError, match="unhashable type: 'set'"):
         anyproc.script(roundtrip)({frozenset({1})})
+
+
+# ---- globals: one module constant per object
+
+
+LOG = []
+
+
+def remember(x):
+    LOG.append(x)
+    return [len(LOG), set_cases.STOP is set_cases.STOP, x in set_cases.STOP]
+
+
+def test_a_global_container_is_one_object_made_once():
+    f = anyproc.script(remember)
+    # The script's own copy of LOG, made when `script` ran, lives as long as the function and
+    # is shared by its calls, as a module's global is (Python's LOG is not changed).
+    assert [f("a"), f("zz"), f("the")] == [[1, True, True], [2, True, False], [3, True, True]]
+    assert LOG == []
+    assert "LOG = []" in f.source and "STOP = {" in f.source
+    again = anyproc.script_source(f.source, f.sources[0][0])
+    assert again("a") == [1, True, True]
+
+
+def content_words(text):
+    return sorted({w for w in text.lower().split() if w not in set_cases.STOP})
+
+
+def test_a_traced_script_with_a_global_set_runs_in_the_cli(tmp_path, lines):
+    scripted = anyproc.script(content_words)
+    traced = anyproc.trace(lambda text: {"words": scripted(text)}, "text")
+    path = tmp_path / "content.toml"
+    traced.save(str(path))
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(lines[:40]) + "\n", encoding="utf-8")
+    dst = tmp_path / "out.jsonl"
+    proc = run_cli(["run", str(path), "--input", str(src), "--output", str(dst)])
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(r)["words"] for r in dst.read_text(encoding="utf-8").splitlines()]
+    assert rows == [content_words(t) for t in lines[:40]]
 
 
 @pytest.fixture(scope="module")

@@ -84,6 +84,11 @@ impl DictObj {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Whether `key` is present, read where the dict stands, with no handle made.
+    pub fn contains_key(&self, key: AnyView<'_>) -> bool {
+        self.with_map(|m| m.contains_key(&key))
+    }
 }
 
 fn dict_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, depth: usize) -> bool {

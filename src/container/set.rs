@@ -40,6 +40,13 @@ impl SetObj {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Whether `key` is present; a `TypeError` when it is unhashable. Reads the set where it
+    /// stands, with no handle made (what `x in s` runs).
+    pub fn contains(&self, key: AnyView<'_>) -> Result<bool> {
+        let hash = py_hash(key.value())?;
+        Ok(self.table.read_recursive().contains(key.value(), hash))
+    }
 }
 
 // Keys are hashable (no dict or set inside), so comparing them never reaches a set's lock again.
@@ -119,9 +126,7 @@ impl Set {
 
     /// Whether `key` is present; a `TypeError` when it is unhashable.
     pub fn contains<'a>(&self, key: impl Into<AnyView<'a>>) -> Result<bool> {
-        let key = key.into();
-        let hash = py_hash(key.value())?;
-        Ok(self.read(|t| t.contains(key.value(), hash)))
+        self.0.contains(key.into())
     }
 
     /// Adds `key`; true when it was not there. A `TypeError` when it is unhashable.

@@ -11,6 +11,23 @@ use serde::{Deserialize, Serialize};
 pub struct Module {
     /// The functions, in source order.
     pub functions: Vec<FunctionDef>,
+    /// `NAME = value` at the top level: constants the functions read, each one object made
+    /// once when the module is compiled (a module's global, as in Python).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constants: Vec<ModuleConstant>,
+}
+
+/// `NAME = value` at the top level of a module; `value` must be a constant expression (a
+/// literal, a negated number, or a list, tuple, dict or set display of such).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModuleConstant {
+    /// The name the functions read it by.
+    pub name: String,
+    /// The value.
+    pub value: Expr,
+    /// The line of the assignment.
+    #[serde(default)]
+    pub line: u32,
 }
 
 /// `def name(params): body`.

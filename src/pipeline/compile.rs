@@ -22,6 +22,9 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 mod calls;
+mod constants;
+
+pub use constants::module_globals;
 mod exceptions;
 mod generators;
 mod raising;
@@ -122,13 +125,13 @@ fn defaults_of(f: &FunctionDef) -> Result<Vec<Slot>> {
         .iter()
         .zip(&f.params[first..])
         .map(|(d, p)| {
-            calls::constant_value(d).ok_or_else(|| {
+            constants::constant_value(d).ok_or_else(|| {
                 err(
                     f.line,
                     ErrorKind::Parse,
                     format!(
                         "the default value of parameter '{p}' of function '{}' must be a constant (a literal, \
-                         or a list, tuple or dict of literals)",
+                         or a list, tuple, dict or set of literals)",
                         f.name
                     ),
                 )
@@ -973,7 +976,7 @@ impl<'a> FnCompiler<'a> {
             }
             Expr::Set { items } => {
                 let regs = self.exprs(items)?;
-                let folded = items.len() > 2 && items.iter().all(is_folded_constant);
+                let folded = items.len() > 2 && items.iter().all(constants::is_folded_constant);
                 let items = self.operands(&regs);
                 let d = self.dst(dst);
                 self.emit(Inst::BuildSet { dst: d, items, folded });
@@ -1213,18 +1216,6 @@ impl<'a> FnCompiler<'a> {
         let d = self.dst(dst);
         self.emit(Inst::CallOp { dst: d, op, args });
         Ok(d)
-    }
-}
-
-/// Whether CPython 3.11's AST optimizer folds `e` into a constant (a literal, an operator on
-/// such, a tuple of such): a set display of more than two of them is compiled to a frozenset.
-fn is_folded_constant(e: &Expr) -> bool {
-    match e {
-        Expr::Const { .. } => true,
-        Expr::UnaryOp { operand, .. } => is_folded_constant(operand),
-        Expr::BinOp { left, right, .. } => is_folded_constant(left) && is_folded_constant(right),
-        Expr::Tuple { items } => items.iter().all(is_folded_constant),
-        _ => false,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::Slot;
 use super::ast::{Expr, FunctionDef, Stmt, StmtKind, Target};
-use super::compile::{Globals, Limits, compile, visit_children};
+use super::compile::{Globals, Limits, compile, module_globals, visit_children};
 use super::interp::run;
 use super::ir::Program;
 use super::json::json_to_any;
@@ -85,6 +85,7 @@ impl Pipeline {
         let mut functions = vec![main_function(&spec)?];
         if !spec.functions.trim().is_empty() {
             let module = parse_module(&spec.functions).map_err(|e| shift_error_line(e, functions_line))?;
+            globals = module_globals(&module, &globals).map_err(|e| shift_error_line(e, functions_line))?;
             for mut f in module.functions {
                 shift_lines(&mut f, functions_line.saturating_sub(1));
                 functions.push(f);

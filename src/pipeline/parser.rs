@@ -8,7 +8,8 @@
 //! here or in later passes that walk the tree recursively.
 
 use super::ast::{
-    BinOp, BoolOp, CmpOp, ExceptHandler, Expr, FunctionDef, Keyword, Literal, Module, Stmt, StmtKind, Target, UnaryOp,
+    BinOp, BoolOp, CmpOp, ExceptHandler, Expr, FunctionDef, Keyword, Literal, Module, ModuleConstant, Stmt, StmtKind,
+    Target, UnaryOp,
 };
 use super::lexer::{INT_LITERAL_MAX, Tok, Token, is_keyword, syntax_error, tokenize};
 
@@ -297,31 +298,44 @@ impl Parser {
     // ---- entry points ----
 
     fn module(mut self) -> Result<Module> {
-        let mut functions = Vec::new();
+        let (mut functions, mut constants) = (Vec::new(), Vec::new());
         loop {
             match self.peek() {
-                Tok::End => return Ok(Module { functions }),
+                Tok::End => return Ok(Module { functions, constants }),
                 Tok::Newline => {
                     self.bump();
                 }
                 Tok::Indent => return Err(self.unexpected()),
                 Tok::Name(n) if n == "def" => functions.push(self.function_def()?),
-                _ => self.top_level_statement()?,
+                _ => self.top_level_statement(&mut constants)?,
             }
         }
     }
 
-    /// Accepts docstrings between functions; any other top-level statement is an error.
-    fn top_level_statement(&mut self) -> Result<()> {
+    /// Accepts docstrings between functions and `NAME = value` (a module constant, whose
+    /// value the compiler checks); any other top-level statement is an error.
+    fn top_level_statement(&mut self, constants: &mut Vec<ModuleConstant>) -> Result<()> {
         let start = self.token().clone();
         let mut stmts = Vec::new();
         self.statement(&mut stmts)?;
-        let is_docstring =
-            |s: &Stmt| matches!(&s.kind, StmtKind::Expr { value: Expr::Const { value: Literal::Str(_) } });
-        if stmts.iter().all(is_docstring) {
-            return Ok(());
+        for s in stmts {
+            match s.kind {
+                StmtKind::Expr { value: Expr::Const { value: Literal::Str(_) } } => {}
+                StmtKind::Assign { targets, value } if matches!(targets[..], [Target::Name { .. }]) => {
+                    if let Some(Target::Name { id }) = targets.into_iter().next() {
+                        constants.push(ModuleConstant { name: id, value, line: s.line });
+                    }
+                }
+                _ => {
+                    return Err(self.error_at(
+                        &start,
+                        "only function definitions ('def') and constants ('NAME = value') are allowed at the top \
+                         level of a module",
+                    ));
+                }
+            }
         }
-        Err(self.error_at(&start, "only function definitions ('def') are allowed at the top level of a module"))
+        Ok(())
     }
 
     fn standalone_expr(mut self) -> Result<Expr> {
@@ -1510,6 +1524,14 @@ mod tests {
         parse_expr(src).expect_err(src).to_string()
     }
 
+    #[test]
+    fn module_constants() {
+        let m = parse_module("STOP = {'a', 'b'}\n\ndef f(x):\n    return x in STOP\nN = -1\n").unwrap();
+        let names: Vec<(&str, u32)> = m.constants.iter().map(|c| (c.name.as_str(), c.line)).collect();
+        assert_eq!(names, [("STOP", 1), ("N", 5)]);
+        assert_eq!(show(&m.constants[0].value), "(set \"a\" \"b\")");
+    }
+
     fn module_err(src: &str) -> String {
         let e = parse_module(src).expect_err(src);
         assert_eq!(e.kind(), crate::ErrorKind::Parse);
@@ -1869,7 +1891,7 @@ mod tests {
             body,
             line: 1,
         };
-        assert_eq!(m, Module { functions: vec![expected] });
+        assert_eq!(m, Module { functions: vec![expected], constants: Vec::new() });
     }
 
     #[test]
@@ -2494,7 +2516,16 @@ mod tests {
             ("def f(x):\n    break", "line 2, column 5: 'break' outside loop"),
             ("def f(x):\n    continue", "line 2, column 5: 'continue' outside loop"),
             ("return 1", "line 1, column 1: 'return' outside function"),
-            ("x = 1", "line 1, column 1: only function definitions ('def') are allowed at the top level of a module"),
+            (
+                "x += 1",
+                "line 1, column 1: only function definitions ('def') and constants ('NAME = value') are allowed at the \
+                 top level of a module",
+            ),
+            (
+                "a, b = 1, 2",
+                "line 1, column 1: only function definitions ('def') and constants ('NAME = value') are allowed at the \
+                 top level of a module",
+            ),
             ("def f(x, x): pass", "line 1, column 10: duplicate parameter 'x' in function definition"),
             ("def f(x):\n    f(x) = 1", "line 2, column 5: cannot assign to function call"),
             ("def f(x):\n    1 = x", "line 2, column 5: cannot assign to literal"),

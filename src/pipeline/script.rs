@@ -2,7 +2,7 @@
 //! a `PackedFunc` out (what Python's `anyproc.script` builds on).
 
 use super::ast::{FunctionDef, Module};
-use super::compile::{Globals, Limits, compile};
+use super::compile::{Globals, Limits, compile, module_globals};
 use super::interp::as_packed_func;
 use super::parser::parse_module;
 use crate::PackedFunc;
@@ -40,8 +40,9 @@ pub fn script_json_with_limits(json: &str, entry: &str, limits: Limits) -> Resul
 
 /// Compiles `module` with `globals` and returns its function `entry` as a `PackedFunc`.
 pub fn script_module(module: Module, entry: &str, globals: &Globals, limits: Limits) -> Result<PackedFunc> {
+    let globals = module_globals(&module, globals)?;
     let functions = entry_first(module, entry)?;
-    let program = compile(&functions, globals, limits, &[])?;
+    let program = compile(&functions, &globals, limits, &[])?;
     Ok(as_packed_func(Arc::new(program), 0))
 }
 

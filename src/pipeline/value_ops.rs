@@ -818,14 +818,17 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
             _ => Err(type_error(format!("a bytes-like object is required, not '{}'", vname(x)))),
         },
         _ => {
+            // By type index, and on the object where it stands: no handle (two atomic counts)
+            // is made for a membership test.
+            let obj = c.as_obj();
             if let Some(l) = list_obj(c) {
                 return Ok(l.with_items(|xs| xs.iter().any(|v| values_equal(v.value(), x, 0))));
             }
-            if let Some(d) = dict_of(c) {
+            if let Some(d) = obj.filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>()) {
                 check_hashable(x)?;
                 return Ok(d.contains_key(item));
             }
-            if let Some(s) = set_of(c) {
+            if let Some(s) = obj.filter(|o| o.type_index() == ti::SET).and_then(|o| o.downcast_ref::<SetObj>()) {
                 return s.contains(item);
             }
             Err(type_error(format!("argument of type '{}' is not iterable", vname(c))))

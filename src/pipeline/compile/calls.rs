@@ -6,48 +6,13 @@ use super::generators::takes_a_generator;
 use super::{FnCompiler, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
-use crate::pipeline::ast::{Expr, Keyword, Literal, UnaryOp};
+use crate::pipeline::ast::{Expr, Keyword, Literal};
 use crate::pipeline::binding::{Params, Source, bind};
 use crate::pipeline::builtins::Builtin;
 use crate::pipeline::ir::{Inst, Reg};
 use crate::pipeline::keyed::Keyed;
 use crate::pipeline::lambdas::{LAMBDA_NAME, free_names, lifted};
 use crate::pipeline::methods::Method;
-use crate::{Dict, List};
-
-/// The value of a default parameter value: a literal, a negated number, or a list, tuple, set
-/// or dict display of such; `None` for anything else.
-pub(super) fn constant_value(e: &Expr) -> Option<Slot> {
-    Some(match e {
-        Expr::Const { value } => FnCompiler::literal(value),
-        Expr::UnaryOp { op: UnaryOp::Neg, operand } => match operand.as_ref() {
-            Expr::Const { value: Literal::Int(i) } => Slot::from(i.checked_neg()?),
-            Expr::Const { value: Literal::Float(x) } => Slot::from(-x),
-            _ => return None,
-        },
-        Expr::UnaryOp { op: UnaryOp::Pos, operand } => match operand.as_ref() {
-            Expr::Const { value: Literal::Int(_) | Literal::Float(_) } => constant_value(operand)?,
-            _ => return None,
-        },
-        Expr::List { items } | Expr::Tuple { items } => {
-            let items = items.iter().map(|i| constant_value(i).map(Slot::resize::<0>)).collect::<Option<Vec<_>>>()?;
-            List::from_vec(items).into()
-        }
-        Expr::Set { items } => {
-            let items = items.iter().map(|i| constant_value(i).map(Slot::resize::<0>)).collect::<Option<Vec<_>>>()?;
-            let folded = items.len() > 2;
-            crate::pipeline::set_ops::build_set(items.into_iter(), folded).ok()?.into()
-        }
-        Expr::Dict { keys, values } => {
-            let mut d = Dict::new();
-            for (k, v) in keys.iter().zip(values) {
-                d.try_set(constant_value(k)?.resize(), constant_value(v)?.resize(), "a default value").ok()?;
-            }
-            d.into_any().resize()
-        }
-        _ => return None,
-    })
-}
 
 /// The keyword parameters of a built-in: its parameter names (`""` for one that is
 /// positional-only) and the value a left-out parameter before a given one takes.

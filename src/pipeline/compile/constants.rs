@@ -1,0 +1,76 @@
+//! Constant expressions: default parameter values and module constants, evaluated once when a
+//! module is compiled, and the set displays CPython folds into a frozenset.
+
+use super::{FnCompiler, Globals, err};
+use crate::error::{ErrorKind, Result};
+use crate::pipeline::Slot;
+use crate::pipeline::ast::{Expr, Literal, Module, UnaryOp};
+use crate::{Dict, List};
+
+/// The value of a default parameter value: a literal, a negated number, or a list, tuple, set
+/// or dict display of such; `None` for anything else.
+pub(crate) fn constant_value(e: &Expr) -> Option<Slot> {
+    Some(match e {
+        Expr::Const { value } => FnCompiler::literal(value),
+        Expr::UnaryOp { op: UnaryOp::Neg, operand } => match operand.as_ref() {
+            Expr::Const { value: Literal::Int(i) } => Slot::from(i.checked_neg()?),
+            Expr::Const { value: Literal::Float(x) } => Slot::from(-x),
+            _ => return None,
+        },
+        Expr::UnaryOp { op: UnaryOp::Pos, operand } => match operand.as_ref() {
+            Expr::Const { value: Literal::Int(_) | Literal::Float(_) } => constant_value(operand)?,
+            _ => return None,
+        },
+        Expr::List { items } | Expr::Tuple { items } => {
+            let items = items.iter().map(|i| constant_value(i).map(Slot::resize::<0>)).collect::<Option<Vec<_>>>()?;
+            List::from_vec(items).into()
+        }
+        Expr::Set { items } => {
+            let items = items.iter().map(|i| constant_value(i).map(Slot::resize::<0>)).collect::<Option<Vec<_>>>()?;
+            let folded = items.len() > 2;
+            crate::pipeline::set_ops::build_set(items.into_iter(), folded).ok()?.into()
+        }
+        Expr::Dict { keys, values } => {
+            let mut d = Dict::new();
+            for (k, v) in keys.iter().zip(values) {
+                d.try_set(constant_value(k)?.resize(), constant_value(v)?.resize(), "a default value").ok()?;
+            }
+            d.into_any().resize()
+        }
+        _ => return None,
+    })
+}
+
+/// Whether CPython 3.11's AST optimizer folds `e` into a constant (a literal, an operator on
+/// such, a tuple of such): a set display of more than two of them is compiled to a frozenset.
+pub(super) fn is_folded_constant(e: &Expr) -> bool {
+    match e {
+        Expr::Const { .. } => true,
+        Expr::UnaryOp { operand, .. } => is_folded_constant(operand),
+        Expr::BinOp { left, right, .. } => is_folded_constant(left) && is_folded_constant(right),
+        Expr::Tuple { items } => items.iter().all(is_folded_constant),
+        _ => false,
+    }
+}
+
+/// `base` with the module's constants added (`NAME = value` at its top level): each evaluated
+/// once, so that every function reads the same object, as Python's functions read a module's
+/// global; an error naming the line for a value that is not a constant.
+pub fn module_globals(module: &Module, base: &Globals) -> Result<Globals> {
+    let mut globals = base.clone();
+    for c in &module.constants {
+        let value = constant_value(&c.value).ok_or_else(|| {
+            err(
+                c.line,
+                ErrorKind::Parse,
+                format!(
+                    "the module constant '{}' must be a constant (a literal, a negative number, or a list, tuple, \
+                     dict or set of such)",
+                    c.name
+                ),
+            )
+        })?;
+        globals.insert(c.name.clone(), value);
+    }
+    Ok(globals)
+}
