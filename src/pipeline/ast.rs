@@ -119,6 +119,24 @@ pub enum Target {
     Tuple { items: Vec<Target> },
 }
 
+impl Target {
+    /// The names this target binds, in order: `a, (b, c)` binds a, b and c; `d[k]` binds none
+    /// (it stores into an object).
+    pub fn names(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        self.push_names(&mut out);
+        out
+    }
+
+    fn push_names<'t>(&'t self, out: &mut Vec<&'t str>) {
+        match self {
+            Target::Name { id } => out.push(id),
+            Target::Tuple { items } => items.iter().for_each(|t| t.push_names(out)),
+            Target::Subscript { .. } => {}
+        }
+    }
+}
+
 /// A literal constant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "value", rename_all = "snake_case")]

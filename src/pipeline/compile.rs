@@ -768,18 +768,8 @@ impl<'a> FnCompiler<'a> {
 
     /// Gives each name `target` binds a new register; returns the registers they had.
     fn bind_own_registers(&mut self, target: &Target) -> Vec<(String, Reg)> {
-        fn names(t: &Target, out: &mut Vec<String>) {
-            match t {
-                Target::Name { id } => out.push(id.clone()),
-                Target::Tuple { items } => items.iter().for_each(|t| names(t, out)),
-                // `[0 for d[k] in xs]` stores into an object, binding no name.
-                Target::Subscript { .. } => {}
-            }
-        }
-        let mut bound = Vec::new();
-        names(target, &mut bound);
         let mut outer = Vec::new();
-        for name in bound {
+        for name in target.names().into_iter().map(str::to_string) {
             let own = self.temp();
             if let Some(reg) = self.locals.insert(name.clone(), own) {
                 outer.push((name, reg));

@@ -9,7 +9,7 @@
 //! enclosing function does not run while it does. The compiler allows such a lambda only there;
 //! one that reads no enclosing variable is an ordinary function value and goes anywhere.
 
-use super::ast::{Expr, FunctionDef, Stmt, StmtKind, Target};
+use super::ast::{Expr, FunctionDef, Stmt, StmtKind};
 use super::compile::visit_children;
 
 /// The name every lambda has in errors and listings, as in Python.
@@ -35,7 +35,7 @@ fn reads<'e>(e: &'e Expr, bound: &[&'e str], out: &mut Vec<String>) {
             // The iterable is read in the enclosing scope, the rest in the comprehension's.
             reads(comp.iter, bound, out);
             let mut inside = bound.to_vec();
-            target_names(comp.target, &mut inside);
+            inside.extend(comp.target.names());
             comp.ifs.iter().for_each(|c| reads(c, &inside, out));
             comp.elements.into_iter().for_each(|x| reads(x, &inside, out));
         }
@@ -45,14 +45,6 @@ fn reads<'e>(e: &'e Expr, bound: &[&'e str], out: &mut Vec<String>) {
             reads(body, &inside, out);
         }
         _ => visit_children(e, &mut |c| reads(c, bound, out)),
-    }
-}
-
-fn target_names<'e>(t: &'e Target, out: &mut Vec<&'e str>) {
-    match t {
-        Target::Name { id } => out.push(id),
-        Target::Tuple { items } => items.iter().for_each(|t| target_names(t, out)),
-        Target::Subscript { .. } => {}
     }
 }
 

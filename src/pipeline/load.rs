@@ -262,17 +262,7 @@ fn check_steps_define_before_use(spec: &PipelineSpec) -> Result<()> {
 fn collect_names(e: &Expr, names: &mut Vec<String>, bound: &mut Vec<String>) {
     match e {
         Expr::Name { id } => names.push(id.clone()),
-        _ if let Some(comp) = e.comprehension() => {
-            let target = comp.target;
-            fn targets(t: &Target, out: &mut Vec<String>) {
-                match t {
-                    Target::Name { id } => out.push(id.clone()),
-                    Target::Tuple { items } => items.iter().for_each(|t| targets(t, out)),
-                    Target::Subscript { .. } => {}
-                }
-            }
-            targets(target, bound);
-        }
+        _ if let Some(comp) = e.comprehension() => bound.extend(comp.target.names().into_iter().map(str::to_string)),
         _ => {}
     }
     visit_children(e, &mut |c| collect_names(c, names, bound));

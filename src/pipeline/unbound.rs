@@ -29,13 +29,7 @@ pub fn maybe_unbound(params: &[String], body: &[Stmt], is_local: &dyn Fn(&str) -
 /// variables, which CPython keeps in the comprehension's own scope).
 pub fn bound_by_statements(params: &[String], body: &[Stmt]) -> HashSet<String> {
     fn target(t: &Target, out: &mut HashSet<String>) {
-        match t {
-            Target::Name { id } => {
-                out.insert(id.clone());
-            }
-            Target::Tuple { items } => items.iter().for_each(|t| target(t, out)),
-            Target::Subscript { .. } => {}
-        }
+        out.extend(t.names().into_iter().map(str::to_string));
     }
     fn block(body: &[Stmt], out: &mut HashSet<String>) {
         for s in body {
