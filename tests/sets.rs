@@ -115,6 +115,11 @@ fn scripts_build_and_query_sets() {
     assert!(e.contains("line 3") && e.contains("Set changed size during iteration"), "{e}");
     let e = run("def f(x):\n    return set().pop()\n", AnyView::from(0i64)).unwrap_err();
     assert!(e.contains("pop from an empty set"), "{e}");
+    // A set looked up in a set is the frozenset of its keys to CPython: never found here.
+    let src = "def f(x):\n    s = {1, 2}\n    s.discard({1})\n    return [{1} in s, {x} not in s, len(s)]\n";
+    assert_eq!(run(src, AnyView::from(1i64)).unwrap(), "[False, True, 2]");
+    let e = run("def f(x):\n    {1}.remove({x})\n", AnyView::from(1i64)).unwrap_err();
+    assert!(e.contains("KeyError") || e.contains("{1}"), "{e}");
     let e = run("def f(x):\n    return {1} | [x]\n", AnyView::from(0i64)).unwrap_err();
     assert!(e.contains("unsupported operand type(s) for |: 'set' and 'list'"), "{e}");
 }

@@ -44,9 +44,18 @@ impl SetObj {
     /// Whether `key` is present; a `TypeError` when it is unhashable. Reads the set where it
     /// stands, with no handle made (what `x in s` runs).
     pub fn contains(&self, key: AnyView<'_>) -> Result<bool> {
+        if is_set(key.value()) {
+            return Ok(false);
+        }
         let hash = py_hash(key.value())?;
         Ok(self.table.read_recursive().contains(key.value(), hash))
     }
+}
+
+/// Whether `v` is a set. CPython looks a set up in a set (`x in s`, `discard`, `remove`) as the
+/// frozenset of its keys; anyproc's sets never hold a frozenset, so such a lookup finds nothing.
+fn is_set(v: Value<'_>) -> bool {
+    v.as_obj().is_some_and(|o| o.type_index() == SET)
 }
 
 // Keys are hashable (no dict or set inside), so comparing them never reaches a set's lock again.
@@ -140,6 +149,9 @@ impl Set {
     /// Removes `key`; true when it was there.
     pub fn discard<'a>(&mut self, key: impl Into<AnyView<'a>>) -> Result<bool> {
         let key = key.into();
+        if is_set(key.value()) {
+            return Ok(false);
+        }
         let hash = py_hash(key.value())?;
         // The removed key is dropped after the lock is released.
         let removed = self.write(|t| t.discard(key.value(), hash));

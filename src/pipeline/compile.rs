@@ -1157,12 +1157,13 @@ impl<'a> FnCompiler<'a> {
                 if method == Method::Sort && !args.is_empty() {
                     return Err(err(line, ErrorKind::Type, "sort() takes no positional arguments"));
                 }
-                check_arity(line, &format!("{attr}()"), method.arity(), args.len())?;
+                // A wrong argument count is the receiver type's TypeError when the call runs, as
+                // in CPython (which words it per type: `set.add() takes exactly one argument`).
                 let obj = self.expr(value, None)?;
                 self.check_method_first(obj, method, args);
                 // `" ".join(w for w in words)`: join takes every item first.
                 let regs = self.arguments(args, method == Method::Join)?;
-                if method == Method::Append {
+                if method == Method::Append && regs.len() == 1 {
                     self.emit(Inst::Append { list: obj, value: regs[0] });
                     return Ok(self.constant(Slot::default()));
                 }
