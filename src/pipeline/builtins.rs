@@ -136,7 +136,11 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
         Builtin::Min | Builtin::Max => min_max(b, args),
         Builtin::Abs => abs(args[0].value()),
         Builtin::Sum => sum(args),
-        Builtin::Sorted => list(sort_values(iter_items(args[0].value())?)?),
+        Builtin::Sorted => {
+            let mut items = iter_items(args[0].value())?;
+            sort_values(&mut items)?;
+            list(items)
+        }
         Builtin::Reversed => {
             let x = args[0].value();
             if matches!(x, Value::None | Value::Int(_) | Value::Bool(_) | Value::Float(_))

@@ -7,7 +7,7 @@ use super::Slot;
 use super::format::{FormatArgs, str_format_with};
 use super::methods::{Method, check_method};
 use super::value_ops::{
-    Text, c_int_arg, iter_items, list_of, merge_sort_by, py_gt, py_lt, text_slot, type_error, value_error, vname,
+    Text, c_int_arg, iter_items, list_of, py_gt, py_lt, sort_by_python_lt, text_slot, type_error, value_error, vname,
 };
 use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Result, Value};
 
@@ -48,17 +48,20 @@ pub fn call_keyed(call: Keyed, args: &[AnyView<'_>]) -> Result<Slot> {
     match (call, args) {
         (Keyed::Sorted, [iterable, key, reverse]) => {
             let reverse = c_int_arg(reverse)? != 0;
-            let items = sorted(iter_items(iterable.value())?, *key, reverse)?;
+            let mut items = iter_items(iterable.value())?;
+            sort_keyed(&mut items, *key, reverse)?;
             Ok(List::from_vec(items).into())
         }
         (Keyed::Sort, [list, key, reverse]) => {
             check_method(Method::Sort, *list)?;
             let mut l = list_of(list.value()).expect("checked to be a list");
             let reverse = c_int_arg(reverse)? != 0;
-            let items = sorted(l.to_vec(), *key, reverse)?;
+            // A failed comparison leaves the list as far as the sort got, as CPython's does.
+            let mut items = l.to_vec();
+            let sorted = sort_keyed(&mut items, *key, reverse);
             l.clear();
             l.extend(items);
-            Ok(Slot::default())
+            sorted.map(|()| Slot::default())
         }
         (Keyed::Extreme { max, has_default }, [key, default, rest @ ..]) => {
             extreme(max, *key, has_default.then_some(*default), rest)
@@ -95,19 +98,15 @@ fn keys_of(items: &[AnyValue], key: AnyView<'_>) -> Result<Vec<AnyValue>> {
     }
 }
 
-/// `items` sorted by their keys, stable; `reverse` keeps equal items in their order, as
-/// CPython's does (it reverses, sorts and reverses back).
-fn sorted(mut items: Vec<AnyValue>, key: AnyView<'_>, reverse: bool) -> Result<Vec<AnyValue>> {
-    let keys = keys_of(&items, key)?;
+/// Sorts `items` by their keys, stable, as `list.sort(key=, reverse=)` does (`reverse` keeps
+/// equal items in their order); a failing key function leaves `items` as they were, a failed
+/// comparison as far as the sort got, as in CPython.
+fn sort_keyed(items: &mut Vec<AnyValue>, key: AnyView<'_>, reverse: bool) -> Result<()> {
+    let keys = keys_of(items, key)?;
     let mut pairs: Vec<(AnyValue, AnyValue)> = keys.into_iter().zip(items.drain(..)).collect();
-    if reverse {
-        pairs.reverse();
-    }
-    let mut pairs = merge_sort_by(pairs, |(key, _)| key.value())?;
-    if reverse {
-        pairs.reverse();
-    }
-    Ok(pairs.into_iter().map(|(_, x)| x).collect())
+    let sorted = sort_by_python_lt(&mut pairs, |(key, _)| key.value(), reverse);
+    items.extend(pairs.into_iter().map(|(_, x)| x));
+    sorted
 }
 
 /// `min`/`max` of `args` (one iterable, or several values) by `key`, the first of equal ones.

@@ -811,8 +811,11 @@ fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Result<Slot> {
             none
         }
         Sort => {
-            let items = sort_values(l.to_vec())?;
+            // A failed comparison leaves the list as far as the sort got, as CPython's does.
+            let mut items = l.to_vec();
+            let sorted = sort_values(&mut items);
             replace_items(&mut l, items);
+            sorted?;
             none
         }
         Remove => {

@@ -33,6 +33,7 @@ mod str_pieces;
 pub mod stream;
 #[cfg(test)]
 mod test_values;
+mod timsort;
 mod true_div;
 mod unbound;
 pub mod value_ops;

@@ -1243,42 +1243,45 @@ impl fmt::Debug for OtherRepr<'_> {
 
 // ---------------------------------------------------------------- sorting
 
-/// Sorts like Python's `list.sort()`: stable, using only `<`, failing on incomparable items.
-pub(crate) fn sort_values(mut items: Vec<AnyValue>) -> Result<Vec<AnyValue>> {
-    // Homogeneous ints or UTF-8 strs (the common cases) take the standard library's sort.
-    if items.iter().all(|x| matches!(x.value(), Value::Int(_) | Value::Bool(_))) {
-        items.sort_by_key(|x| x.value().as_int());
-        return Ok(items);
-    }
-    if items.iter().all(|x| matches!(x.value(), Value::Str(_))) {
-        items.sort_by(|a, b| a.value().as_str().cmp(&b.value().as_str()));
-        return Ok(items);
-    }
-    // Everything else goes through a merge sort that never assumes a total order (NaN, errors).
-    merge_sort_by(items, AnyValue::value)
+/// Sorts like Python's `list.sort()`: stable, asking only `<`; on a failed comparison `items` is
+/// left as CPython leaves its list, and the error returned.
+pub(crate) fn sort_values(items: &mut Vec<AnyValue>) -> Result<()> {
+    sort_by_python_lt(items, AnyValue::value, false)
 }
 
-/// A stable merge sort of `items` by `key` that only asks Python's `<`, as CPython's sort does
-/// (NaN and failing comparisons included).
-pub(crate) fn merge_sort_by<T>(mut items: Vec<T>, key: fn(&T) -> Value<'_>) -> Result<Vec<T>> {
-    if items.len() <= 1 {
-        return Ok(items);
-    }
-    let right = items.split_off(items.len() / 2);
-    let (left, right) = (merge_sort_by(items, key)?, merge_sort_by(right, key)?);
-    let mut out = Vec::with_capacity(left.len() + right.len());
-    let (mut l, mut r) = (left.into_iter().peekable(), right.into_iter().peekable());
-    while let (Some(a), Some(b)) = (l.peek(), r.peek()) {
-        // Take from the right only when strictly smaller: that keeps equal items in order.
-        if py_lt(key(b), key(a))? {
-            out.extend(r.next());
-        } else {
-            out.extend(l.next());
+/// Sorts `items` by `key`, stable, as CPython's `list.sort(reverse=...)` sorts them: a total
+/// order (ints, UTF-8 strs, floats without NaN) by the standard library's sort, which gives the
+/// same result, anything else by CPython's own algorithm (`timsort.rs`), whose comparisons
+/// decide the result with a NaN and the error and the list left with an incomparable pair.
+pub(crate) fn sort_by_python_lt<T>(items: &mut Vec<T>, key: fn(&T) -> Value<'_>, reverse: bool) -> Result<()> {
+    let total = |cmp: fn(Value<'_>, Value<'_>) -> Ordering, items: &mut Vec<T>| {
+        // CPython's reverse: reversed, sorted stably, reversed back.
+        if reverse {
+            items.reverse();
         }
+        items.sort_by(|a, b| cmp(key(a), key(b)));
+        if reverse {
+            items.reverse();
+        }
+    };
+    if items.iter().all(|x| matches!(key(x), Value::Int(_) | Value::Bool(_))) {
+        total(|a, b| a.as_int().cmp(&b.as_int()), items);
+        return Ok(());
     }
-    out.extend(l);
-    out.extend(r);
-    Ok(out)
+    if items.iter().all(|x| matches!(key(x), Value::Str(_))) {
+        total(|a, b| a.as_str().cmp(&b.as_str()), items);
+        return Ok(());
+    }
+    if items.iter().all(|x| matches!(key(x), Value::Float(f) if !f.is_nan())) {
+        total(|a, b| a.as_float().partial_cmp(&b.as_float()).unwrap_or(Ordering::Equal), items);
+        return Ok(());
+    }
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    let result = super::timsort::listsort(&mut order, &mut |i, j| py_lt(key(&items[i]), key(&items[j])), reverse);
+    // The permutation applies after a failure too: CPython's list is left as its sort left it.
+    let mut taken: Vec<Option<T>> = items.drain(..).map(Some).collect();
+    items.extend(order.iter().map(|&i| taken[i].take().expect("the sort permutes the indices")));
+    result
 }
 
 #[cfg(test)]
@@ -1705,8 +1708,8 @@ mod tests {
     #[test]
     fn sorting() {
         let sorted = |items: Vec<Slot>| {
-            sort_values(items.into_iter().map(|x| x.resize::<0>()).collect())
-                .map(|v| repr_value(List::from_vec(v).into_any().value()))
+            let mut items: Vec<AnyValue> = items.into_iter().map(|x| x.resize::<0>()).collect();
+            sort_values(&mut items).map(|()| repr_value(List::from_vec(items).into_any().value()))
         };
         assert_eq!(sorted(vec![i(3), b(true), i(-2)]).unwrap(), "[-2, True, 3]");
         assert_eq!(sorted(vec![s("b"), s("B"), s("a")]).unwrap(), "['B', 'a', 'b']");
