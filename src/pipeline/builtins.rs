@@ -82,6 +82,8 @@ builtins! {
     Round => "round" (1, 2),
     Any => "any" (1, 1),
     All => "all" (1, 1),
+    Isinstance => "isinstance" (2, 2),
+    Type => "type" (1, 1),
 }
 
 impl Builtin {
@@ -133,6 +135,8 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
             Ok(d.into())
         }
         Builtin::Set => super::set_ops::set_builtin(args.first()),
+        Builtin::Isinstance => super::type_checks::isinstance(args[0], args[1]),
+        Builtin::Type => Ok(Slot::from(super::type_checks::type_of(args[0].value()))),
         Builtin::Min | Builtin::Max => min_max(b, args),
         Builtin::Abs => abs(args[0].value()),
         Builtin::Sum => sum(args),

@@ -1,0 +1,146 @@
+//! `type(x)` and `isinstance(x, t)`. As in Python, a type is the built-in that makes its values
+//! (`type(3) is int`, `type(s)(x)` converts), so `int`, `float`, `bool`, `str`, `list`, `tuple`,
+//! `dict` and `set` are the built-in functions themselves; the types with no such built-in
+//! (`NoneType`, `bytes`, `function`, ...) are a function each that refuses to be called.
+//!
+//! Tuples are lists at run time, so a list is an instance of `tuple` too, and `type` of a tuple
+//! is `list` (documented with the other differences in `docs/architecture.md`).
+
+use super::Slot;
+use super::builtins::Builtin;
+use super::set_ops::set_of;
+use super::value_ops::{type_error, vname};
+use crate::error::Result;
+use crate::{AnyView, FromAny, List, PackedFunc, Value};
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
+
+/// The built-ins that are types, in the order `isinstance` lists a value's types.
+const TYPE_BUILTINS: [Builtin; 8] = [
+    Builtin::Bool,
+    Builtin::Int,
+    Builtin::Float,
+    Builtin::Str,
+    Builtin::List,
+    Builtin::Tuple,
+    Builtin::Dict,
+    Builtin::Set,
+];
+
+/// The type objects of types that have no built-in, one per name, made when first asked for.
+static OTHER_TYPES: LazyLock<Mutex<HashMap<String, PackedFunc>>> = LazyLock::new(Default::default);
+
+/// The type object named `name` of a type with no built-in: calling it is CPython's error, but
+/// for `NoneType()`, which is `None`.
+fn other_type(name: &str) -> PackedFunc {
+    let mut types = OTHER_TYPES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    types
+        .entry(name.to_string())
+        .or_insert_with(|| match name {
+            "NoneType" => PackedFunc::new(|args| match args {
+                [] => Ok(crate::AnyValue::none()),
+                _ => Err(type_error("NoneType takes no arguments")),
+            }),
+            _ => {
+                let message = format!("cannot create '{name}' instances");
+                PackedFunc::new(move |_| Err(type_error(message.clone())))
+            }
+        })
+        .clone()
+}
+
+/// Whether `f` is a type object (a type built-in, or one made by [`other_type`]).
+fn is_type(f: &PackedFunc) -> bool {
+    TYPE_BUILTINS.iter().any(|b| b.as_func().ptr_eq(f))
+        || OTHER_TYPES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).values().any(|t| t.ptr_eq(f))
+}
+
+/// `type(x)`: the type object of `x`.
+pub(crate) fn type_of(x: Value<'_>) -> PackedFunc {
+    let builtin = match x {
+        Value::Bool(_) => Builtin::Bool,
+        Value::Int(_) => Builtin::Int,
+        Value::Float(_) => Builtin::Float,
+        Value::Str(_) | Value::UStr(_) => Builtin::Str,
+        _ if List::from_value(x).is_some() => Builtin::List,
+        _ if crate::Dict::from_value(x).is_some() => Builtin::Dict,
+        _ if set_of(x).is_some() => Builtin::Set,
+        _ => return other_type(&vname(x)),
+    };
+    builtin.as_func()
+}
+
+/// The types `x` is an instance of: its own, `int` for a bool, `tuple` for a list.
+fn types_of(x: Value<'_>) -> Vec<PackedFunc> {
+    let own = type_of(x);
+    let mut types = vec![own.clone()];
+    if own.ptr_eq(&Builtin::Bool.as_func()) {
+        types.push(Builtin::Int.as_func());
+    }
+    if own.ptr_eq(&Builtin::List.as_func()) {
+        types.push(Builtin::Tuple.as_func());
+    }
+    types
+}
+
+/// `isinstance(x, t)`: `t` a type or a tuple (list) of types, nested or not.
+pub(crate) fn isinstance(x: AnyView<'_>, t: AnyView<'_>) -> Result<Slot> {
+    let types = types_of(x.value());
+    matches_any(&types, t.value(), 0).map(Slot::from_bool)
+}
+
+fn matches_any(types: &[PackedFunc], t: Value<'_>, depth: usize) -> Result<bool> {
+    if let Some(f) = PackedFunc::from_value(t).filter(is_type) {
+        return Ok(types.iter().any(|own| own.ptr_eq(&f)));
+    }
+    match List::from_value(t) {
+        // CPython recurses into nested tuples, and stops where its recursion limit does.
+        Some(items) if depth < crate::object::MAX_DEPTH => {
+            for item in items.to_vec() {
+                if matches_any(types, item.value(), depth + 1)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+        _ => Err(type_error("isinstance() arg 2 must be a type, a tuple of types, or a union")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AnyValue;
+
+    fn isa(x: impl Into<AnyValue>, t: impl Into<AnyValue>) -> Result<bool> {
+        let (x, t) = (x.into(), t.into());
+        isinstance(x.view(), t.view()).map(|s| matches!(s.value(), Value::Bool(true)))
+    }
+
+    #[test]
+    fn values_are_instances_of_their_types_and_bases() {
+        let f = |b: Builtin| b.as_func();
+        assert!(isa(3i64, f(Builtin::Int)).unwrap());
+        assert!(isa(true, f(Builtin::Int)).unwrap());
+        assert!(!isa(3i64, f(Builtin::Bool)).unwrap());
+        assert!(isa("é", f(Builtin::Str)).unwrap());
+        assert!(!isa(1.5, f(Builtin::Int)).unwrap());
+        let choices =
+            List::from_vec(vec![f(Builtin::Dict).into(), List::from_vec(vec![f(Builtin::Float).into()]).into()]);
+        assert!(isa(1.5, choices.clone()).unwrap());
+        assert!(!isa("x", choices).unwrap());
+        assert!(isa(AnyValue::none(), type_of(Value::None)).unwrap());
+        assert!(!isa(0i64, type_of(Value::None)).unwrap());
+    }
+
+    #[test]
+    fn a_second_argument_that_is_no_type_is_a_type_error() {
+        let err = isa(1i64, Builtin::Len.as_func()).unwrap_err();
+        assert_eq!(err.message(), "isinstance() arg 2 must be a type, a tuple of types, or a union");
+        assert!(isa(1i64, 5i64).is_err());
+        let none_type = type_of(Value::None);
+        assert!(none_type.call(&[]).unwrap().is_none());
+        assert_eq!(none_type.call(&[AnyView::from(1i64)]).unwrap_err().message(), "NoneType takes no arguments");
+        assert!(type_of(Value::Int(1)).ptr_eq(&Builtin::Int.as_func()));
+    }
+}
