@@ -338,6 +338,16 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     }
 }
 
+/// `str.maketrans(...)` and `dict.fromkeys(...)`: a type's static method, and an empty value of
+/// the type to call it on (the method reads only its arguments).
+fn static_method(path: &str) -> Option<(Method, Slot)> {
+    match path {
+        "str.maketrans" => Some((Method::Maketrans, Slot::from_text(""))),
+        "dict.fromkeys" => Some((Method::Fromkeys, Slot::from(crate::Dict::new()))),
+        _ => None,
+    }
+}
+
 /// The dotted path of `a.b.c` when it is made of names only.
 fn dotted_path(e: &Expr) -> Option<(String, &str)> {
     match e {
@@ -1145,6 +1155,14 @@ impl<'a> FnCompiler<'a> {
                     // called: what f-strings lower to.
                     if let Some(builtin) = path.strip_prefix("builtins.").and_then(Builtin::from_name) {
                         return self.call_builtin(builtin, args, keywords, dst);
+                    }
+                    if let Some((method, receiver)) = static_method(&path) {
+                        no_keywords(line, &path, keywords)?;
+                        let obj = self.constant(receiver);
+                        let regs = self.arguments(args, false)?;
+                        let (args, d) = (self.operands(&regs), self.dst(dst));
+                        self.emit(Inst::CallMethod { dst: d, method, obj, args });
+                        return Ok(d);
                     }
                     no_keywords(line, &path, keywords)?;
                     return self.call_op(path.strip_prefix("ops.").unwrap_or(&path), args, dst);

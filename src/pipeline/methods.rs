@@ -66,6 +66,7 @@ methods! {
     IntersectionUpdate => "intersection_update", Difference => "difference", DifferenceUpdate => "difference_update",
     SymmetricDifference => "symmetric_difference", SymmetricDifferenceUpdate => "symmetric_difference_update",
     Issubset => "issubset", Issuperset => "issuperset", Isdisjoint => "isdisjoint",
+    Maketrans => "maketrans", Translate => "translate", Fromkeys => "fromkeys",
 }
 
 /// The receiver types that have methods.
@@ -118,6 +119,8 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Str, Center | Ljust | Rjust) => (1, 2),
         (Recv::Str, Zfill | Partition | Rpartition | Removeprefix | Removesuffix | FormatMap) => (1, 1),
         (Recv::Str, Splitlines | Expandtabs) => (0, 1),
+        (Recv::Str, Translate) => (1, 1),
+        (Recv::Str, Maketrans) => (1, 3),
         (Recv::List, Append | Extend | Remove | Count) => (1, 1),
         (Recv::List, Insert) => (2, 2),
         (Recv::List, Index) => (1, 3),
@@ -126,6 +129,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Dict, Get | Setdefault | Pop) => (1, 2),
         (Recv::Dict, Keys | Values | Items | Copy | Clear) => (0, 0),
         (Recv::Dict, Update) => (0, 1),
+        (Recv::Dict, Fromkeys) => (1, 2),
         (Recv::Set, Add | Discard | Remove | SymmetricDifference | SymmetricDifferenceUpdate) => (1, 1),
         (Recv::Set, Issubset | Issuperset | Isdisjoint) => (1, 1),
         (Recv::Set, Pop | Copy | Clear) => (0, 0),
@@ -234,6 +238,8 @@ fn str_method(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
         Swapcase => Ok(super::str_case::swapcase(t)),
         Istitle => Ok(Slot::from_bool(super::str_case::istitle(t))),
         Expandtabs => super::str_padding::expandtabs(t, args.first()),
+        Maketrans => super::str_translate::maketrans(args),
+        Translate => super::str_translate::translate(t, &args[0]),
         Isdigit => flag(is_digit),
         Isdecimal => flag(|c| decimal_value(c).is_some()),
         Isnumeric => flag(is_numeric),
@@ -877,6 +883,16 @@ fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Result<Slot> {
                 dict_update_from(&mut d, src.value())?;
             }
             Ok(Slot::none())
+        }
+        // A static method: the receiver only chose it (`dict.fromkeys(xs)` or `{}.fromkeys(xs)`).
+        Fromkeys => {
+            let value = args.get(1).map_or_else(AnyValue::none, |a| a.to_owned());
+            let mut out = Dict::new();
+            for k in iter_items(args[0].value())? {
+                check_hashable(k.value())?;
+                out.try_set(k, value.clone(), "dict.fromkeys()")?;
+            }
+            Ok(out.into())
         }
         Copy => Ok(d.items().into_iter().collect::<Dict>().into()),
         Clear => {

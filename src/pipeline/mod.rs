@@ -30,6 +30,7 @@ pub mod spec;
 mod str_case;
 mod str_padding;
 mod str_pieces;
+mod str_translate;
 pub mod stream;
 #[cfg(test)]
 mod test_values;
