@@ -1,6 +1,6 @@
 //! The operator library: text normalizers, splitters, tokenization models and
 //! sequence ops, each registered in the global registry under a dotted name
-//! (`text.*`, `tok.*`, `seq.*`, `vocab.*`). One file per family.
+//! (`text.*`, `tok.*`, `seq.*`, `vocab.*`, `math.*`). One file per family.
 
 use crate::Result;
 use crate::func::Registry;
@@ -8,6 +8,7 @@ use crate::func::Registry;
 pub mod bert;
 pub mod bpe;
 pub mod bytelevel;
+pub mod math;
 pub mod merge_queue;
 pub mod normalize;
 pub mod seq;
@@ -25,5 +26,6 @@ pub fn register(reg: &Registry) -> Result<()> {
     bytelevel::register(reg)?;
     bpe::register(reg)?;
     seq::register(reg)?;
+    math::register(reg)?;
     Ok(())
 }

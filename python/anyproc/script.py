@@ -408,6 +408,11 @@ class _Lowerer:
             return _op_chain(value._name)
         if isinstance(value, (types.FunctionType, ScriptFunction)):
             return _name(self.name_of(value))
+        if isinstance(value, types.BuiltinFunctionType):
+            # `math.log` and its kin: the op of the same dotted name, where anyproc has one.
+            op = f"{getattr(value, '__module__', '')}.{value.__name__}"
+            if op in set(_native.list_global_funcs()):
+                return _op_chain(op)
         if _is_constant(value):
             if isinstance(value, (list, tuple, dict, set, frozenset)):
                 return _name(self.module_constant(value, shown))
