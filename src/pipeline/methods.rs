@@ -67,6 +67,7 @@ methods! {
     SymmetricDifference => "symmetric_difference", SymmetricDifferenceUpdate => "symmetric_difference_update",
     Issubset => "issubset", Issuperset => "issuperset", Isdisjoint => "isdisjoint",
     Maketrans => "maketrans", Translate => "translate", Fromkeys => "fromkeys",
+    Encode => "encode", Decode => "decode",
 }
 
 /// The receiver types that have methods.
@@ -76,14 +77,16 @@ enum Recv {
     List,
     Dict,
     Set,
+    Bytes,
 }
 
 impl Recv {
-    const ALL: [Recv; 4] = [Recv::Str, Recv::List, Recv::Dict, Recv::Set];
+    const ALL: [Recv; 5] = [Recv::Str, Recv::List, Recv::Dict, Recv::Set, Recv::Bytes];
 
     fn of(v: Value<'_>) -> Option<Recv> {
         match v {
             Value::Str(_) | Value::UStr(_) => Some(Recv::Str),
+            Value::Bytes(_) => Some(Recv::Bytes),
             Value::Object(o) if o.type_index() == ti::LIST => Some(Recv::List),
             Value::Object(o) if o.type_index() == ti::DICT => Some(Recv::Dict),
             Value::Object(o) if o.type_index() == ti::SET => Some(Recv::Set),
@@ -97,6 +100,7 @@ impl Recv {
             Recv::List => "list",
             Recv::Dict => "dict",
             Recv::Set => "set",
+            Recv::Bytes => "bytes",
         }
     }
 }
@@ -121,6 +125,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Str, Splitlines | Expandtabs) => (0, 1),
         (Recv::Str, Translate) => (1, 1),
         (Recv::Str, Maketrans) => (1, 3),
+        (Recv::Str, Encode) | (Recv::Bytes, Decode) => (0, 2),
         (Recv::List, Append | Extend | Remove | Count) => (1, 1),
         (Recv::List, Insert) => (2, 2),
         (Recv::List, Index) => (1, 3),
@@ -187,6 +192,7 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         Recv::List => list_method(method, list_of(v).expect("a list"), args),
         Recv::Dict => dict_method(method, dict_of(v).expect("a dict"), args),
         Recv::Set => super::set_ops::set_method(method, super::set_ops::set_of(v).expect("a set"), args),
+        Recv::Bytes => super::str_codecs::decode(super::str_codecs::bytes_of(v).expect("bytes"), args),
     }
 }
 
@@ -240,6 +246,7 @@ fn str_method(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
         Expandtabs => super::str_padding::expandtabs(t, args.first()),
         Maketrans => super::str_translate::maketrans(args),
         Translate => super::str_translate::translate(t, &args[0]),
+        Encode => super::str_codecs::encode(t, args),
         Isdigit => flag(is_digit),
         Isdecimal => flag(|c| decimal_value(c).is_some()),
         Isnumeric => flag(is_numeric),

@@ -28,6 +28,7 @@ pub mod script;
 pub(crate) mod set_ops;
 pub mod spec;
 mod str_case;
+mod str_codecs;
 mod str_padding;
 mod str_pieces;
 mod str_translate;

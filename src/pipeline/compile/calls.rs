@@ -28,8 +28,11 @@ fn builtin_params(b: Builtin) -> Option<(&'static [&'static str], &'static [Lite
 
 /// The keyword parameters of a method, as [`builtin_params`] gives them.
 fn method_params(m: Method) -> Option<(&'static [&'static str], &'static [Literal])> {
+    static CODEC_DEFAULTS: std::sync::LazyLock<[Literal; 2]> =
+        std::sync::LazyLock::new(|| [Literal::Str("utf-8".into()), Literal::Str("strict".into())]);
     Some(match m {
         Method::Split | Method::Rsplit => (&["sep", "maxsplit"], &[Literal::None, Literal::Int(-1)]),
+        Method::Encode | Method::Decode => (&["encoding", "errors"], &CODEC_DEFAULTS[..]),
         Method::Splitlines => (&["keepends"], &[]),
         Method::Expandtabs => (&["tabsize"], &[]),
         _ => return None,

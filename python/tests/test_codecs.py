@@ -1,0 +1,78 @@
+"""``str.encode`` and ``bytes.decode`` (UTF-8, ASCII, Latin-1; ``strict``/``ignore``/``replace``)
+in ``anyproc.script`` and in anyscript source: results and messages equal CPython's on real
+text. Codec errors are caught as ``ValueError`` (CPython's ``UnicodeError`` is one), unknown
+names as ``LookupError``."""
+
+from __future__ import annotations
+
+import anyproc
+import pytest
+from conftest import corpus_lines
+from test_formatting import check_all, outcome
+
+
+def byte_budget(text):
+    # Truncating to a byte budget, as tokenizer front ends do.
+    data = text.encode("utf-8")
+    out = [len(data), data[:16].decode("utf-8", "ignore"), data[:16].decode("utf-8", errors="replace"),
+           text.encode("ascii", "replace"), text.encode(encoding="latin-1", errors="ignore"),
+           text.encode().decode() == text]
+    for n in (1, 3, 7):
+        try:
+            out.append(data[:n].decode())
+        except ValueError as e:
+            out.append(str(e))
+    return out
+
+
+def strict_errors(text):
+    out = []
+    for enc in ("ascii", "latin-1", "UTF_8", "latin1"):
+        try:
+            out.append(text.encode(enc))
+        except ValueError as e:
+            out.append(str(e))
+        try:
+            out.append(text.encode("utf-8").decode(enc))
+        except ValueError as e:
+            out.append(str(e))
+    return out
+
+
+def lookup_errors(text):
+    out = []
+    for enc, errors in (("utf-9", "strict"), ("ascii", "bogus"), ("latin-1", "bogus")):
+        try:
+            out.append(text.encode(enc, errors))
+        except LookupError as e:
+            out.append(str(e))
+        except ValueError as e:
+            out.append(str(e))
+    return out
+
+
+CASES = [byte_budget, strict_errors, lookup_errors]
+
+
+@pytest.mark.parametrize("fn", CASES, ids=[f.__name__ for f in CASES])
+def test_codecs_match_cpython(fn, lines):
+    check_all(fn, [(t,) for t in lines[:300] + ["", "a", "é€😀 x", "日本語テキスト", "Grüße"]])
+
+
+def test_printed_source_parses_back(lines):
+    for fn in CASES:
+        f = anyproc.script(fn)
+        again = anyproc.script_source(f.source, f.sources[0][0])
+        for line in lines[:30] + ["", "é€😀"]:
+            assert outcome(again, line) == outcome(f, line), (fn.__name__, line)
+
+
+def test_argument_errors_are_cpython_s():
+    f = anyproc.script_source("def f(s, e):\n    return s.encode(e)\n", "f")
+    with pytest.raises(TypeError, match="encode\\(\\) argument 'encoding' must be str, not int"):
+        f("x", 5)
+
+
+@pytest.fixture(scope="module")
+def lines():
+    return corpus_lines(320)

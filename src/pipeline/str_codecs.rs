@@ -1,0 +1,265 @@
+//! `str.encode(encoding, errors)` and `bytes.decode(encoding, errors)` for UTF-8, ASCII and
+//! Latin-1 with the `strict`, `ignore` and `replace` handlers, with CPython 3.11's results and
+//! messages. A codec error is a `ValueError` (CPython's `UnicodeError` is one); an unknown
+//! encoding or handler is a `LookupError`, which anyscript raises as a `KeyError` (one too).
+
+use super::Slot;
+use super::value_ops::{Text, text_slot, type_error, vname};
+use crate::error::{Error, ErrorKind, Result};
+use crate::{AnyView, Value};
+
+/// The codecs anyscript has.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Codec {
+    Utf8,
+    Ascii,
+    Latin1,
+}
+
+impl Codec {
+    /// The codec an encoding name means, after CPython's normalisation (case, `_` for `-`).
+    fn named(name: &str) -> Result<Codec> {
+        let norm = name.to_ascii_lowercase().replace('_', "-");
+        Ok(match norm.as_str() {
+            "utf-8" | "utf8" | "u8" | "utf" | "cp65001" => Codec::Utf8,
+            "ascii" | "us-ascii" | "646" | "us" => Codec::Ascii,
+            "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "8859" | "l1" | "latin" | "cp819" => Codec::Latin1,
+            _ => return Err(Error::new(ErrorKind::Key, format!("unknown encoding: {name}"))),
+        })
+    }
+
+    /// The name CPython's messages give it.
+    fn name(self) -> &'static str {
+        match self {
+            Codec::Utf8 => "utf-8",
+            Codec::Ascii => "ascii",
+            Codec::Latin1 => "latin-1",
+        }
+    }
+
+    /// One past the highest code point it encodes.
+    fn limit(self) -> u32 {
+        match self {
+            Codec::Utf8 => 0x110000,
+            Codec::Ascii => 0x80,
+            Codec::Latin1 => 0x100,
+        }
+    }
+}
+
+/// What to do at a character or byte the codec cannot take.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Handler {
+    Strict,
+    Ignore,
+    Replace,
+}
+
+/// The handler named `name`; CPython looks it up only when it is needed, so an unknown name is
+/// an error only then (`unknown` carries it).
+fn handler(name: &str) -> std::result::Result<Handler, String> {
+    match name {
+        "strict" => Ok(Handler::Strict),
+        "ignore" => Ok(Handler::Ignore),
+        "replace" => Ok(Handler::Replace),
+        other => Err(other.to_string()),
+    }
+}
+
+fn unknown_handler(name: &str) -> Error {
+    Error::new(ErrorKind::Key, format!("unknown error handler name '{name}'"))
+}
+
+/// The `encoding` and `errors` arguments, with CPython's argument errors.
+fn codec_args(method: &str, args: &[AnyView<'_>]) -> Result<(Codec, std::result::Result<Handler, String>)> {
+    let text_arg = |i: usize, what: &str, default: &'static str| -> Result<String> {
+        match args.get(i).map(|a| a.value()) {
+            None => Ok(default.to_string()),
+            Some(v) => Text::of(v)
+                .map(|t| t.as_str().into_owned())
+                .ok_or_else(|| type_error(format!("{method}() argument '{what}' must be str, not {}", vname(v)))),
+        }
+    };
+    let encoding = text_arg(0, "encoding", "utf-8")?;
+    let errors = text_arg(1, "errors", "strict")?;
+    Ok((Codec::named(&encoding)?, handler(&errors)))
+}
+
+/// How CPython's messages show a character: `'\xe9'`, `'\u20ac'`, `'\U0001f600'`.
+fn escaped(c: char) -> String {
+    match c as u32 {
+        n if n < 0x100 => format!("'\\x{n:02x}'"),
+        n if n < 0x10000 => format!("'\\u{n:04x}'"),
+        n => format!("'\\U{n:08x}'"),
+    }
+}
+
+/// `text.encode(encoding='utf-8', errors='strict')`.
+pub(crate) fn encode(t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
+    let (codec, handler) = codec_args("encode", args)?;
+    let chars: Vec<char> = t.chars().collect();
+    if codec == Codec::Utf8 {
+        return Ok(Slot::from_bytes(t.as_str().as_bytes()));
+    }
+    let mut out = Vec::with_capacity(chars.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if (c as u32) < codec.limit() {
+            out.push(c as u32 as u8);
+            i += 1;
+            continue;
+        }
+        // A run of characters the codec cannot take is one error, as CPython reports it.
+        let end = chars[i..].iter().position(|&c| (c as u32) < codec.limit()).map_or(chars.len(), |k| i + k);
+        match handler {
+            Ok(Handler::Ignore) => {}
+            Ok(Handler::Replace) => out.extend(std::iter::repeat_n(b'?', end - i)),
+            Ok(Handler::Strict) => {
+                let range = if end - i == 1 {
+                    format!("character {} in position {i}", escaped(c))
+                } else {
+                    format!("characters in position {i}-{}", end - 1)
+                };
+                return Err(Error::value(format!(
+                    "'{}' codec can't encode {range}: ordinal not in range({})",
+                    codec.name(),
+                    codec.limit()
+                )));
+            }
+            Err(name) => return Err(unknown_handler(&name)),
+        }
+        i = end;
+    }
+    Ok(Slot::from_bytes(&out))
+}
+
+/// `data.decode(encoding='utf-8', errors='strict')`.
+pub(crate) fn decode(data: &[u8], args: &[AnyView<'_>]) -> Result<Slot> {
+    let (codec, handler) = codec_args("decode", args)?;
+    let mut out = String::with_capacity(data.len());
+    let mut rest = data;
+    let mut pos = 0;
+    while !rest.is_empty() {
+        // The longest prefix the codec takes, and the bytes of the error after it.
+        let (good, bad, reason) = match codec {
+            Codec::Latin1 => (rest.len(), 0, ""),
+            Codec::Ascii => {
+                let good = rest.iter().position(|&b| b >= 0x80).unwrap_or(rest.len());
+                (good, usize::from(good < rest.len()), "ordinal not in range(128)")
+            }
+            Codec::Utf8 => match std::str::from_utf8(rest) {
+                Ok(_) => (rest.len(), 0, ""),
+                Err(e) => {
+                    let good = e.valid_up_to();
+                    match e.error_len() {
+                        None => (good, rest.len() - good, "unexpected end of data"),
+                        Some(n) if n == 1 && !(0xC2..=0xF4).contains(&rest[good]) => (good, 1, "invalid start byte"),
+                        Some(n) => (good, n, "invalid continuation byte"),
+                    }
+                }
+            },
+        };
+        match codec {
+            Codec::Utf8 => out.push_str(std::str::from_utf8(&rest[..good]).expect("checked valid")),
+            _ => out.extend(rest[..good].iter().map(|&b| b as char)),
+        }
+        if bad == 0 {
+            break;
+        }
+        match handler {
+            Ok(Handler::Ignore) => {}
+            Ok(Handler::Replace) => out.push('\u{FFFD}'),
+            Ok(Handler::Strict) => {
+                let at = pos + good;
+                let range = if bad == 1 {
+                    format!("byte 0x{:02x} in position {at}", rest[good])
+                } else {
+                    format!("bytes in position {at}-{}", at + bad - 1)
+                };
+                return Err(Error::value(format!("'{}' codec can't decode {range}: {reason}", codec.name())));
+            }
+            Err(name) => return Err(unknown_handler(&name)),
+        }
+        pos += good + bad;
+        rest = &rest[good + bad..];
+    }
+    Ok(text_slot(&out, false))
+}
+
+/// The bytes of a value that has `decode`, for dispatch.
+pub(crate) fn bytes_of(v: Value<'_>) -> Option<&[u8]> {
+    match v {
+        Value::Bytes(b) => Some(b),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AnyValue;
+    use crate::pipeline::value_ops::repr_value;
+
+    fn enc(s: &str, args: &[&str]) -> std::result::Result<String, String> {
+        let args: Vec<AnyValue> = args.iter().map(|a| AnyValue::from_text(a)).collect();
+        let views: Vec<AnyView<'_>> = args.iter().map(AnyValue::view).collect();
+        encode(Text::Utf8(s), &views).map(|v| repr_value(v.value())).map_err(|e| e.message().to_string())
+    }
+
+    fn dec(b: &[u8], args: &[&str]) -> std::result::Result<String, String> {
+        let args: Vec<AnyValue> = args.iter().map(|a| AnyValue::from_text(a)).collect();
+        let views: Vec<AnyView<'_>> = args.iter().map(AnyValue::view).collect();
+        decode(b, &views).map(|v| repr_value(v.value())).map_err(|e| e.message().to_string())
+    }
+
+    // Expected values: CPython 3.11's for the same calls.
+    #[test]
+    fn encodes_as_cpython() {
+        assert_eq!(enc("aé€", &["UTF_8"]).unwrap(), "b'a\\xc3\\xa9\\xe2\\x82\\xac'");
+        assert_eq!(enc("aé€", &["ascii", "replace"]).unwrap(), "b'a??'");
+        assert_eq!(enc("aé€", &["ascii", "ignore"]).unwrap(), "b'a'");
+        assert_eq!(
+            enc("aé€😀", &["ascii"]).unwrap_err(),
+            "'ascii' codec can't encode characters in position 1-3: ordinal not in range(128)"
+        );
+        assert_eq!(
+            enc("€", &["latin-1"]).unwrap_err(),
+            "'latin-1' codec can't encode character '\\u20ac' in position 0: ordinal not in range(256)"
+        );
+        assert_eq!(enc("a", &["ascii", "bogus"]).unwrap(), "b'a'");
+        assert_eq!(enc("é", &["ascii", "bogus"]).unwrap_err(), "unknown error handler name 'bogus'");
+        assert_eq!(enc("a", &["foo"]).unwrap_err(), "unknown encoding: foo");
+    }
+
+    #[test]
+    fn decodes_as_cpython() {
+        assert_eq!(
+            dec(b"\xff", &[]).unwrap_err(),
+            "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"
+        );
+        assert_eq!(
+            dec(b"a\xe2\x28\xa1", &[]).unwrap_err(),
+            "'utf-8' codec can't decode byte 0xe2 in position 1: invalid continuation byte"
+        );
+        assert_eq!(
+            dec(b"\xf0\x90\x28", &[]).unwrap_err(),
+            "'utf-8' codec can't decode bytes in position 0-1: invalid continuation byte"
+        );
+        assert_eq!(
+            dec(b"ab\xe2\x82", &[]).unwrap_err(),
+            "'utf-8' codec can't decode bytes in position 2-3: unexpected end of data"
+        );
+        assert_eq!(
+            dec(b"\xed\xa0\x80", &[]).unwrap_err(),
+            "'utf-8' codec can't decode byte 0xed in position 0: invalid continuation byte"
+        );
+        assert_eq!(
+            dec(b"\xe9", &["ascii"]).unwrap_err(),
+            "'ascii' codec can't decode byte 0xe9 in position 0: ordinal not in range(128)"
+        );
+        assert_eq!(dec(b"a\xffb\xe2\x82", &["utf-8", "replace"]).unwrap(), "'a\u{fffd}b\u{fffd}'");
+        assert_eq!(dec(b"a\xffb", &["utf-8", "ignore"]).unwrap(), "'ab'");
+        assert_eq!(dec(b"\xe9t\xe9", &["latin1"]).unwrap(), "'été'");
+    }
+}
