@@ -338,6 +338,15 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     }
 }
 
+/// `str.lower` and its kin: a type's method called through the type, its receiver the first
+/// argument (the static methods excepted).
+fn unbound_method(path: &str) -> Option<Method> {
+    let (ty, name) = path.split_once('.')?;
+    let method = Method::from_name(name)?;
+    let static_one = matches!(method, Method::Maketrans | Method::Fromkeys);
+    (matches!(ty, "str" | "list" | "dict" | "set" | "bytes") && !static_one).then_some(method)
+}
+
 /// `str.maketrans(...)` and `dict.fromkeys(...)`: a type's static method, and an empty value of
 /// the type to call it on (the method reads only its arguments).
 fn static_method(path: &str) -> Option<(Method, Slot)> {
@@ -1118,6 +1127,11 @@ impl<'a> FnCompiler<'a> {
         if let (Builtin::Any | Builtin::All, [Expr::GeneratorExp { elt, target, iter, ifs }]) = (builtin, args) {
             return self.any_all(builtin == Builtin::All, (elt, target, iter, ifs), dst);
         }
+        if let (Builtin::Any | Builtin::All, [arg]) = (builtin, args)
+            && let Some(g) = self.map_filter_generator(arg)
+        {
+            return self.call_builtin(builtin, &[g?], keywords, dst);
+        }
         check_arity(self.line, &format!("{}()", builtin.name()), builtin.arity(), args.len())?;
         let regs = self.arguments(args, generators::takes_a_generator(builtin))?;
         let args = self.operands(&regs);
@@ -1137,6 +1151,9 @@ impl<'a> FnCompiler<'a> {
                 if let Some(builtin) = Builtin::from_name(id) {
                     return self.call_builtin(builtin, args, keywords, dst);
                 }
+                if matches!(id.as_str(), "map" | "filter") {
+                    return Err(err(line, ErrorKind::Parse, generators::MAP_FILTER_PLACES));
+                }
                 Err(err(line, ErrorKind::Key, format!("name '{id}' is not defined")))
             }
             Expr::Name { id } if !self.locals.contains_key(id) && self.global_func(id).is_some() => {
@@ -1155,6 +1172,23 @@ impl<'a> FnCompiler<'a> {
                     // called: what f-strings lower to.
                     if let Some(builtin) = path.strip_prefix("builtins.").and_then(Builtin::from_name) {
                         return self.call_builtin(builtin, args, keywords, dst);
+                    }
+                    if let Some(method) = unbound_method(&path) {
+                        // `str.lower(w)` is `w.lower()` (what `map(str.lower, words)` calls).
+                        no_keywords(line, &path, keywords)?;
+                        let Some((first, rest)) = args.split_first() else {
+                            return Err(err(
+                                line,
+                                ErrorKind::Type,
+                                format!("unbound method {path}() needs an argument"),
+                            ));
+                        };
+                        let obj = self.expr(first, None)?;
+                        self.check_method_first(obj, method, rest);
+                        let regs = self.arguments(rest, method == Method::Join)?;
+                        let (args, d) = (self.operands(&regs), self.dst(dst));
+                        self.emit(Inst::CallMethod { dst: d, method, obj, args });
+                        return Ok(d);
                     }
                     if let Some((method, receiver)) = static_method(&path) {
                         no_keywords(line, &path, keywords)?;

@@ -377,8 +377,9 @@ impl Vm<'_> {
                 }
                 Inst::CallValue { dst, callee, args } => {
                     let callee_view = reg!(callee).view();
-                    let Some(obj) = callee_view.as_obj() else {
-                        fail!(Error::type_mismatch("a function", &callee_view.type_name()))
+                    let Some(obj) = callee_view.as_obj().filter(|o| o.type_index() == crate::any::type_index::FUNC)
+                    else {
+                        fail!(not_callable(callee_view.value()))
                     };
                     let v = with_views(regs, f, args, |a| call_obj(obj, a));
                     reg!(dst) = tri!(v).resize();
@@ -716,4 +717,10 @@ fn add_in_place(regs: &mut [Slot], a: usize, b: usize) -> Result<bool> {
         }
         _ => false,
     })
+}
+
+/// CPython's error for calling a value that is not a function.
+#[cold]
+fn not_callable(v: crate::Value<'_>) -> Error {
+    super::value_ops::type_error(format!("'{}' object is not callable", super::value_ops::vname(v)))
 }

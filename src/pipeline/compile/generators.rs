@@ -11,7 +11,7 @@ use super::{FnCompiler, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
 use crate::pipeline::append_loop::AppendLoop;
-use crate::pipeline::ast::{Expr, Target};
+use crate::pipeline::ast::{Expr, Literal, Target};
 use crate::pipeline::builtins::Builtin;
 use crate::pipeline::ir::{Inst, NO_REG, Reg};
 use crate::pipeline::methods::Method;
@@ -33,6 +33,20 @@ pub(super) fn takes_a_generator(b: Builtin) -> bool {
     )
 }
 
+/// Whether `e` is a dotted name (`a.b.c`, names only): evaluating it has no effect.
+fn dotted(e: &Expr) -> bool {
+    match e {
+        Expr::Name { .. } => true,
+        Expr::Attribute { value, .. } => dotted(value),
+        _ => false,
+    }
+}
+
+/// The error for `map()` or `filter()` anywhere but where a generator expression may go.
+pub(super) const MAP_FILTER_PLACES: &str = "map() and filter() are supported only as the argument of list(), \
+     tuple(), dict(), set(), sorted(), sum(), min(), max(), any(), all() or str.join() (anyscript runs them as \
+     the generator expressions they are, and builds their items first)";
+
 /// The error for a generator expression anywhere else.
 pub(super) const GENERATOR_PLACES: &str = "generator expressions are supported only as the argument of \
      list(), tuple(), dict(), set(), sorted(), sum(), min(), max(), any(), all() or str.join() (anyscript builds \
@@ -47,9 +61,78 @@ impl FnCompiler<'_> {
                 Expr::GeneratorExp { elt, target, iter, ifs } if generators => {
                     self.list_comp(elt, target, iter, ifs, None)
                 }
+                _ if generators && let Some(g) = self.map_filter_generator(a) => match g? {
+                    Expr::GeneratorExp { elt, target, iter, ifs } => self.list_comp(&elt, &target, &iter, &ifs, None),
+                    _ => unreachable!("map and filter become generator expressions"),
+                },
                 _ => self.expr(a, None),
             })
             .collect()
+    }
+
+    /// `map(f, xs, ...)` and `filter(f, xs)` (Python's built-ins, not a name of the script's) as
+    /// the generator expressions they are: `(f(x) for x in xs)`, `(f(x, y) for x, y in zip(xs,
+    /// ys))`, `(x for x in xs if f(x))`; `None` for any other expression. The function is
+    /// evaluated at each item, so it must be a name, a dotted name or a lambda (whose value
+    /// cannot change meanwhile), as Python evaluates it once.
+    pub(super) fn map_filter_generator(&self, e: &Expr) -> Option<Result<Expr>> {
+        let Expr::Call { func, args, keywords } = e else { return None };
+        let Expr::Name { id } = func.as_ref() else { return None };
+        if !matches!(id.as_str(), "map" | "filter") || self.is_defined(id) {
+            return None;
+        }
+        let fail = |msg: String| Some(Err(err(self.line, ErrorKind::Type, msg)));
+        if !keywords.is_empty() {
+            return fail(format!("{id}() takes no keyword arguments"));
+        }
+        let [f, iterables @ ..] = args.as_slice() else { return fail(format!("{id}() takes at least two arguments")) };
+        let pure = matches!(f, Expr::Name { .. } | Expr::Lambda { .. } | Expr::Const { .. })
+            || matches!(f, Expr::Attribute { .. } if dotted(f));
+        if !pure {
+            return Some(Err(err(
+                self.line,
+                ErrorKind::Parse,
+                format!(
+                    "{id}()'s function must be a name, a dotted name or a lambda in anyscript (it runs {id}() as a \
+                     generator expression, which evaluates the function at each item)"
+                ),
+            )));
+        }
+        let item = |i: usize| Expr::Name { id: format!("{id}.item{i}") };
+        let call = |items: Vec<Expr>| Expr::Call { func: Box::new(f.clone()), args: items, keywords: Vec::new() };
+        Some(Ok(match (id.as_str(), iterables) {
+            ("map", []) => return fail("map() must have at least two arguments.".into()),
+            ("map", [xs]) => Expr::GeneratorExp {
+                elt: Box::new(call(vec![item(0)])),
+                target: Box::new(Target::Name { id: format!("{id}.item0") }),
+                iter: Box::new(xs.clone()),
+                ifs: Vec::new(),
+            },
+            ("map", _) => {
+                let names = (0..iterables.len()).map(item).collect::<Vec<_>>();
+                let targets = (0..iterables.len()).map(|i| Target::Name { id: format!("{id}.item{i}") }).collect();
+                // `builtins.zip`: the built-in whatever the script calls its variables.
+                let zip = Expr::Attribute { value: Box::new(Expr::Name { id: "builtins".into() }), attr: "zip".into() };
+                Expr::GeneratorExp {
+                    elt: Box::new(call(names)),
+                    target: Box::new(Target::Tuple { items: targets }),
+                    iter: Box::new(Expr::Call { func: Box::new(zip), args: iterables.to_vec(), keywords: Vec::new() }),
+                    ifs: Vec::new(),
+                }
+            }
+            (_, [xs]) => Expr::GeneratorExp {
+                elt: Box::new(item(0)),
+                target: Box::new(Target::Name { id: format!("{id}.item0") }),
+                iter: Box::new(xs.clone()),
+                // `filter(None, xs)` keeps the true items.
+                ifs: vec![if matches!(f, Expr::Const { value: Literal::None }) {
+                    item(0)
+                } else {
+                    call(vec![item(0)])
+                }],
+            },
+            _ => return fail(format!("filter expected 2 arguments, got {}", args.len())),
+        }))
     }
 
     /// `[elt for target in iter if ifs...]`.
