@@ -600,7 +600,8 @@ mod tests {
         for &bi in Builtin::ALL {
             assert_eq!(Builtin::from_name(bi.name()), Some(bi));
         }
-        assert_eq!(Builtin::from_name("isinstance"), None);
+        assert_eq!(Builtin::from_name("callable"), None);
+        assert_eq!(Builtin::from_name("isinstance"), Some(Builtin::Isinstance));
         assert_eq!(Builtin::Range.arity(), (1, 3));
         assert_eq!(Builtin::Zip.arity(), (0, VARIADIC));
         assert_eq!(err_of("len", &[]), te("len() takes exactly one argument (0 given)"));
