@@ -8,7 +8,7 @@ from __future__ import annotations
 import anyproc
 import pytest
 from conftest import corpus_lines
-from test_formatting import check_all, outcome
+from test_formatting import check_all, check_printed_source
 
 
 def byte_budget(text):
@@ -60,11 +60,7 @@ def test_codecs_match_cpython(fn, lines):
 
 
 def test_printed_source_parses_back(lines):
-    for fn in CASES:
-        f = anyproc.script(fn)
-        again = anyproc.script_source(f.source, f.sources[0][0])
-        for line in lines[:30] + ["", "é€😀"]:
-            assert outcome(again, line) == outcome(f, line), (fn.__name__, line)
+    check_printed_source(CASES, [(t,) for t in lines[:30] + ["", "é€😀"]])
 
 
 def test_argument_errors_are_cpython_s():

@@ -90,6 +90,16 @@ def check_all(py, cases, limit_failures=12):
         failures[:limit_failures])
 
 
+
+def check_printed_source(fns, inputs):
+    """Each function's printed anyscript source (``ScriptFunction.source``), parsed back by the
+    text front end, gives the same outcomes as the function lowered from Python's ``ast``."""
+    for fn in fns:
+        f = anyproc.script(fn)
+        again = anyproc.script_source(f.source, f.sources[0][0])
+        for args in inputs:
+            assert outcome(again, *args) == outcome(f, *args), (fn.__name__, args)
+
 # ---- the inputs
 
 INTS = [0, 1, 5, -5, 7, 42, 65, 255, -255, 1234, -1234, 1234567, 10**15, -(2**63), 2**63 - 1, 0x10FFFF, True, False]

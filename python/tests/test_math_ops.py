@@ -8,6 +8,7 @@ import random
 
 import anyproc
 import pytest
+from test_sort import same
 
 
 def scores(xs):
@@ -34,14 +35,6 @@ def scores(xs):
 def idf(counts, n_docs):
     # tf-idf weights, as preprocessing code computes them.
     return {w: round(c * math.log((1 + n_docs) / (1 + c)) + 1, 6) for w, c in counts.items()}
-
-
-def same(a, b) -> bool:
-    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
-        return True
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return type(a) is type(b) and a == b
 
 
 def test_math_functions_match_cpython():

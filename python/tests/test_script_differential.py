@@ -204,6 +204,56 @@ BAD_BUILTIN_CALLS = [  # (kind of the result, the call, a sample whose TypeError
     ("int", "int({s}, 10, base=2)", "int('1', 10, base=2)"),
 ]
 
+# Built-ins and library calls (pipeline builtins, codecs, math, translate): this share of the
+# expressions of the kinds LIBRARY_KINDS is written by Gen.library_expr.
+LIBRARY_SHARE = 0.07
+LIBRARY_KINDS = ["int", "float", "str", "bool", "list_int", "list_str", "list", "dict"]
+# isinstance()/type(): the types a program names. Never `tuple`: tuples are lists at run time in
+# anyscript (documented), and a value of any kind may be a list after a type confusion.
+TYPE_NAMES = ["int", "float", "bool", "str", "list", "dict", "set", "type(None)"]
+# The kinds of values given to type() and isinstance(): no tuple (a list in anyscript) and no
+# "unknown" (a loop variable over pairs is one).
+TYPED_KINDS = ["int", "float", "bool", "str", "list_int", "list_str", "list", "dict", "set_int", "none"]
+# A second argument of isinstance() that is no type: CPython's TypeError (not a list of types,
+# which anyscript cannot tell from a tuple).
+# What ``type(x)()`` (the type's empty value) is compared with: `is` only of None and the bools,
+# whose identity both sides keep.
+EMPTY_TESTS = ["== 0", "== False", "is None", "is False", "== ''", "== []", "== {}"]
+BAD_TYPE_ARGS = ["len", "'int'", "5", "None", "(str, 5)", "(int, (len,))", "abs"]
+# map()/filter() function values beyond FN_BUILTINS: a type's method called through the type.
+STR_METHOD_FNS = {"str.lower": ("str", "str"), "str.upper": ("str", "str"), "str.strip": ("str", "str"),
+                  "str.title": ("str", "str"), "str.swapcase": ("str", "str"), "str.casefold": ("str", "str"),
+                  "str.isdigit": ("str", "bool"), "str.isalpha": ("str", "bool"), "str.isspace": ("str", "bool"),
+                  "str.isupper": ("str", "bool"), "float": ("int", "float"), "bool": ("any", "bool")}
+# The calls that take all of a map()/filter()'s items (anyscript refuses one anywhere else), by
+# the kind of their result; `{}` is the map or filter, `{k}` a key function.
+ITER_CONSUMERS = {
+    "list": ["list({})", "list(tuple({}))", "sorted({})", "sorted({}, reverse=True)", "sorted({}, key={k})"],
+    "int": ["sum({})", "min({})", "max({})", "max({}, default=-1)", "len(list({}))", "len(set({}))"],
+    "bool": ["any({})", "all({})"],
+    "str": ["''.join({})", "'|'.join({})", "min({}, default='')", "max({})"],
+}
+# str.maketrans's equal-length pairs (a few are not: ValueError) and third arguments.
+MAKETRANS_PAIRS = [("abc", "xyz"), ("", ""), ("aé", "éa"), ("lo", "01"), (" ", "_"), ("ab", "a"), ("Hh", "🎉ß"),
+                   ("eE", "33"), ("日", "x")]
+MAKETRANS_DELETE = ["", "a", " ", "é🎉", "aeiou", "xyz"]
+# Values of a translation table: a str, a code point (out of range too), None, and types it refuses.
+TRANSLATE_VALUES = ["'x'", "''", "'ab'", "None", "65", "233", "0x1F389", "-1", "1114112", "1.5", "[1]"]
+# str.encode/bytes.decode: the codecs and error handlers anyscript has, and now and then one it
+# has not (LookupError in CPython, KeyError in anyproc: ALLOWED). Codec errors are CPython's
+# UnicodeEncodeError/UnicodeDecodeError and anyproc's ValueError, with the same message (ALLOWED).
+ENCODINGS = ["utf-8", "UTF_8", "ascii", "latin-1", "latin1", "utf-8", "ascii", "latin-1"]
+CODEC_ERRORS = ["strict", "ignore", "replace"]
+# math functions (no import in anyscript; CPython's runs get `math` in their namespace), by the kind
+# of their result.
+MATH_FLOAT = ["sqrt", "exp", "log", "log2", "log10", "fabs"]
+MATH_INT = ["floor", "ceil", "trunc"]
+MATH_BOOL = ["isnan", "isinf", "isfinite"]
+# Module constants (`NAME = display` before the functions, one object that every function reads and
+# may change): this share of the programs has one or two, of these kinds.
+CONST_SHARE = 0.15
+CONST_KINDS = ["list_int", "list_str", "list", "dict", "set_int", "set_str", "list_int", "dict"]
+
 
 # try/except/else, raise, assert and del (pipeline/compile/exceptions.rs, compile/raising.rs). A
 # clause names the exceptions anyscript catches (CPython's subclass relations), a tuple of them, or
@@ -267,7 +317,8 @@ def arg_of(rng: random.Random, kind: str) -> Any:
 class Gen:
     """Writes one random function as source text, tracking each variable's rough kind."""
 
-    def __init__(self, rng: random.Random, name: str, helpers: Optional[List[Signature]] = None) -> None:
+    def __init__(self, rng: random.Random, name: str, helpers: Optional[List[Signature]] = None,
+                 consts: Optional[Dict[str, str]] = None) -> None:
         self.r = rng
         self.name = name
         # The program's helper functions that this one may call (those written before it).
@@ -282,7 +333,10 @@ class Gen:
         # shows the list empty while it sorts; anyproc sorts a copy, architecture.md).
         self.hidden: set = set()
         self.lines: List[str] = []
-        self.scopes: List[Dict[str, str]] = [{}]
+        # The program's module constants, by kind: read and changed in place, never assigned (an
+        # assignment, `+=` included, would make the name a local of the function in CPython).
+        self.consts: Dict[str, str] = dict(consts or {})
+        self.scopes: List[Dict[str, str]] = [dict(self.consts)]
         self.count = 0
         self.loops = 0
         # Names being iterated by an enclosing for: never mutated inside it (CPython would
@@ -364,6 +418,14 @@ class Gen:
             return self.set_display(SET_KINDS[kind], const=True)
         raise AssertionError(kind)
 
+    def const_display(self, kind: str) -> str:
+        """A module constant's value: a display of ``kind`` of constants only (``float('nan')`` and
+        ``set()`` are calls)."""
+        while True:
+            text = self.lit(kind)
+            if "float(" not in text and "set(" not in text:
+                return text
+
     def atom(self, kind: str) -> str:
         """A variable of ``kind`` if there is one, else a literal (in an except clause, often the
         message of the exception it caught)."""
@@ -401,6 +463,8 @@ class Gen:
             return self.set_expr(kind, d)
         if kind in SET_USES and r.random() < SET_USE_SHARE:
             return self.set_use(kind, d)
+        if kind in LIBRARY_KINDS and r.random() < LIBRARY_SHARE:
+            return self.library_expr(kind, d)
         if r.random() < 0.1:
             return self.keyword_expr(kind, d)
         e = lambda k, dd=d - 1: self.expr(k, dd)  # noqa: E731
@@ -549,6 +613,236 @@ class Gen:
             return r.choice(choices)()
         return self.atom(kind)
 
+    # -- built-ins and library calls: isinstance/type, map/filter, translate, codecs, math
+    def library_expr(self, kind: str, d: int) -> str:
+        """An expression of ``kind`` (LIBRARY_KINDS) that calls isinstance() or type(), map() or
+        filter(), str.maketrans/translate or dict.fromkeys, str.encode/bytes.decode, or math."""
+        r = self.r
+        makers = {
+            "int": [self.iter_consumed, self.codec_expr, self.math_expr, self.type_convert],
+            "float": [self.math_expr, self.type_convert],
+            "str": [self.iter_consumed, self.translate_expr, self.codec_expr, self.type_convert],
+            "bool": [self.type_test, self.type_test, self.iter_consumed, self.codec_expr, self.math_expr],
+            "list_int": [self.iter_consumed, self.codec_expr],
+            "list_str": [self.iter_consumed, self.type_convert],
+            "list": [self.iter_consumed, self.codec_expr],
+            "dict": [self.translate_expr, self.translate_expr, self.type_convert],
+        }[kind]
+        return r.choice(makers)(kind, d)
+
+    def typed_value(self, d: int) -> str:
+        """A value for type() or isinstance(): of a kind that is never a tuple (a list in anyscript)."""
+        kind = self.r.choice(TYPED_KINDS)
+        return "None" if kind == "none" else self.expr(kind, d)
+
+    def type_spec(self, depth: int = 0) -> str:
+        """isinstance()'s second argument: a type, ``type(value)``, or a tuple of them (nested now and then)."""
+        r = self.r
+        x = r.random()
+        if x < 0.5 or depth > 1:
+            return r.choice(TYPE_NAMES)
+        if x < 0.6:
+            return f"type({self.typed_value(0)})"
+        items = [self.type_spec(depth + 1) for _ in range(r.choice([1, 2, 2, 3]))]
+        return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+
+    def type_test(self, kind: str, d: int) -> str:
+        """A bool from isinstance() or type(): ``isinstance(x, T)``, ``type(x) is T``, ``type(x) == T``,
+        ``type(x) in (...)``; now and then an isinstance() whose second argument is no type (TypeError)."""
+        r = self.r
+        x = self.typed_value(d - 1)
+        if r.random() < 0.05:
+            return f"isinstance({x}, {r.choice(BAD_TYPE_ARGS)})"
+        t = r.choice(TYPE_NAMES)
+        choices = [
+            lambda: f"isinstance({x}, {self.type_spec()})",
+            lambda: f"isinstance({x}, {self.type_spec()})",
+            lambda: f"isinstance({x}, {self.type_spec()})",
+            lambda: f"(not isinstance({x}, {self.type_spec()}))",
+            lambda: f"(type({x}) {r.choice(['is', 'is not', '==', '!='])} {t})",
+            lambda: f"(type({x}) {r.choice(['is', '=='])} type({self.typed_value(0)}))",
+            lambda: f"(type({x}) {r.choice(['in', 'not in'])} ({t}, {r.choice(TYPE_NAMES)}))",
+            lambda: f"(type({x})() {r.choice(EMPTY_TESTS)})",
+            lambda: "(type(None)() is None)",
+        ]
+        return r.choice(choices)()
+
+    def type_convert(self, kind: str, d: int) -> str:
+        """``type(x)(y)``: a conversion through the type of a value (``type(n)('7')``), or ``type(x)()``."""
+        r = self.r
+        e = lambda k: self.expr(k, d - 1)  # noqa: E731
+        arg = {"int": ["str", "float", "bool", "int"], "float": ["int", "str", "float"], "str": ["any"],
+               "list_str": ["str", "list_str"], "dict": ["dict"]}[kind]
+        if r.random() < 0.15:
+            return f"type({e(kind)})()"
+        return f"type({e(kind)})({e(r.choice(arg))})"
+
+    def fn_for(self, arg: str, ret: Optional[str], arity: int = 1) -> Tuple[str, str]:
+        """A function value for map()/filter(): a built-in, a str method through its type
+        (``str.lower``), a function variable or a lambda, taking ``arity`` items of kind ``arg``;
+        with the kind of its result (``ret`` where given)."""
+        r = self.r
+        if arity == 1:
+            named = [(n, k[1]) for n, k in list(FN_BUILTINS.items()) + list(STR_METHOD_FNS.items())
+                     if k[0] in (arg, "any") and ret in (None, k[1])]
+            fns = [(n, self.kind_of(n).rsplit(":", 1)[1]) for n in self.visible_fns(ret)
+                   if self.kind_of(n).split(":")[1] in (arg, "any")]
+            if named and r.random() < 0.55:
+                return r.choice(named)
+            if fns and r.random() < 0.3:
+                return r.choice(fns)
+        out = ret or r.choice(["int", "str", "bool"])
+        # A lambda that reads none of the function's variables (anyscript refuses one that does,
+        # but as a key=).
+        return self.lambda_text([arg if arg in ("int", "str") else "any"] * arity, out, capture=False), out
+
+    def iterable_of(self, item: str, d: int) -> str:
+        """An iterable whose items have kind ``item`` (int, str or any)."""
+        r = self.r
+        e = lambda k: self.expr(k, d - 1)  # noqa: E731
+        if item == "int":
+            return r.choice([lambda: e("list_int"), lambda: f"range({self.small()})", lambda: e("set_int")])()
+        if item == "str":
+            return r.choice([lambda: e("list_str"), lambda: e("list_str"), lambda: e("str")])()
+        return e("list")
+
+    def iterator_call(self, d: int, want: Optional[str] = None) -> Tuple[str, str]:
+        """``map(f, xs)``, ``map(f, xs, ys)``, ``filter(f, xs)`` or ``filter(None, xs)``, with the kind
+        of its items (``want``: that kind, int, str or bool, where the caller needs one)."""
+        r = self.r
+        x = r.random()
+        if x < 0.5:
+            arg = r.choice(["int", "str", "str", "any"])
+            f, out = self.fn_for(arg, want)
+            return f"map({f}, {self.iterable_of(arg, d)})", out
+        if x < 0.62:
+            args = [r.choice(["int", "str"]) for _ in range(2)]
+            out = want or r.choice(["int", "str", "bool"])
+            lam = self.lambda_text(args, out, capture=False)
+            return f"map({lam}, {self.iterable_of(args[0], d)}, {self.iterable_of(args[1], d)})", out
+        item = want if want in ("int", "str") else r.choice(["int", "str", "any"])
+        if x < 0.75:
+            return f"filter(None, {self.iterable_of(item, d)})", item
+        f, _ = self.fn_for(item, r.choice(["bool", "bool", None]))
+        return f"filter({f}, {self.iterable_of(item, d)})", item
+
+    def iter_consumed(self, kind: str, d: int) -> str:
+        """A map() or filter() as the argument of a call that takes all its items (the one place
+        anyscript allows one): list(), tuple() (a list in anyscript: always inside list()), set(),
+        sorted(), sum(), min(), max(), any(), all(), str.join."""
+        r = self.r
+        if kind == "bool":
+            call, _ = self.iterator_call(d, r.choice(["bool", "int", "str", None]))
+            return r.choice(ITER_CONSUMERS["bool"]).format(call)
+        if kind == "str":
+            call, _ = self.iterator_call(d, "str")
+            return r.choice(ITER_CONSUMERS["str"]).format(call)
+        if kind == "int":
+            template = r.choice(ITER_CONSUMERS["int"])
+            call, _ = self.iterator_call(d, None if template.startswith("len") else "int")
+            return template.format(call)
+        want = {"list_int": "int", "list_str": "str"}.get(kind)
+        call, item = self.iterator_call(d, want)
+        if item in ("int", "bool") and r.random() < 0.2:
+            return f"list(set({call}))"  # a set of numbers iterates in CPython's order
+        if r.random() < 0.1:
+            return f"sorted(set({call}))"
+        return r.choice(ITER_CONSUMERS["list"]).format(call, k=self.key_fn(item if item != "bool" else "int"))
+
+    def translate_table(self, d: int) -> str:
+        """A table for str.translate: str.maketrans of one, two or three arguments (of a dict with
+        str or int keys, now and then a bad one), a dict comprehension or display from code points,
+        a list or a str (indexed by code point)."""
+        r = self.r
+        a, b = r.choice(MAKETRANS_PAIRS)
+        via = r.choice(["str", "str", "''", "'ab'"])  # a static method, called on its type or a value
+        c = self.fresh("c")
+        value = lambda: r.choice(TRANSLATE_VALUES)  # noqa: E731
+        choices = [
+            lambda: f"{via}.maketrans({a!r}, {b!r})",
+            lambda: f"{via}.maketrans({a!r}, {b!r}, {r.choice(MAKETRANS_DELETE)!r})",
+            lambda: f"str.maketrans({self.expr('str', 0)}, {self.expr('str', 0)})",
+            lambda: f"str.maketrans({self.translate_dict()})",
+            lambda: "{" + ", ".join(f"{ord(ch)}: {value()}" for ch in r.choice(MAKETRANS_PAIRS)[0]) + "}",
+            lambda: f"{{ord({c}): {self.with_var(c, 'str', lambda: r.choice([value(), f'{c}.upper()', f'ord({c}) + 1', f'{c} * 2']))} "
+                    f"for {c} in {self.expr('str', d - 1)}}}",
+            lambda: self.expr(r.choice(["str", "list_str", "list_int"]), d - 1),
+        ]
+        return r.choice(choices)()
+
+    def translate_dict(self) -> str:
+        """str.maketrans's one argument: a dict of one-character str keys and code points (a longer
+        key or a float value: ValueError and TypeError), or now and then no dict at all."""
+        r = self.r
+        if r.random() < 0.05:
+            return self.expr(r.choice(["str", "list_int"]), 0)
+        keys = r.sample(["'a'", "'é'", "' '", "'🎉'", "97", "0x65e5", "'ab'", "''", "1.5"], r.randint(0, 3))
+        return "{" + ", ".join(f"{k}: {r.choice(TRANSLATE_VALUES[:6])}" for k in keys) + "}"
+
+    def translate_expr(self, kind: str, d: int) -> str:
+        """A str translated by a table (kind str), or a dict: a maketrans table or dict.fromkeys."""
+        r = self.r
+        if kind == "str":
+            return f"{self.expr('str', d - 1)}.translate({self.translate_table(d)})"
+        if r.random() < 0.35:
+            a, b = r.choice(MAKETRANS_PAIRS)
+            return r.choice([f"str.maketrans({a!r}, {b!r})", f"str.maketrans({self.translate_dict()})"])
+        # dict.fromkeys: of a list, a str, a range, a dict's keys or a set of numbers (never of str:
+        # the order would show); one value shared by every key (a list: its changes show everywhere).
+        src = r.choice([lambda: self.expr(r.choice(["list_str", "list_int", "str", "dict", "set_int"]), d - 1),
+                        lambda: f"range({self.small()})"])()
+        via = r.choice(["dict", "dict", "{}", self.expr("dict", 0)])
+        value = r.choice(["", "", ", None", ", 0", ", []", f", {self.expr('any', 0)}"])
+        return f"{via}.fromkeys({src}{value})"
+
+    def codec_args(self, encode: bool) -> str:
+        """The arguments of str.encode or bytes.decode: none, an encoding, and an error handler, by
+        position or keyword; now and then a name the codecs do not know (LookupError)."""
+        r = self.r
+        enc = repr(r.choice(ENCODINGS) if r.random() > 0.03 else r.choice(["utf-9", "bogus"]))
+        err = repr(r.choice(CODEC_ERRORS) if r.random() > 0.03 else "bogus")
+        return r.choice(["", f"{enc}", f"{enc}, {err}", f"encoding={enc}", f"errors={err}",
+                         f"{enc}, errors={err}", f"encoding={enc}, errors={err}", f"errors={err}, encoding={enc}"])
+
+    def encoded(self, d: int) -> str:
+        """A bytes value (there are none but encode()'s), now and then cut by a slice, so that a
+        decode meets a sequence cut short."""
+        b = f"{self.expr('str', d - 1)}.encode({self.codec_args(True)})"
+        return f"{b}[{self.slice()}]" if self.r.random() < 0.3 else b
+
+    def codec_expr(self, kind: str, d: int) -> str:
+        """str.encode and bytes.decode: a round trip, a length, a byte, the bytes listed, compared,
+        shown, or in a list (which the result shows as bytes)."""
+        r = self.r
+        b = self.encoded(d)
+        if kind == "int":
+            return r.choice([f"len({b})", f"{b}[{self.index()}]", f"sum({b})", f"max({b}, default=-1)"])
+        if kind == "str":
+            return r.choice([f"{b}.decode({self.codec_args(False)})", f"{b}.decode({self.codec_args(False)})",
+                             f"{r.choice(['str', 'repr'])}({b})"])
+        if kind == "bool":
+            return r.choice([f"({b} {r.choice(['==', '!='])} {self.encoded(d)})", f"bool({b})",
+                             f"({b}.decode({self.codec_args(False)}) == {self.expr('str', 0)})"])
+        if kind == "list_int":
+            return r.choice([f"list({b})", f"sorted({b})"])
+        return f"[{b}, {self.expr('any', 0)}]"
+
+    def math_expr(self, kind: str, d: int) -> str:
+        """A math function (no import in anyscript): floor/ceil/trunc and gcd (int), sqrt, exp, log
+        with and without a base, log2, log10, fabs (float), isnan/isinf/isfinite (bool)."""
+        r = self.r
+        num = lambda: self.expr(r.choice(["float", "float", "int", "bool"]), d - 1)  # noqa: E731
+        if kind == "int":
+            if r.random() < 0.3:
+                return f"math.gcd({', '.join(self.expr('int', d - 1) for _ in range(r.choice([0, 1, 2, 2, 3])))})"
+            return f"math.{r.choice(MATH_INT)}({num()})"
+        if kind == "bool":
+            return f"math.{r.choice(MATH_BOOL)}({num()})"
+        fn = r.choice(MATH_FLOAT)
+        if fn == "log" and r.random() < 0.4:
+            return f"math.log({num()}, {r.choice(['2', '10', '0.5', '1', self.expr(r.choice(['int', 'float']), 0)])})"
+        return f"math.{fn}({num()})"
+
     # -- sets
     def set_display(self, elem: str, const: bool) -> str:
         """``{a, b, ...}`` of ``elem`` items, or ``set()``: constants only when ``const`` (more
@@ -691,9 +985,9 @@ class Gen:
         kind = self.kind_of(n)
         elem = SET_KINDS[kind]
         c = r.random()
-        if kind == "set_int" and r.random() < 0.12:
+        if kind == "set_int" and r.random() < 0.12 and n not in self.consts:  # (it writes `n ^= ...`)
             self.set_churn(level, n)
-        elif c < 0.25:
+        elif c < 0.25 and n not in self.consts:  # `C |= x` would make a module constant C a local
             op = r.choice(SET_OPS)
             x = r.random()
             if x < 0.15:
@@ -761,7 +1055,8 @@ class Gen:
             if r.random() < 0.3:
                 change = r.choice([[f"{iterated}.add({a} + {r.choice([0, 1, 8, -1])})"], [f"{iterated}.discard({a})"],
                                    [f"{iterated}.discard({a})", f"{iterated}.add({a} * 2)"],
-                                   [f"{iterated} |= {self.expr('set_int', 1)}"], [f"{iterated}.clear()"]])
+                                   [f"{iterated}.update({self.expr('set_int', 1)})" if iterated in self.consts
+                                    else f"{iterated} |= {self.expr('set_int', 1)}"], [f"{iterated}.clear()"]])
         elif x < 0.8 and strs:
             iterated = r.choice(strs)
             head = f"{a} in sorted({iterated})"
@@ -953,7 +1248,8 @@ class Gen:
             params[0] = self.r.choice(shadowed)  # a parameter named as a local: the body reads the parameter
         scope = {p: (k if k != "any" else "unknown") for p, k in zip(params, param_kinds)}
         saved = (self.scopes, self.maybe, self.exc_names, self.dead_exc)
-        self.scopes = (self.scopes if capture else []) + [scope]
+        # A module constant is no variable of the function: a lambda that reads none may read one.
+        self.scopes = (self.scopes if capture else [dict(self.consts)]) + [scope]
         self.maybe = {}
         self.exc_names = self.exc_names if capture else []
         self.dead_exc = []
@@ -1106,7 +1402,7 @@ class Gen:
         what = r.choice(opts)
         if what == "assign":
             kind = r.choice(KINDS)
-            same = self.visible(kind)
+            same = [n for n in self.visible(kind) if n not in self.consts]
             if same and r.random() < 0.3:
                 target = r.choice(same)
                 self.emit(level, f"{target} = {self.expr(kind)}")
@@ -1147,6 +1443,7 @@ class Gen:
         elif what == "aug":
             kind = r.choice(["int", "int", "str", "float", "list_int", "list_str"])
             names = self.mutable(kind) if kind.startswith("list") else self.visible(kind)
+            names = [n for n in names if n not in self.consts]  # `C += x` would make C a local
             if not names:
                 return self.stmt(level, depth)
             n = r.choice(names)
@@ -1513,13 +1810,20 @@ def make_program(index: int, seed: int = BASE_SEED) -> Program:
     rng = random.Random(f"{seed}-{index}")
     name = f"f{index}"
     gens, texts, helpers = [], [], []
+    # Module constants, named after the program (the ast path imports many programs as one module).
+    consts: Dict[str, str] = {}
+    if rng.random() < CONST_SHARE:
+        maker = Gen(rng, name)
+        for i in range(rng.randint(1, 2)):
+            consts[f"{name.upper()}_K{i + 1}"] = rng.choice(CONST_KINDS)
+        texts.append("\n".join(f"{n} = {maker.const_display(k)}" for n, k in consts.items()))
     if rng.random() < HELPER_SHARE:
         for h in range(rng.randint(1, 2)):
-            gens.append(Gen(rng, f"{name}_h{h + 1}", list(helpers)))
+            gens.append(Gen(rng, f"{name}_h{h + 1}", list(helpers), consts))
             text, _, _, sig = gens[-1].function(helper=True)
             texts.append(text)
             helpers.append(sig)
-    gens.append(Gen(rng, name, helpers))
+    gens.append(Gen(rng, name, helpers, consts))
     text, kinds, required, _ = gens[-1].function()
     source = "\n\n".join(texts + [text])
     args = []
@@ -1531,7 +1835,10 @@ def make_program(index: int, seed: int = BASE_SEED) -> Program:
         args.append(one)
     # (An expression written and then not used, as opt() drops half of them, refuses nothing.)
     refusals = sorted({(call, m) for g in gens for call, m in g.refusals if paren_int_receivers(call) in source})
-    return Program(index, name, source, args, any(g.mutable_default for g in gens), refusals)
+    # A module constant that a run changes starts again in the next, as each CPython run executes
+    # the module anew: compiled anew for each run, as a list default is.
+    fresh = bool(consts) or any(g.mutable_default for g in gens)
+    return Program(index, name, source, args, fresh, refusals)
 
 
 # ---- running both sides ------------------------------------------------------------------------
@@ -1685,7 +1992,8 @@ def run_cpython(source: str, name: str, args: tuple, filename: str = "<difftest>
                 documented: Optional[List[str]] = None) -> Outcome:
     """Runs the function under CPython with the guard on (``documented`` gets the documented
     differences among the exceptions the run raised, DOCUMENTED_RAISES)."""
-    ns: Dict[str, Any] = {"_mul": _mul, "_harness_reraise": _harness_reraise}
+    # `math` without an import: anyscript's math.* calls need none (and refuse `import`).
+    ns: Dict[str, Any] = {"_mul": _mul, "_harness_reraise": _harness_reraise, "math": math}
     code = _guarded_code(source, filename)
     if code is None:
         # The generator wrote what CPython's tokenizer reads otherwise (`-1.join(...)`
@@ -1838,7 +2146,7 @@ def documented_values(source: str, name: str, args: tuple) -> Optional[str]:
     power); None when neither."""
     tree = guarded(_Instrument().visit(ast.parse(source)))
     ns: Dict[str, Any] = {"_check_i64": _check_i64, "sum": _checked_sum, "_mul": _mul,
-                          "_harness_reraise": _harness_reraise,
+                          "_harness_reraise": _harness_reraise, "math": math,
                           **{f.__name__: _checked(f) for f in (int, abs, len, ord, round)}}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
@@ -1868,6 +2176,8 @@ DOCUMENTED_RAISES = [
     ("AttributeError is TypeError", AttributeError, ""),
     ("lists/dicts are hashable", TypeError, "unhashable type"),
     ("startswith/endswith take a list", TypeError, "must be str or a tuple of str, not list"),
+    # `except KeyError` catches anyproc's and not CPython's (a LookupError, no KeyError).
+    ("an unknown codec name is KeyError", LookupError, "unknown "),
 ]
 
 
@@ -2002,7 +2312,7 @@ def run_list_model(source: str, name: str, args: tuple) -> Outcome:
     """CPython's outcome under anyscript's documented container and NaN model."""
     tree = guarded(_NanModel().visit(_ListModel().visit(ast.parse(source))))
     args = _nan_args(args)
-    ns: Dict[str, Any] = {"_one_nan": _one_nan, "_mul": _mul, "_harness_reraise": _harness_reraise,
+    ns: Dict[str, Any] = {"_one_nan": _one_nan, "_mul": _mul, "_harness_reraise": _harness_reraise, "math": math,
         "zip": _as_lists(zip), "enumerate": _as_lists(enumerate), "reversed": _as_lists(reversed),
         "range": _as_lists(range), "tuple": _as_lists(tuple),
         **{f"_m_{m}": _method(m) for m in ("keys", "values", "items")},
@@ -2066,6 +2376,15 @@ ALLOWED = [
     # CPython takes a tuple of them; what follows is outside CPython's semantics.
     Allowed("startswith/endswith take a list as CPython takes a tuple (tuples are lists)",
             lambda cp, ap: _exc(cp, TypeError, "must be str or a tuple of str, not list")),
+    # anyscript has no UnicodeError: a codec error is a ValueError (CPython's UnicodeEncodeError and
+    # UnicodeDecodeError are ValueErrors) with CPython's message (test_codecs.py).
+    Allowed("a codec error is ValueError in anyproc, with CPython's message",
+            lambda cp, ap: (cp[0] == "exc" and type(cp[1]) in (UnicodeEncodeError, UnicodeDecodeError)
+                            and _exc(ap, ValueError) and str(ap[1]).endswith(": " + str(cp[1])))),
+    # An unknown encoding or error handler is CPython's LookupError, anyproc's KeyError (a LookupError).
+    Allowed("an unknown codec name is KeyError in anyproc, with CPython's message",
+            lambda cp, ap: (_exc(cp, LookupError) and _exc(ap, KeyError)
+                            and str(ap[1]).rstrip("'\"").endswith(": " + str(cp[1])))),
 ]
 
 
@@ -2444,9 +2763,11 @@ def import_source(source: str, module_name: str, tmpdir: str) -> Any:
 def compile_ast(programs: List[Program], stats: Stats, tmpdir: str) -> Dict[int, Tuple[Any, Callable]]:
     """``anyproc.script`` of each program, imported from a real file so that getsource works
     (with the Python function, which a program that has list or dict defaults compiles again)."""
-    module = import_source("\n\n".join(p.source for p in programs), f"difftest_programs_{programs[0].index}", tmpdir)
+    # `import math` first: anyproc.script maps Python's math functions to anyscript's math.* ops.
+    module = import_source("import math\n" + "\n\n".join(p.source for p in programs),
+                           f"difftest_programs_{programs[0].index}", tmpdir)
     out = {}
-    offset = 0  # the line before the program's first in the module
+    offset = 1  # the line before the program's first in the module
     for p in programs:
         expected = expected_refusals(p, entry_only=True)
         fn = getattr(module, p.name)

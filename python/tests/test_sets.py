@@ -12,7 +12,7 @@ import anyproc
 import pytest
 import set_cases
 from conftest import corpus_lines, run_cli
-from test_formatting import check_all, outcome
+from test_formatting import check_all, check_printed_source, outcome
 
 CASES = ["vocabulary", "char_sets", "lengths", "literal_layouts", "set_methods", "in_place_operators",
          "comparisons", "dedupe_ids", "loops_and_builtins", "set_errors"]
@@ -25,11 +25,7 @@ def test_sets_match_cpython(name, lines):
 
 
 def test_printed_source_parses_back(lines):
-    for name in CASES:
-        f = anyproc.script(getattr(set_cases, name))
-        again = anyproc.script_source(f.source, f.sources[0][0])
-        for line in lines[:40] + EXTRA:
-            assert outcome(again, line) == outcome(f, line), (name, line)
+    check_printed_source([getattr(set_cases, name) for name in CASES], [(t,) for t in lines[:40] + EXTRA])
 
 
 # ---- random operation sequences: the table algorithm against CPython's

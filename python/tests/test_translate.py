@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import string
 
-import anyproc
 import pytest
 from conftest import corpus_lines
-from test_formatting import check_all, outcome
+from test_formatting import check_all, check_printed_source
 
 NO_PUNCT = str.maketrans("", "", string.punctuation)
 
@@ -56,11 +55,7 @@ def test_translate_matches_cpython(fn, lines):
 
 
 def test_printed_source_parses_back(lines):
-    for fn in CASES:
-        f = anyproc.script(fn)
-        again = anyproc.script_source(f.source, f.sources[0][0])
-        for line in lines[:30] + ["", "Grüße"]:
-            assert outcome(again, line) == outcome(f, line), (fn.__name__, line)
+    check_printed_source(CASES, [(t,) for t in lines[:30] + ["", "Grüße"]])
 
 
 @pytest.fixture(scope="module")

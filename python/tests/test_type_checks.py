@@ -5,10 +5,9 @@ among the values compared here."""
 
 from __future__ import annotations
 
-import anyproc
 import pytest
 from conftest import corpus_lines
-from test_formatting import check_all, outcome
+from test_formatting import check_all, check_printed_source
 
 
 def classify(text):
@@ -64,11 +63,7 @@ def test_type_checks_match_cpython(fn, lines):
 
 
 def test_printed_source_parses_back(lines):
-    for fn in CASES:
-        f = anyproc.script(fn)
-        again = anyproc.script_source(f.source, f.sources[0][0])
-        for line in lines[:30] + ["", "ab"]:
-            assert outcome(again, line) == outcome(f, line), (fn.__name__, line)
+    check_printed_source(CASES, [(t,) for t in lines[:30] + ["", "ab"]])
 
 
 @pytest.fixture(scope="module")
