@@ -58,6 +58,16 @@ fn to_int(name: &str, args: &[AnyView<'_>], round: fn(f64) -> f64) -> Result<Any
     Ok(AnyValue::from_int(r as i64))
 }
 
+/// `math.trunc(x)`: CPython asks the value's `__trunc__`, so its error for a non-number differs.
+fn trunc(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    let x = one("trunc", args)?;
+    if x.value().as_float().is_none() {
+        let name = type_name(x.value());
+        return Err(Error::new(ErrorKind::Type, format!("type {name} doesn't define __trunc__ method")));
+    }
+    to_int("trunc", args, f64::trunc)
+}
+
 /// A one-argument float function (`math_1`): a finite argument giving an infinity is CPython's
 /// "math range error", a NaN from a non-NaN its "math domain error".
 fn float_fn(name: &str, args: &[AnyView<'_>], f: fn(f64) -> f64, can_overflow: bool) -> Result<AnyValue> {
@@ -127,9 +137,7 @@ pub fn register(reg: &Registry) -> Result<()> {
             to_int("floor", a, f64::floor)
         }),
         ("math.ceil", "(x) -> int", "The smallest int >= x, as Python's math.ceil.", |a| to_int("ceil", a, f64::ceil)),
-        ("math.trunc", "(x) -> int", "x rounded toward zero, as Python's math.trunc.", |a| {
-            to_int("trunc", a, f64::trunc)
-        }),
+        ("math.trunc", "(x) -> int", "x rounded toward zero, as Python's math.trunc.", trunc),
         ("math.sqrt", "(x) -> float", "The square root, as Python's math.sqrt.", |a| {
             float_fn("sqrt", a, f64::sqrt, false)
         }),

@@ -55,3 +55,12 @@ fn unknown_exception_names_and_finally_are_refused() {
     let e = run("def f(x):\n    try:\n        pass\n    finally:\n        pass\n", AnyView::from(0i64)).unwrap_err();
     assert!(e.contains("'finally' is not supported"), "{e}");
 }
+
+#[test]
+fn an_op_s_error_is_caught_too() {
+    // A function whose body is one op call used to run as a direct call, past its clauses.
+    let src = "def f(x):\n    try:\n        return math.sqrt(x)\n    except ValueError as e:\n        return str(e)\n";
+    assert_eq!(run(src, AnyView::from(-1i64)).unwrap(), "math domain error");
+    let src = "def f(x):\n    try:\n        return text.lower(x)\n    except TypeError:\n        return 'caught'\n";
+    assert_eq!(run(src, AnyView::from(1i64)).unwrap(), "caught");
+}

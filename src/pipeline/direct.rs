@@ -27,6 +27,10 @@ pub enum Direct {
 impl Direct {
     /// The frameless form of `f`, if its body has one.
     pub fn recognize(f: &Function) -> Option<Direct> {
+        // A function with `except` clauses runs as interpreted: its errors may be caught.
+        if !f.handlers.is_empty() {
+            return None;
+        }
         DirectCall::recognize(f).map(Direct::Call).or_else(|| DirectExtend::recognize(f).map(Direct::Extend))
     }
 

@@ -75,9 +75,11 @@ fn codec_args(method: &str, args: &[AnyView<'_>]) -> Result<(Codec, std::result:
     let text_arg = |i: usize, what: &str, default: &'static str| -> Result<String> {
         match args.get(i).map(|a| a.value()) {
             None => Ok(default.to_string()),
-            Some(v) => Text::of(v)
-                .map(|t| t.as_str().into_owned())
-                .ok_or_else(|| type_error(format!("{method}() argument '{what}' must be str, not {}", vname(v)))),
+            Some(v) => Text::of(v).map(|t| t.as_str().into_owned()).ok_or_else(|| {
+                // Argument Clinic names None itself, any other value by its type.
+                let got = if matches!(v, Value::None) { "None".into() } else { vname(v) };
+                type_error(format!("{method}() argument '{what}' must be str, not {got}"))
+            }),
         }
     };
     let encoding = text_arg(0, "encoding", "utf-8")?;
@@ -136,7 +138,12 @@ pub(crate) fn encode(t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
 
 /// `data.decode(encoding='utf-8', errors='strict')`.
 pub(crate) fn decode(data: &[u8], args: &[AnyView<'_>]) -> Result<Slot> {
-    let (codec, handler) = codec_args("decode", args)?;
+    let checked = codec_args("decode", args);
+    // CPython decodes empty bytes to "" before it looks the codec up.
+    if data.is_empty() && !matches!(&checked, Err(e) if e.kind() == ErrorKind::Type) {
+        return Ok(text_slot("", false));
+    }
+    let (codec, handler) = checked?;
     let mut out = String::with_capacity(data.len());
     let mut rest = data;
     let mut pos = 0;

@@ -11,7 +11,7 @@ use super::{FnCompiler, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
 use crate::pipeline::append_loop::AppendLoop;
-use crate::pipeline::ast::{Expr, Literal, Target};
+use crate::pipeline::ast::{CmpOp, Expr, Literal, Target};
 use crate::pipeline::builtins::Builtin;
 use crate::pipeline::ir::{Inst, NO_REG, Reg};
 use crate::pipeline::methods::Method;
@@ -120,17 +120,29 @@ impl FnCompiler<'_> {
                     ifs: Vec::new(),
                 }
             }
-            (_, [xs]) => Expr::GeneratorExp {
-                elt: Box::new(item(0)),
-                target: Box::new(Target::Name { id: format!("{id}.item0") }),
-                iter: Box::new(xs.clone()),
-                // `filter(None, xs)` keeps the true items.
-                ifs: vec![if matches!(f, Expr::Const { value: Literal::None }) {
-                    item(0)
-                } else {
-                    call(vec![item(0)])
-                }],
-            },
+            (_, [xs]) => {
+                // `filter(None, xs)` keeps the true items, also when None comes in a variable.
+                let test = match f {
+                    Expr::Const { value: Literal::None } => item(0),
+                    // A name may hold None; a dotted name (`str.isdigit`) or a lambda cannot.
+                    Expr::Name { .. } => Expr::IfExp {
+                        test: Box::new(Expr::Compare {
+                            left: Box::new(f.clone()),
+                            ops: vec![CmpOp::Is],
+                            comparators: vec![Expr::Const { value: Literal::None }],
+                        }),
+                        body: Box::new(item(0)),
+                        orelse: Box::new(call(vec![item(0)])),
+                    },
+                    _ => call(vec![item(0)]),
+                };
+                Expr::GeneratorExp {
+                    elt: Box::new(item(0)),
+                    target: Box::new(Target::Name { id: format!("{id}.item0") }),
+                    iter: Box::new(xs.clone()),
+                    ifs: vec![test],
+                }
+            }
             _ => return fail(format!("filter expected 2 arguments, got {}", args.len())),
         }))
     }
