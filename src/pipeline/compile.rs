@@ -340,11 +340,12 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
 
 /// `str.lower` and its kin: a type's method called through the type, its receiver the first
 /// argument (the static methods excepted).
-fn unbound_method(path: &str) -> Option<Method> {
+fn unbound_method(path: &str) -> Option<(Method, u8)> {
     let (ty, name) = path.split_once('.')?;
     let method = Method::from_name(name)?;
+    let ty = crate::pipeline::methods::RECEIVER_TYPES.iter().position(|t| *t == ty)?;
     let static_one = matches!(method, Method::Maketrans | Method::Fromkeys);
-    (matches!(ty, "str" | "list" | "dict" | "set" | "bytes") && !static_one).then_some(method)
+    (!static_one).then_some((method, ty as u8))
 }
 
 /// `str.maketrans(...)` and `dict.fromkeys(...)`: a type's static method, and an empty value of
@@ -1173,8 +1174,9 @@ impl<'a> FnCompiler<'a> {
                     if let Some(builtin) = path.strip_prefix("builtins.").and_then(Builtin::from_name) {
                         return self.call_builtin(builtin, args, keywords, dst);
                     }
-                    if let Some(method) = unbound_method(&path) {
-                        // `str.lower(w)` is `w.lower()` (what `map(str.lower, words)` calls).
+                    if let Some((method, ty)) = unbound_method(&path) {
+                        // `str.lower(w)` is `w.lower()` (what `map(str.lower, words)` calls), once
+                        // the arguments are evaluated and `w` is found to be a str.
                         no_keywords(line, &path, keywords)?;
                         let Some((first, rest)) = args.split_first() else {
                             return Err(err(
@@ -1184,8 +1186,8 @@ impl<'a> FnCompiler<'a> {
                             ));
                         };
                         let obj = self.expr(first, None)?;
-                        self.check_method_first(obj, method, rest);
                         let regs = self.arguments(rest, method == Method::Join)?;
+                        self.emit(Inst::CheckReceiver { obj, method, ty });
                         let (args, d) = (self.operands(&regs), self.dst(dst));
                         self.emit(Inst::CallMethod { dst: d, method, obj, args });
                         return Ok(d);

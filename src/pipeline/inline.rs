@@ -138,6 +138,7 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             }
             Inst::CallKeyed { dst, call, args } => Inst::CallKeyed { dst: reg(dst), call, args: operands(args) },
             Inst::CheckMethod { obj, method } => Inst::CheckMethod { obj: reg(obj), method },
+            Inst::CheckReceiver { obj, method, ty } => Inst::CheckReceiver { obj: reg(obj), method, ty },
             Inst::Append { list, value } => Inst::Append { list: reg(list), value: reg(value) },
             Inst::ExtendEach { list, seq, index, item } => {
                 Inst::ExtendEach { list: reg(list), seq: reg(seq), index: reg(index), item: reg(item) }
@@ -259,6 +260,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::SetItem { .. }
             | Inst::Append { .. }
             | Inst::CheckMethod { .. }
+            | Inst::CheckReceiver { .. }
             | Inst::IterStart { .. }
             | Inst::IterView { .. }
             | Inst::RangeStart { .. }

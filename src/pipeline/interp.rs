@@ -417,6 +417,9 @@ impl Vm<'_> {
                     reg!(dst) = tri!(v);
                 }
                 Inst::CheckMethod { obj, method } => tri!(check_method(method, reg!(obj).view())),
+                Inst::CheckReceiver { obj, method, ty } => {
+                    tri!(super::methods::check_receiver(method, ty, reg!(obj).value()))
+                }
                 Inst::Append { list, value } => {
                     let v = reg!(value).clone().resize::<0>();
                     let appended = items_in_slot(&mut reg!(list), |items| {

@@ -88,6 +88,9 @@ pub enum Inst {
     /// Fails unless `obj`'s type has `method`: Python looks a method up before it evaluates the
     /// arguments, so `s.pop(xs[9])` on a str is the missing method's error, not the index's.
     CheckMethod { obj: Reg, method: Method },
+    /// Fails unless `obj` is of the type whose method is called through it (`str.upper(x)`:
+    /// `ty` indexes [`super::methods::RECEIVER_TYPES`]), with CPython's descriptor error.
+    CheckReceiver { obj: Reg, method: Method, ty: u8 },
     /// `list.append(value)`, the hot path of list building.
     Append { list: Reg, value: Reg },
     /// A loop that appends each element of `seq` to `list`, run as one extend (see
@@ -305,6 +308,10 @@ impl fmt::Display for Function {
                 }
                 Inst::CallKeyed { dst, call, args } => format!("{} = {}({})", r(dst), call.name(), self.regs(args)),
                 Inst::CheckMethod { obj, method } => format!("check {} has .{}()", r(obj), method.name()),
+                Inst::CheckReceiver { obj, method, ty } => {
+                    let ty = super::methods::RECEIVER_TYPES[ty as usize];
+                    format!("check {} is a {ty} for {ty}.{}()", r(obj), method.name())
+                }
                 Inst::Append { list, value } => format!("{}.append({})", r(list), r(value)),
                 Inst::ExtendEach { list, seq, index, item } => {
                     let var = |x: Reg| if x == NO_REG { "-".to_string() } else { r(x) };

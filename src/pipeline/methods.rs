@@ -196,6 +196,24 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
     }
 }
 
+/// The types whose methods a script may call through the type (`str.upper(w)`), by the index
+/// [`super::ir::Inst::CheckReceiver`] names them with.
+pub const RECEIVER_TYPES: [&str; 5] = ["str", "list", "dict", "set", "bytes"];
+
+/// Fails unless `v` is of type `RECEIVER_TYPES[ty]`, as CPython's method descriptor does when
+/// `str.upper(5)` hands it another type.
+pub fn check_receiver(method: Method, ty: u8, v: Value<'_>) -> Result<()> {
+    let want = RECEIVER_TYPES[ty as usize];
+    match Recv::of(v) {
+        Some(r) if r.name() == want => Ok(()),
+        _ => Err(type_error(format!(
+            "descriptor '{}' for '{want}' objects doesn't apply to a '{}' object",
+            method.name(),
+            vname(v)
+        ))),
+    }
+}
+
 /// Fails as [`call_method`] does when `obj`'s type has no `method`, before any argument exists.
 pub fn check_method(method: Method, obj: AnyView<'_>) -> Result<()> {
     let v = obj.value();
