@@ -26,9 +26,7 @@ fn real(v: &AnyView<'_>) -> Result<f64> {
 fn one<'a, 'b>(name: &str, args: &'a [AnyView<'b>]) -> Result<&'a AnyView<'b>> {
     match args {
         [x] => Ok(x),
-        _ => {
-            Err(Error::new(ErrorKind::Type, format!("math.{name}() takes exactly one argument ({} given)", args.len())))
-        }
+        _ => Err(crate::pipeline::methods::arity_error(&format!("math.{name}"), name, (1, 1), args.len())),
     }
 }
 

@@ -1070,15 +1070,8 @@ class Gen:
                 change = change[1:]
             for line in change:
                 self.emit(level + 1, line)
-        self.scopes.append({a: "int" if not iterated or self.kind_of(iterated) == "set_int" else "str"})
-        self.loops += 1
-        if iterated:
-            self.iterating.add(iterated)
-        self.block(level + 1, r.randint(1, 2), depth + 1)
-        if iterated:
-            self.iterating.discard(iterated)
-        self.loops -= 1
-        self.scopes.pop()
+        self.loop_body(level, depth, {a: "int" if not iterated or self.kind_of(iterated) == "set_int" else "str"},
+                       iterated)
 
     def exc_text(self) -> str:
         """The message of a caught exception as a str: ``str(e)`` or an f-string of ``e`` (never
@@ -1750,11 +1743,16 @@ class Gen:
             head, bound = (f"{a}, {b} in zip({self.expr(r.choice(['str', 'list_int']), 1)}, "
                            f"{self.expr(r.choice(['str', 'list_str']), 1)})"), {a: "unknown", b: "unknown"}
         self.emit(level, f"for {head}:")
+        self.loop_body(level, depth, bound, iterated)
+
+    def loop_body(self, level: int, depth: int, bound: Dict[str, str], iterated: Optional[str]) -> None:
+        """A for loop's body: its variables in a scope of their own, and the variable it iterates
+        marked as such while the body is written."""
         self.scopes.append(bound)
         self.loops += 1
         if iterated:
             self.iterating.add(iterated)
-        self.block(level + 1, r.randint(1, 2), depth + 1)
+        self.block(level + 1, self.r.randint(1, 2), depth + 1)
         if iterated:
             self.iterating.discard(iterated)
         self.loops -= 1

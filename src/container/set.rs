@@ -195,9 +195,7 @@ impl Set {
         if other.is(self) {
             return Ok(());
         }
-        let snapshot = other.snapshot();
-        let other = other.as_other(&snapshot);
-        self.write(|t| t.update(&other))
+        other.with_other(|o| self.write(|t| t.update(o)))
     }
 
     /// `self | other`: a copy of this set updated with the other (just the copy when the other
@@ -215,8 +213,7 @@ impl Set {
         if other.is(self) {
             return self.copy();
         }
-        let snapshot = other.snapshot();
-        Ok(Set::from_table(self.read(|t| t.intersection(&other.as_other(&snapshot)))?))
+        Ok(Set::from_table(other.with_other(|o| self.read(|t| t.intersection(o)))?))
     }
 
     /// `self &= other`: this set becomes the intersection (CPython swaps the tables).
@@ -240,8 +237,7 @@ impl Set {
         if other.is(self) {
             return Ok(Set::new());
         }
-        let snapshot = other.snapshot();
-        Ok(Set::from_table(self.read(|t| t.difference(&other.as_other(&snapshot)))?))
+        Ok(Set::from_table(other.with_other(|o| self.read(|t| t.difference(o)))?))
     }
 
     /// `self -= other`.
@@ -250,14 +246,12 @@ impl Set {
             self.clear();
             return Ok(());
         }
-        let snapshot = other.snapshot();
-        self.write(|t| t.difference_update(&other.as_other(&snapshot)))
+        other.with_other(|o| self.write(|t| t.difference_update(o)))
     }
 
     /// `self ^ other`.
     pub fn symmetric_difference(&self, other: &SetOperand<'_>) -> Result<Set> {
-        let snapshot = other.snapshot();
-        Ok(Set::from_table(self.read(|t| t.symmetric_difference(&other.as_other(&snapshot)))?))
+        Ok(Set::from_table(other.with_other(|o| self.read(|t| t.symmetric_difference(o)))?))
     }
 
     /// `self ^= other`.
@@ -266,8 +260,7 @@ impl Set {
             self.clear();
             return Ok(());
         }
-        let snapshot = other.snapshot();
-        self.write(|t| t.symmetric_difference_update(&other.as_other(&snapshot)))
+        other.with_other(|o| self.write(|t| t.symmetric_difference_update(o)))
     }
 
     /// `self <= other` for another set.
@@ -284,8 +277,7 @@ impl Set {
         if other.is(self) {
             return Ok(self.is_empty());
         }
-        let snapshot = other.snapshot();
-        self.read(|t| t.is_disjoint(&other.as_other(&snapshot)))
+        other.with_other(|o| self.read(|t| t.is_disjoint(o)))
     }
 
     /// Whether every item of `items` is in this set (`issuperset` of a non-set).
@@ -319,20 +311,13 @@ impl SetOperand<'_> {
         matches!(self, SetOperand::Set(s) if s.ptr_eq(set))
     }
 
-    /// Another set's table, copied so that no two locks are ever held at once.
-    fn snapshot(&self) -> Option<Table> {
+    /// Runs `f` on the operand as the table algorithms read it; another set's table is copied
+    /// first, so that no two locks are ever held at once.
+    fn with_other<R>(&self, f: impl FnOnce(&Other<'_>) -> R) -> R {
         match self {
-            SetOperand::Set(s) => Some(s.read(Table::clone)),
-            _ => None,
-        }
-    }
-
-    fn as_other<'b>(&'b self, snapshot: &'b Option<Table>) -> Other<'b> {
-        match (self, snapshot) {
-            (SetOperand::DictKeys(keys), _) => Other::Dict(keys),
-            (SetOperand::Items(items), _) => Other::Items(items),
-            (SetOperand::Set(_), Some(t)) => Other::Set(t),
-            (SetOperand::Set(_), None) => Other::Items(&[]),
+            SetOperand::Set(s) => f(&Other::Set(&s.read(Table::clone))),
+            SetOperand::DictKeys(keys) => f(&Other::Dict(keys)),
+            SetOperand::Items(items) => f(&Other::Items(items)),
         }
     }
 }

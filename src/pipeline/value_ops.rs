@@ -1184,14 +1184,7 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
             if items.is_empty() {
                 return out.push_str("set()");
             }
-            out.push('{');
-            for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_repr(out, x.value(), seen);
-            }
-            out.push('}');
+            write_items(out, ('{', '}'), &items, seen);
         }
         Value::Object(o) if matches!(o.type_index(), ti::LIST | ti::DICT) => {
             let is_list = o.type_index() == ti::LIST;
@@ -1202,16 +1195,7 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
             }
             seen.push(addr);
             if let Some(l) = list_obj(v) {
-                out.push('[');
-                l.with_items(|xs| {
-                    for (i, x) in xs.iter().enumerate() {
-                        if i > 0 {
-                            out.push_str(", ");
-                        }
-                        write_repr(out, x.value(), seen);
-                    }
-                });
-                out.push(']');
+                l.with_items(|xs| write_items(out, ('[', ']'), xs, seen));
             } else if let Some(d) = dict_of(v) {
                 out.push('{');
                 for (i, (k, x)) in d.items().iter().enumerate() {
@@ -1230,6 +1214,18 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
             let _ = write!(out, "{:?}", OtherRepr(v));
         }
     }
+}
+
+/// The reprs of `items` between `brackets`, separated by ", " (a list's, a set's).
+fn write_items(out: &mut ReprOut, (open, close): (char, char), items: &[AnyValue], seen: &mut Vec<usize>) {
+    out.push(open);
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_repr(out, x.value(), seen);
+    }
+    out.push(close);
 }
 
 /// Falls back to the crate's repr for values Python has no literal for (NDArray, functions).
