@@ -136,3 +136,28 @@ fn module_constants_are_one_object_made_once() {
     let e = script("N = 1\nN += 1\n", "f").unwrap_err().to_string();
     assert!(e.contains("line 2") && e.contains("only function definitions"), "{e}");
 }
+
+#[test]
+fn text_keys_are_found_in_either_encoding_inline_or_heap() {
+    // Inline, heap, and past the 256 bytes that UCS4 text is re-encoded on the stack for.
+    let texts = ["the", "naïve", "a longer word than inline", &"日本語".repeat(40)];
+    let mut s = Set::new();
+    for t in texts {
+        assert!(s.add(AnyValue::from_text(t)).unwrap());
+    }
+    for t in texts {
+        let ucs4 = AnyValue::from_text_ucs4(t);
+        assert!(s.contains(&ucs4).unwrap(), "UCS4 {t:?}");
+        assert!(s.contains(t).unwrap(), "UTF-8 {t:?}");
+        // Adding the other encoding finds the key that is there.
+        assert!(!s.add(ucs4).unwrap());
+    }
+    assert_eq!(s.len(), texts.len());
+    assert!(!s.contains("them").unwrap());
+    // Bytes hash like the str of the same bytes but are never equal to it.
+    assert!(!s.contains(&AnyValue::from_bytes(b"the")).unwrap());
+    // A set of UCS4 keys finds UTF-8 text, through the text fast path of `x in s`.
+    let mut wide = Set::new();
+    wide.add(AnyValue::from_text_ucs4("naïve")).unwrap();
+    assert!(wide.contains("naïve").unwrap());
+}

@@ -10,7 +10,10 @@
 (c) the seed's ``unicode_split_any`` through ``anyproc.script`` vs CPython on
     real words;
 (d) string formatting in a script loop (``str(n)``, f-strings with and without
-    specs, ``%``, ``str.format``) vs the same loop in CPython.
+    specs, ``%``, ``str.format``) vs the same loop in CPython;
+(e) glue code over real words: a stopword filter (``w not in STOPWORDS``, a set)
+    and word counts (``counts.get(w, 0) + 1``, a dict), each returning its result
+    to Python and, to show the loop alone, only its size.
 
 Prints a markdown table. Absolute numbers move with machine load; compare ratios.
 """
@@ -277,15 +280,67 @@ def bench_format(count: int, quick: bool) -> None:
             f"CPython {c:.0f} ns/item", f"**{c / a:.2f}x**")
 
 
+# ---- (e) glue code: sets and dicts keyed by words --------------------------------------------
+
+STOPWORDS = {"the", "a", "an", "of", "and", "to", "in", "is", "it", "that", "for", "on", "was", "with", "as",
+             "by", "at", "be", "this", "from", "or", "are", "his", "her", "he", "she", "they", "we", "you", "i"}
+
+
+def drop_stopwords(words):
+    kept = []
+    for w in words:
+        if w not in STOPWORDS:
+            kept.append(w)
+    return kept
+
+
+def count_kept(words):
+    kept = []
+    for w in words:
+        if w not in STOPWORDS:
+            kept.append(w)
+    return len(kept)
+
+
+def word_counts(words):
+    counts = {}
+    for w in words:
+        counts[w] = counts.get(w, 0) + 1
+    return counts
+
+
+def distinct_words(words):
+    counts = {}
+    for w in words:
+        counts[w] = counts.get(w, 0) + 1
+    return len(counts)
+
+
+def bench_glue(n_words: int, quick: bool) -> None:
+    with open(data_file("corpus/words_1m.txt", "words_sample.txt"), encoding="utf-8") as f:
+        words = f.read().split()[:n_words]
+    cases = [("stopword filter (set), kept words returned", drop_stopwords),
+             ("the same, only their number returned", count_kept),
+             ("word counts (dict), the dict returned", word_counts),
+             ("the same, only its size returned", distinct_words)]
+    for label, py in cases:
+        ours = anyproc.script(py)
+        assert ours(words) == py(words)
+        best = interleaved_best({"py": lambda: py(words), "ours": lambda: ours(words)}, 3 if quick else 5)
+        a, c = best["ours"] / len(words) * 1e9, best["py"] / len(words) * 1e9
+        row("glue", f"{label}, {len(words):,} words, loop inside the script", f"{a:.0f} ns/word",
+            f"CPython {c:.0f} ns/word", f"**{c / a:.2f}x**")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller inputs, fewer repeats")
     ap.add_argument("--lines", type=int, default=None, help="corpus lines for (b) (default 20,000; quick 3,000)")
-    ap.add_argument("--words", type=int, default=None, help="words for (c) (default 1,000,000; quick 100,000)")
-    ap.add_argument("--only", choices=["calls", "bert", "split", "format"], action="append",
+    ap.add_argument("--words", type=int, default=None, help="words for (c), and for (e) up to 300,000 (default 1,000,000; quick 100,000)")
+    ap.add_argument("--only", choices=["calls", "bert", "split", "format", "glue"], action="append",
                     help="run only these parts")
     args = ap.parse_args()
-    only = set(args.only or ["calls", "bert", "split", "format"])
+    only = set(args.only or ["calls", "bert", "split", "format", "glue"])
     lines = args.lines or (3_000 if args.quick else 20_000)
     words = args.words or (100_000 if args.quick else 1_000_000)
     print(f"anyproc {anyproc.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs", file=sys.stderr)
@@ -297,6 +352,8 @@ def main() -> None:
         bench_split(words, args.quick)
     if "format" in only:
         bench_format(50_000 if args.quick else 200_000, args.quick)
+    if "glue" in only:
+        bench_glue(min(words, 300_000), args.quick)
     print("Ratios are reference time / anyproc time: above 1 means anyproc is faster.\n")
     print("| what | anyproc | reference | ratio |")
     print("|---|---|---|---|")

@@ -6,6 +6,7 @@
 use crate::callback::callable_to_func;
 use crate::errors::to_pyerr;
 use crate::function_type::{function_state, new_function};
+use crate::gc_pause::{GcPause, PAUSE_FROM_ITEMS};
 use crate::ndarray::{PyNDArray, import_dlpack};
 use crate::object::Opaque;
 use anyproc::{AnyValue, AnyView, Dict, FromAny, List, NDArray, PackedFunc, Set, Value};
@@ -357,6 +358,7 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
         if depth >= MAX_NESTING {
             return Err(too_deep());
         }
+        let _paused = (depth == 0 && list.len() >= PAUSE_FROM_ITEMS).then(|| GcPause::new(py));
         let fill = |items: &[AnyValue]| py_list(py, items, depth);
         // Two counts, `list` and the value converted: no other handle exists, so nothing that
         // runs while Python objects are made can reach the list, and it is read in place.
@@ -371,6 +373,7 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
         if depth >= MAX_NESTING {
             return Err(too_deep());
         }
+        let _paused = (depth == 0 && dict.len() >= PAUSE_FROM_ITEMS).then(|| GcPause::new(py));
         let out = PyDict::new(py);
         for (k, val) in dict.items() {
             out.set_item(key_to_py(py, &k.view(), depth + 1)?, to_py(py, &val.view(), depth + 1)?)?;

@@ -10,6 +10,7 @@ mod dlpack;
 mod errors;
 mod function;
 mod function_type;
+mod gc_pause;
 mod module;
 mod ndarray;
 mod object;
@@ -18,6 +19,13 @@ mod pools;
 mod run_file;
 
 use pyo3::prelude::*;
+
+/// mimalloc for the extension's own allocations, as for the `anyproc` binary (see
+/// `src/main.rs`): Python's objects keep Python's allocator, and every anyproc object is
+/// freed by the deleter of the side that made it.
+#[cfg(not(debug_assertions))]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// The native module; `anyproc/__init__.py` re-exports it.
 #[pymodule]

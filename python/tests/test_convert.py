@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 
 import numpy as np
@@ -191,3 +192,41 @@ def test_tuple_items_outlive_code_run_during_conversion():
     items = (Shrinking(owner), *owner, ("nested", Shrinking(owner)))
     assert echo(items) == [7, "a heap string longer than sixteen bytes", [1, 2], "é" * 40, ["nested", 7]]
     assert owner == []
+
+
+def _collections_during(fn):
+    """How many collections Python's cycle collector started while ``fn`` ran, collecting as
+    often as it can (a threshold of one allocation), and what ``fn`` returned."""
+    started = []
+    callback = lambda phase, info: started.append(info["generation"]) if phase == "start" else None  # noqa: E731
+    old = gc.get_threshold()
+    gc.callbacks.append(callback)
+    gc.set_threshold(1)
+    try:
+        out = fn()
+    finally:
+        gc.set_threshold(*old)
+        gc.callbacks.remove(callback)
+    return len(started), out
+
+
+@pytest.mark.parametrize("make", [lambda n: [[i, str(i)] for i in range(n)], lambda n: {str(i): [i] for i in range(n)}],
+                         ids=["list of lists", "dict of lists"])
+def test_large_results_convert_with_the_collector_paused_and_restored(make):
+    big, small = make(5000), make(100)
+    assert gc.isenabled()
+    # Each list made counts towards a collection: converting the small result back collects
+    # about once per list; the large one is converted with the collector paused.
+    n_small, out_small = _collections_during(lambda: echo(small))
+    n_big, out_big = _collections_during(lambda: echo(big))
+    assert out_small == small and out_big == big
+    assert n_small >= 50
+    assert n_big <= 5
+    assert gc.isenabled()
+    # A collector the caller turned off stays off.
+    gc.disable()
+    try:
+        assert echo(big) == big
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -57,7 +57,10 @@ fn float_as_exact_int(f: f64) -> Option<i64> {
 }
 
 /// Feeds a decoded value into `state`, consistently with [`values_equal`].
-pub fn hash_value(v: Value<'_>, state: &mut dyn Hasher, depth: usize) {
+///
+/// Generic over the hasher so that a dict's hasher is called directly, not through a
+/// `dyn Hasher` per character; only an object's hook takes the hasher as a trait object.
+pub fn hash_value<H: Hasher + ?Sized>(v: Value<'_>, state: &mut H, depth: usize) {
     match v {
         Value::None => state.write_u8(0),
         Value::Int(_) | Value::Bool(_) => {
@@ -74,17 +77,9 @@ pub fn hash_value(v: Value<'_>, state: &mut dyn Hasher, depth: usize) {
                 state.write_u64(if f.is_nan() { f64::NAN.to_bits() } else { f.to_bits() });
             }
         },
-        // Both encodings hash code point by code point, so "ab" hashes alike in each.
-        Value::Str(s) => {
-            state.write_u8(3);
-            s.chars().for_each(|c| state.write_u32(c as u32));
-            state.write_u32(u32::MAX);
-        }
-        Value::UStr(u) => {
-            state.write_u8(3);
-            u.iter().for_each(|&c| state.write_u32(c as u32));
-            state.write_u32(u32::MAX);
-        }
+        Value::Str(s) => hash_utf8(s, state),
+        // Equal text hashes alike in either encoding: UCS4 hashes as its UTF-8.
+        Value::UStr(u) => with_utf8(u, |s| hash_utf8(s, state)),
         Value::Bytes(b) => {
             state.write_u8(4);
             state.write(b);
@@ -99,7 +94,11 @@ pub fn hash_value(v: Value<'_>, state: &mut dyn Hasher, depth: usize) {
             state.write_u8(6);
             match hooks_of(o.type_index()) {
                 // Past the depth limit equality is identity, and a constant keeps hashing consistent with it.
-                Some(h) if depth < MAX_DEPTH => (h.hash)(o, state, depth + 1),
+                Some(h) if depth < MAX_DEPTH => {
+                    // `&mut H` is a sized hasher even when `H` is a trait object.
+                    let mut sized = &mut *state;
+                    (h.hash)(o, &mut sized, depth + 1)
+                }
                 Some(_) => state.write_i32(o.type_index()),
                 None => state.write_usize(o.as_raw().as_ptr() as usize),
             }
@@ -107,9 +106,23 @@ pub fn hash_value(v: Value<'_>, state: &mut dyn Hasher, depth: usize) {
     }
 }
 
+/// Text as `str`'s own `Hash` writes it: its bytes in one call into the hasher (not one per
+/// character), ended by 0xFF, which no UTF-8 byte is. No type tag: bytes hash with one and
+/// a length after, and a collision with them would only cost a comparison.
+fn hash_utf8<H: Hasher + ?Sized>(s: &str, state: &mut H) {
+    state.write(s.as_bytes());
+    state.write_u8(0xff);
+}
+
+/// Runs `f` on the UTF-8 form of UCS4 text, encoded on the stack when it is short.
+pub(crate) fn with_utf8<R>(chars: &[char], f: impl FnOnce(&str) -> R) -> R {
+    let mut short = arrayvec::ArrayString::<256>::new();
+    if chars.iter().all(|&c| short.try_push(c).is_ok()) { f(&short) } else { f(&chars.iter().collect::<String>()) }
+}
+
 impl<const N: usize, const M: usize> PartialEq<AnyPad<M>> for AnyPad<N> {
     fn eq(&self, other: &AnyPad<M>) -> bool {
-        values_equal(self.value(), other.value(), 0)
+        text_first_equal(self.as_str(), other.as_str(), || values_equal(self.value(), other.value(), 0))
     }
 }
 
@@ -117,13 +130,16 @@ impl<const N: usize> Eq for AnyPad<N> {}
 
 impl<const N: usize> Hash for AnyPad<N> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        hash_value(self.value(), state, 0)
+        match self.as_str() {
+            Some(s) => hash_utf8(s, state),
+            None => hash_value(self.value(), state, 0),
+        }
     }
 }
 
 impl PartialEq for AnyView<'_> {
     fn eq(&self, other: &Self) -> bool {
-        values_equal(self.value(), other.value(), 0)
+        text_first_equal(self.as_str(), other.as_str(), || values_equal(self.value(), other.value(), 0))
     }
 }
 
@@ -131,13 +147,26 @@ impl Eq for AnyView<'_> {}
 
 impl Hash for AnyView<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        hash_value(self.value(), state, 0)
+        match self.as_str() {
+            Some(s) => hash_utf8(s, state),
+            None => hash_value(self.value(), state, 0),
+        }
     }
 }
 
 impl<const N: usize> PartialEq<AnyView<'_>> for AnyPad<N> {
     fn eq(&self, other: &AnyView<'_>) -> bool {
-        values_equal(self.value(), other.value(), 0)
+        text_first_equal(self.as_str(), other.as_str(), || values_equal(self.value(), other.value(), 0))
+    }
+}
+
+/// Equality with the common case of keys first: two UTF-8 strings compare as bytes, with no
+/// decoding; anything else (UCS4 text included, which may equal UTF-8) takes `general`.
+#[inline(always)]
+pub(crate) fn text_first_equal(a: Option<&str>, b: Option<&str>, general: impl FnOnce() -> bool) -> bool {
+    match (a, b) {
+        (Some(x), Some(y)) => x == y,
+        _ => general(),
     }
 }
 

@@ -19,6 +19,7 @@ pub use anyproc_abi::{Payload, RawAny};
 pub use chars::push_chars;
 pub use convert::{FromAny, unbox};
 pub use eq_hash::{hash_value, values_equal};
+pub(crate) use eq_hash::{text_first_equal, with_utf8};
 pub use pad::{AnyPad, AnyValue, clear_values};
 pub use repr::{write_repr, write_str};
 pub use stack_slots::StackSlots;

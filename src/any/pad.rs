@@ -3,10 +3,10 @@
 //! All bit-level work on inline storage happens here, behind a safe API
 //! (the shape of compact_str's `repr` module).
 
-use super::heap_kinds::{BytesObj, StrObj, UStrObj};
+use super::heap_kinds::{BytesObj, StrObj, UStrObj, Utf8Kind};
 use super::type_index::*;
 use super::value_ref::{Value, decode};
-use crate::object::{ObjPtr, ObjRef, ObjectType, dec_ref, inc_ref};
+use crate::object::{ObjPtr, ObjRef, ObjectType, dec_ref, inc_ref, tail_slice};
 use anyproc_abi::{Payload, RawAny};
 use std::ffi::c_void;
 use std::ptr::NonNull;
@@ -375,6 +375,25 @@ impl<const N: usize> AnyPad<N> {
         // SAFETY: by construction the inline area holds `small_len` valid units,
         // and object payloads are live objects we own a count of.
         unsafe { decode(&self.raw, self.inline_ptr()) }
+    }
+
+    /// The text, if this holds a UTF-8 string (inline or heap).
+    ///
+    /// Rationale: the same as `value().as_str()`, with two cases instead of a full decode:
+    /// dict and set keys are hashed and compared this way first.
+    #[inline(always)]
+    pub fn as_str(&self) -> Option<&str> {
+        let len = self.raw.small_len as usize;
+        // SAFETY: inline UTF-8 is valid for `small_len` bytes of the inline area, and a `STR`
+        // object is alive (we own a count of it) with its text after its head.
+        unsafe {
+            let bytes = match self.raw.type_index {
+                SMALL_STR => std::slice::from_raw_parts(self.inline_ptr(), len),
+                STR => tail_slice::<Utf8Kind>(NonNull::new_unchecked(self.raw.payload.v_ptr.cast())),
+                _ => return None,
+            };
+            Some(std::str::from_utf8_unchecked(bytes))
+        }
     }
 
     /// The object, if this holds one.

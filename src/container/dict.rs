@@ -12,14 +12,14 @@ use std::cell::Cell;
 use std::fmt;
 use std::hash::{BuildHasher, Hasher};
 
-type Map = IndexMap<AnyValue, AnyValue, ahash::RandomState>;
+type Map = IndexMap<AnyValue, AnyValue, foldhash::fast::RandomState>;
 
 /// The heap object behind a `Dict`.
 #[repr(C)]
 pub struct DictObj {
     header: Object,
     /// The map's hasher, also kept outside the lock so keys are hashed before locking.
-    hasher: ahash::RandomState,
+    hasher: foldhash::fast::RandomState,
     map: RwLock<Map>,
 }
 
@@ -66,7 +66,7 @@ unsafe impl ObjectType for DictObj {
 /// Lets a borrowed view look up an owned key without building one.
 impl Equivalent<AnyValue> for AnyView<'_> {
     fn equivalent(&self, key: &AnyValue) -> bool {
-        values_equal(self.value(), key.value(), 0)
+        key == self
     }
 }
 
@@ -113,7 +113,7 @@ fn dict_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
     }
     // Order-independent: equal dicts may list their entries in different orders.
     // A fixed-key hasher per entry keeps the sum deterministic across dicts.
-    let fixed = ahash::RandomState::with_seeds(1, 2, 3, 4);
+    let fixed = foldhash::fast::FixedState::with_seed(1234);
     d.with_map(|m| {
         let sum = m.iter().fold(0u64, |acc, (k, v)| {
             let mut h = fixed.build_hasher();
@@ -152,7 +152,7 @@ pub struct Dict(ObjRef<DictObj>);
 impl Dict {
     /// An empty dict.
     pub fn new() -> Self {
-        let hasher = ahash::RandomState::new();
+        let hasher = foldhash::fast::RandomState::default();
         let map = RwLock::new(Map::with_hasher(hasher.clone()));
         Dict(ObjRef::new(DictObj { header: Object::blank(), hasher, map }))
     }
@@ -165,6 +165,20 @@ impl Dict {
                 let _writing = WritingGuard::enter(&self.0);
                 f(&mut self.0.map.write())
             }
+        }
+    }
+
+    /// [`mutate`](Self::mutate) for a change that compares a key with the keys: only an
+    /// object key can reach this dict again while compared (values of different kinds are
+    /// unequal without a hook), so any other key skips the guard's thread-local.
+    #[inline]
+    fn mutate_for_key<R>(&mut self, object_key: bool, f: impl FnOnce(&mut Map) -> R) -> R {
+        if object_key {
+            return self.mutate(f);
+        }
+        match self.0.get_mut() {
+            Some(obj) => f(obj.map.get_mut()),
+            None => f(&mut self.0.map.write()),
         }
     }
 
@@ -200,11 +214,13 @@ impl Dict {
         let (key, value) = (key.into(), value.into());
         // Hash before locking: hashing may read other containers, even this one.
         let hash = self.0.hasher.hash_one(&key);
-        self.mutate(|m| match m.raw_entry_mut_v1().from_hash(hash, |k| k == &key) {
-            RawEntryMut::Occupied(mut e) => Some(e.insert(value)),
-            RawEntryMut::Vacant(e) => {
-                e.insert_hashed_nocheck(hash, key, value);
-                None
+        self.mutate_for_key(key.value().as_obj().is_some(), |m| {
+            match m.raw_entry_mut_v1().from_hash(hash, |k| k == &key) {
+                RawEntryMut::Occupied(mut e) => Some(e.insert(value)),
+                RawEntryMut::Vacant(e) => {
+                    e.insert_hashed_nocheck(hash, key, value);
+                    None
+                }
             }
         })
     }
@@ -213,7 +229,7 @@ impl Dict {
     /// allocator refuses the room for a new entry, for dicts that grow as input directs.
     pub fn try_set(&mut self, key: AnyValue, value: AnyValue, what: &str) -> Result<Option<AnyValue>> {
         let hash = self.0.hasher.hash_one(&key);
-        self.mutate(|m| {
+        self.mutate_for_key(key.value().as_obj().is_some(), |m| {
             if m.len() == m.capacity() {
                 m.try_reserve(1).map_err(|_| {
                     // An entry and its index slot: the table doubles, as amortized growth does.
@@ -235,9 +251,11 @@ impl Dict {
     pub fn remove<'a>(&mut self, key: impl Into<AnyView<'a>>) -> Option<AnyValue> {
         let key = key.into();
         let hash = self.0.hasher.hash_one(key);
-        self.mutate(|m| match m.raw_entry_mut_v1().from_hash(hash, |k| key.equivalent(k)) {
-            RawEntryMut::Occupied(e) => Some(e.shift_remove()),
-            RawEntryMut::Vacant(_) => None,
+        self.mutate_for_key(key.value().as_obj().is_some(), |m| {
+            match m.raw_entry_mut_v1().from_hash(hash, |k| key.equivalent(k)) {
+                RawEntryMut::Occupied(e) => Some(e.shift_remove()),
+                RawEntryMut::Vacant(_) => None,
+            }
         })
     }
 

@@ -10,6 +10,7 @@ use crate::any::type_index as ti;
 use crate::error::{Error, ErrorKind, Result};
 use crate::object::MAX_DEPTH;
 use crate::{AnyValue, FromAny, Value};
+use std::hash::{BuildHasher, Hasher};
 use std::sync::LazyLock;
 
 /// CPython's hash modulus, the Mersenne prime 2**61 - 1 (`_PyHASH_MODULUS`).
@@ -22,7 +23,7 @@ const INF_HASH: i64 = 314_159;
 const NONE_HASH: i64 = 0xFCA8_6420;
 
 /// The per-process key of str and bytes hashes.
-static TEXT_KEY: LazyLock<ahash::RandomState> = LazyLock::new(ahash::RandomState::new);
+static TEXT_KEY: LazyLock<foldhash::fast::RandomState> = LazyLock::new(foldhash::fast::RandomState::default);
 
 /// `hash(v)` as CPython computes it for numbers and tuples; a `TypeError` for a dict or a set,
 /// which CPython refuses as unhashable.
@@ -40,7 +41,7 @@ fn hash_at(v: Value<'_>, depth: usize) -> Result<i64> {
         // most a comparison, and hashing the bytes alone is the fast path of `x in s`.
         Value::Str(s) => text_hash(s.as_bytes()),
         // The same code points must hash alike in either encoding.
-        Value::UStr(u) => text_hash(u.iter().collect::<String>().as_bytes()),
+        Value::UStr(u) => crate::any::with_utf8(u, |s| text_hash(s.as_bytes())),
         Value::Bytes(b) => text_hash(b),
         Value::Pod(t, bits) => avoid_minus_one(TEXT_KEY.hash_one((t, bits)) as i64),
         Value::Object(o) => match o.type_index() {
@@ -140,8 +141,13 @@ fn pointer_hash(addr: usize) -> i64 {
     avoid_minus_one(addr.rotate_right(4) as i64)
 }
 
-fn text_hash(bytes: &[u8]) -> i64 {
-    avoid_minus_one(TEXT_KEY.hash_one(bytes) as i64)
+/// The hash of str (and bytes) with these bytes, as [`py_hash`] gives it.
+pub(crate) fn text_hash(bytes: &[u8]) -> i64 {
+    // One write of the bytes: `hash_one(bytes)` would write their length first, a second
+    // round of the hasher for every short word.
+    let mut h = TEXT_KEY.build_hasher();
+    h.write(bytes);
+    avoid_minus_one(h.finish() as i64)
 }
 
 /// -1 marks an error (and a deleted set slot) in CPython, so no hash is -1.

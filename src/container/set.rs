@@ -1,7 +1,7 @@
 //! `Set`: a set of hashable any-values, shared like a Python set, laid out and iterated as
 //! CPython 3.11 lays out the same set (see `set_table.rs`).
 
-use super::py_hash::py_hash;
+use super::py_hash::{py_hash, text_hash};
 use super::set_algebra::Other;
 use super::set_table::Table;
 use crate::any::type_index::SET;
@@ -44,11 +44,19 @@ impl SetObj {
     /// Whether `key` is present; a `TypeError` when it is unhashable. Reads the set where it
     /// stands, with no handle made (what `x in s` runs).
     pub fn contains(&self, key: AnyView<'_>) -> Result<bool> {
-        if is_set(key.value()) {
+        if let Some(text) = key.as_str() {
+            return Ok(self.table.read_recursive().contains_text(text, text_hash(text.as_bytes())));
+        }
+        self.contains_value(key.value())
+    }
+
+    /// [`contains`](Self::contains) for a key already decoded.
+    pub fn contains_value(&self, key: Value<'_>) -> Result<bool> {
+        if is_set(key) {
             return Ok(false);
         }
-        let hash = py_hash(key.value())?;
-        Ok(self.table.read_recursive().contains(key.value(), hash))
+        let hash = py_hash(key)?;
+        Ok(self.table.read_recursive().contains(key, hash))
     }
 }
 
@@ -69,7 +77,7 @@ fn set_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
     let Some(s) = o.downcast_ref::<SetObj>() else { return };
     // Order-independent, for the rare Rust caller that keys a dict by a set: equal sets may
     // lay their keys out differently.
-    let fixed = ahash::RandomState::with_seeds(5, 6, 7, 8);
+    let fixed = foldhash::fast::FixedState::with_seed(5678);
     let t = s.table.read_recursive();
     let sum = t.entries().fold(0u64, |acc, (_, k)| {
         let mut h = fixed.build_hasher();

@@ -8,7 +8,7 @@
 //! intact; an insertion reuses the last dummy its probe passed. The table grows when it is
 //! three-fifths full, dummies counted, to the power of two above four times the keys.
 
-use crate::any::values_equal;
+use crate::any::{text_first_equal, values_equal};
 use crate::error::{Error, Result};
 use crate::{AnyValue, Value};
 
@@ -108,7 +108,34 @@ impl Table {
 
     /// Whether `key` (with its hash) is present.
     pub(crate) fn contains(&self, key: Value<'_>, hash: i64) -> bool {
-        matches!(self.probe(key, hash), Probe::Found(_))
+        self.find(hash, |k| values_equal(k.value(), key, 0))
+    }
+
+    /// Whether UTF-8 text (with its hash) is present, comparing text keys as bytes.
+    pub(crate) fn contains_text(&self, text: &str, hash: i64) -> bool {
+        self.find(hash, |k| text_first_equal(k.as_str(), Some(text), || values_equal(k.value(), Value::Str(text), 0)))
+    }
+
+    /// Whether a key with `hash` that `eq` accepts is present: [`probe`](Self::probe)'s walk
+    /// without the bookkeeping an insertion needs, over a slice so that no slot is
+    /// bounds-checked (the hot path of `x in s`).
+    #[inline(always)]
+    fn find(&self, hash: i64, eq: impl Fn(&AnyValue) -> bool) -> bool {
+        let mask = self.mask();
+        let mut perturb = hash as u64;
+        let mut i = hash as usize & mask;
+        loop {
+            let last = if i + LINEAR_PROBES <= mask { i + LINEAR_PROBES } else { i };
+            for slot in &self.slots[i..=last] {
+                match slot {
+                    Slot::Unused => return false,
+                    Slot::Active(h, k) if *h == hash && eq(k) => return true,
+                    _ => {}
+                }
+            }
+            perturb >>= PERTURB_SHIFT;
+            i = (i.wrapping_mul(5).wrapping_add(1).wrapping_add(perturb as usize)) & mask;
+        }
     }
 
     /// Adds `key` unless an equal key is present (`set_add_entry`); true when it was added.

@@ -802,6 +802,10 @@ fn is_same(x: Value<'_>, y: Value<'_>) -> bool {
 
 /// `item in container`: substring for str and bytes, item for list, key for dict.
 pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
+    // A set first, before anything is decoded: `w in STOPWORDS` is the hot case.
+    if let Some(s) = container.as_obj().filter(|o| o.type_index() == ti::SET).and_then(|o| o.downcast_ref::<SetObj>()) {
+        return s.contains(item);
+    }
     let (c, x) = (container.value(), item.value());
     match c {
         Value::Str(_) | Value::UStr(_) => match Text::of(x) {
@@ -827,9 +831,6 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
             if let Some(d) = obj.filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>()) {
                 check_hashable(x)?;
                 return Ok(d.contains_key(item));
-            }
-            if let Some(s) = obj.filter(|o| o.type_index() == ti::SET).and_then(|o| o.downcast_ref::<SetObj>()) {
-                return s.contains(item);
             }
             Err(type_error(format!("argument of type '{}' is not iterable", vname(c))))
         }
