@@ -468,8 +468,7 @@ impl Vm<'_> {
                         }
                         continue;
                     }
-                    tri!(state.check_unchanged());
-                    match state.next_item() {
+                    match tri!(state.next_checked()) {
                         Some(v) => {
                             tri!(state.check_taken(self.program.while_limit));
                             reg!(dst) = v;

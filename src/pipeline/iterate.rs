@@ -6,9 +6,11 @@
 
 use super::Slot;
 use super::methods::{Method, call_method};
+use super::value_ops::list_obj;
 use crate::container::{ListCursor, try_reserve_items};
 use crate::error::{Error, ErrorKind, Result};
 use crate::{AnyValue, AnyView, Dict, FromAny, List, Set, Value};
+use smallvec::SmallVec;
 
 /// What one loop slot iterates.
 #[derive(Default)]
@@ -124,22 +126,31 @@ impl LoopState {
         }
     }
 
-    /// CPython's error for a dict whose size changed since its loop started (checked before
-    /// each step of the loop, as CPython's iterator does).
-    pub fn check_unchanged(&self) -> Result<()> {
+    /// The next item, or `None` at the end, after CPython's checks of a dict or set whose
+    /// size changed since the loop started (made before each step, as CPython's iterator
+    /// makes them) and of a next key that was removed (and another added).
+    ///
+    /// Rationale: a step over `d.values()` or `d.items()` looks its key up once, for the
+    /// check and the value together.
+    #[inline(always)]
+    pub fn next_checked(&mut self) -> Result<Option<Slot>> {
         match self {
             LoopState::Keys { keys, dict, .. } if dict.len() != keys.len() => {
                 Err(Error::runtime("dictionary changed size during iteration"))
             }
-            // The same size, but the next key was removed (and another added): CPython's error
-            // for a loop that then finds a key it did not expect.
-            LoopState::Keys { keys, index, dict, view: DictView::Values | DictView::Items }
-                if keys.get(*index).is_some_and(|k| dict.get(k).is_none()) =>
-            {
-                Err(Error::runtime("dictionary keys changed during iteration"))
+            LoopState::Keys { keys, index, dict, view: view @ (DictView::Values | DictView::Items) } => {
+                let Some(k) = keys.get(*index) else { return Ok(None) };
+                let Some(v) = dict.get(k) else {
+                    return Err(Error::runtime("dictionary keys changed during iteration"));
+                };
+                *index += 1;
+                Ok(Some(match view {
+                    DictView::Values => v.resize(),
+                    _ => List::from_vec(vec![k.clone(), v]).into(),
+                }))
             }
             LoopState::Set { set, len, .. } if set.len() != *len => Err(super::set_ops::changed_size_error()),
-            _ => Ok(()),
+            _ => Ok(self.next_item()),
         }
     }
 
@@ -193,7 +204,8 @@ impl LoopState {
                 *index += 1;
                 match view {
                     DictView::Keys => Some(k.clone().resize()),
-                    // Present: `check_unchanged` ran before this step.
+                    // A key removed since the loop started ends a loop that does not check
+                    // (`next_checked` raises CPython's error instead).
                     DictView::Values => dict.get(k).map(AnyValue::resize),
                     DictView::Items => Some(List::from_vec(vec![k.clone(), dict.get(k)?]).into()),
                 }
@@ -228,7 +240,15 @@ pub fn iter_values(v: AnyView<'_>) -> Result<Vec<AnyValue>> {
 }
 
 /// The `n` items of `v` for `a, b, ... = v`; Python's errors when there are more or fewer.
-pub fn unpack_items(v: AnyView<'_>, n: usize) -> Result<Vec<Slot>> {
+///
+/// A list of the right length (a pair of `d.items()`, a tuple) is read under one lock into
+/// slots on the stack; anything else is iterated as a `for` loop would.
+pub fn unpack_items(v: AnyView<'_>, n: usize) -> Result<SmallVec<[Slot; 4]>> {
+    let list = list_obj(v.value());
+    let read = |xs: &[AnyValue]| (xs.len() == n).then(|| xs.iter().map(|x| x.clone().resize::<1>()).collect());
+    if let Some(items) = list.and_then(|l| l.with_items(read)) {
+        return Ok(items);
+    }
     let items = iter_values(v)?;
     if items.len() != n {
         let msg = if items.len() > n {

@@ -26,6 +26,7 @@ pub mod ordered;
 pub mod parser;
 pub mod script;
 pub(crate) mod set_ops;
+mod sort_rows;
 pub mod spec;
 mod str_case;
 mod str_codecs;

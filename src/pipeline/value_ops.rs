@@ -329,12 +329,12 @@ pub fn unary(op: UnaryOp, v: AnyView<'_>) -> Result<Slot> {
 // ---------------------------------------------------------------- numbers
 
 #[derive(Clone, Copy, Debug)]
-enum Num {
+pub(crate) enum Num {
     Int(i64),
     Float(f64),
 }
 
-fn num(v: Value<'_>) -> Option<Num> {
+pub(crate) fn num(v: Value<'_>) -> Option<Num> {
     match v {
         Value::Int(i) => Some(Num::Int(i)),
         Value::Bool(b) => Some(Num::Int(b as i64)),
@@ -716,7 +716,7 @@ pub(crate) fn py_gt(x: Value<'_>, y: Value<'_>) -> Result<bool> {
     rich_order(CmpOp::Gt, x, y)
 }
 
-fn num_cmp(p: Num, q: Num) -> Option<Ordering> {
+pub(crate) fn num_cmp(p: Num, q: Num) -> Option<Ordering> {
     match (p, q) {
         (Num::Int(i), Num::Int(j)) => Some(i.cmp(&j)),
         (Num::Float(f), Num::Float(g)) => f.partial_cmp(&g),
@@ -1274,11 +1274,27 @@ pub(crate) fn sort_by_python_lt<T>(items: &mut Vec<T>, key: fn(&T) -> Value<'_>,
         return Ok(());
     }
     let mut order: Vec<usize> = (0..items.len()).collect();
+    if let Some(rows) = super::sort_rows::rows_of(items, key) {
+        if reverse {
+            order.reverse();
+        }
+        order.sort_by(|&i, &j| super::sort_rows::compare_rows(&rows[i], &rows[j]));
+        if reverse {
+            order.reverse();
+        }
+        permute(items, &order);
+        return Ok(());
+    }
     let result = super::timsort::listsort(&mut order, &mut |i, j| py_lt(key(&items[i]), key(&items[j])), reverse);
     // The permutation applies after a failure too: CPython's list is left as its sort left it.
+    permute(items, &order);
+    result
+}
+
+/// Puts `items` in `order` (a permutation of their indices).
+fn permute<T>(items: &mut Vec<T>, order: &[usize]) {
     let mut taken: Vec<Option<T>> = items.drain(..).map(Some).collect();
     items.extend(order.iter().map(|&i| taken[i].take().expect("the sort permutes the indices")));
-    result
 }
 
 #[cfg(test)]
