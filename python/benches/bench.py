@@ -13,7 +13,8 @@
     specs, ``%``, ``str.format``) vs the same loop in CPython;
 (e) glue code over real words: a stopword filter (``w not in STOPWORDS``, a set)
     and word counts (``counts.get(w, 0) + 1``, a dict), each returning its result
-    to Python and, to show the loop alone, only its size.
+    to Python and, to show the loop alone, only its size; and the keywords
+    pipeline (all anyscript glue) against its functions run by CPython.
 
 Prints a markdown table. Absolute numbers move with machine load; compare ratios.
 """
@@ -332,6 +333,47 @@ def bench_glue(n_words: int, quick: bool) -> None:
             f"CPython {c:.0f} ns/word", f"**{c / a:.2f}x**")
 
 
+def bench_keywords(n_lines: int, quick: bool) -> None:
+    """``pipelines/keywords.toml`` (stopwords, vocabulary ids, bigrams, character counts, all
+    anyscript glue) over corpus lines, its outputs handed back to Python, against the same
+    functions run by CPython on the same lines (the vocabulary lookup a dict)."""
+    import tomllib
+
+    spec_path = REPO / "pipelines" / "keywords.toml"
+    with open(spec_path, "rb") as f:
+        spec = tomllib.load(f)
+    fns: dict = {}
+    exec(spec["functions"], fns)
+    stopwords = spec["constants"]["stopwords"]
+    vocab_path = spec_path.parent / spec["resources"]["vocab_file"]["path"]
+    with open(vocab_path, encoding="utf-8") as f:
+        vocab = {line.rstrip("\n"): i for i, line in enumerate(f)}
+    unk = vocab["[UNK]"]
+    clean_words, bigrams, char_counts, most_frequent = (
+        fns[k] for k in ("clean_words", "bigrams", "char_counts", "most_frequent"))
+    with open(data_file("corpus/dev_sample.txt", "dev_sample_head.txt"), encoding="utf-8") as f:
+        texts = f.read().split("\n")[:n_lines]
+
+    def cpython():
+        out = []
+        for text in texts:
+            words = clean_words(text, stopwords)
+            out.append((words, [vocab.get(w, unk) for w in words], bigrams(words),
+                        most_frequent(char_counts(words), 3)))
+        return out
+
+    pipeline = anyproc.Pipeline.load(str(spec_path))
+    got = pipeline(texts[:2000])
+    assert got["words"] == [clean_words(t, stopwords) for t in texts[:2000]]
+    assert got["bigrams"] == [bigrams(clean_words(t, stopwords)) for t in texts[:2000]]
+    variants = {"py": cpython, "1": lambda: pipeline(texts, threads=1), "2": lambda: pipeline(texts, threads=2)}
+    best = interleaved_best(variants, 2 if quick else 3)
+    for threads in ("1", "2"):
+        row("glue", f"`pipelines/keywords.toml`, {len(texts):,} lines, outputs back in Python, {threads} "
+            f"thread{'s' * (threads == '2')}", f"{best[threads]:.2f} s", f"CPython {best['py']:.2f} s",
+            f"**{best['py'] / best[threads]:.2f}x**")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller inputs, fewer repeats")
@@ -354,6 +396,7 @@ def main() -> None:
         bench_format(50_000 if args.quick else 200_000, args.quick)
     if "glue" in only:
         bench_glue(min(words, 300_000), args.quick)
+        bench_keywords(30_000 if args.quick else 150_000, args.quick)
     print("Ratios are reference time / anyproc time: above 1 means anyproc is faster.\n")
     print("| what | anyproc | reference | ratio |")
     print("|---|---|---|---|")
