@@ -737,6 +737,7 @@ impl<'a> FnCompiler<'a> {
         body: impl FnOnce(&mut Self) -> Result<()>,
     ) -> Result<()> {
         let slot = self.enter_loop_slot();
+        let mut items_into_two_names = false;
         match self.range_args(iter) {
             Some(args) => {
                 let line = self.line;
@@ -755,6 +756,7 @@ impl<'a> FnCompiler<'a> {
                 Some((dict, view)) => {
                     let src = self.expr(dict, None)?;
                     self.emit(Inst::IterView { slot, src, view });
+                    items_into_two_names = view == DictView::Items && two_names(target).is_some();
                 }
                 None => {
                     let src = self.expr(iter, None)?;
@@ -767,18 +769,22 @@ impl<'a> FnCompiler<'a> {
         let enter = self.emit(Inst::Jump { to: 0 });
         let body_start = self.here();
         let outer = if scoped { self.bind_own_registers(target) } else { Vec::new() };
-        let (dst, unpack) = match target {
-            Target::Name { id } => (self.locals[id], false),
-            _ => (self.temp(), true),
+        let next_inst = match (target, two_names(target)) {
+            (_, Some((k, v))) if items_into_two_names => {
+                Inst::ForNextItem { slot, key: self.locals[k], value: self.locals[v], body: body_start }
+            }
+            (Target::Name { id }, _) => Inst::ForNext { slot, dst: self.locals[id], body: body_start },
+            _ => {
+                let dst = self.temp();
+                self.assign(target, dst)?;
+                Inst::ForNext { slot, dst, body: body_start }
+            }
         };
-        if unpack {
-            self.assign(target, dst)?;
-        }
         self.loops.push(LoopCtx::default());
         body(self)?;
         let next = self.here();
         self.patch(enter, next);
-        self.emit(Inst::ForNext { slot, dst, body: body_start });
+        self.emit(next_inst);
         self.leave_loop(next);
         for (name, reg) in outer {
             self.locals.insert(name, reg);
@@ -1261,6 +1267,15 @@ impl<'a> FnCompiler<'a> {
         let d = self.dst(dst);
         self.emit(Inst::CallOp { dst: d, op, args });
         Ok(d)
+    }
+}
+
+/// The two distinct names of a target `k, v`, if that is what it is.
+fn two_names(target: &Target) -> Option<(&str, &str)> {
+    let Target::Tuple { items } = target else { return None };
+    match items.as_slice() {
+        [Target::Name { id: k }, Target::Name { id: v }] if k != v => Some((k, v)),
+        _ => None,
     }
 }
 

@@ -153,6 +153,9 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             Inst::ForNext { slot, dst, body } => {
                 Inst::ForNext { slot: slot + loop_base, dst: reg(dst), body: to(body) }
             }
+            Inst::ForNextItem { slot, key, value, body } => {
+                Inst::ForNextItem { slot: slot + loop_base, key: reg(key), value: reg(value), body: to(body) }
+            }
             Inst::GuardReset { slot } => Inst::GuardReset { slot: slot + loop_base },
             Inst::Guard { slot } => Inst::Guard { slot: slot + loop_base },
             Inst::Unbind { dst: d } => Inst::Unbind { dst: reg(d) },
@@ -174,7 +177,7 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
     for inst in &mut caller.code {
         let target = match inst {
             Inst::Jump { to } | Inst::JumpIfFalse { to, .. } | Inst::JumpIfTrue { to, .. } => to,
-            Inst::ForNext { body, .. } => body,
+            Inst::ForNext { body, .. } | Inst::ForNextItem { body, .. } => body,
             Inst::ReturnTo { exit, .. } => exit,
             _ => continue,
         };
@@ -246,6 +249,10 @@ fn written_params(f: &Function) -> Vec<bool> {
                 }
             }
             Inst::Unpack { targets, .. } => targets.of(f).iter().for_each(|&r| mark(r)),
+            Inst::ForNextItem { key, value, .. } => {
+                mark(key);
+                mark(value);
+            }
             Inst::ExtendEach { index, item, .. } => {
                 mark(index);
                 mark(item);

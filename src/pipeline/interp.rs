@@ -477,6 +477,17 @@ impl Vm<'_> {
                         None => *state = LoopState::Idle,
                     }
                 }
+                Inst::ForNextItem { slot, key, value, body } => {
+                    let state = &mut loops[slot as usize];
+                    match tri!(state.next_item_pair()) {
+                        Some((k, v)) => {
+                            reg!(key) = k;
+                            reg!(value) = v;
+                            pc = body as usize;
+                        }
+                        None => *state = LoopState::Idle,
+                    }
+                }
                 Inst::GuardReset { slot } => loops[slot as usize] = LoopState::Count(0),
                 Inst::Guard { slot } => {
                     if let LoopState::Count(n) = &mut loops[slot as usize] {

@@ -113,6 +113,9 @@ pub enum Inst {
     /// The bottom of a `for` loop: `dst = next item of slot` and continue at `body`, or,
     /// when the loop is exhausted, end it and fall through.
     ForNext { slot: u32, dst: Reg, body: u32 },
+    /// `ForNext` for `for k, v in d.items()` (two names): the next key into `key` and its
+    /// value into `value`, with no `[key, value]` list made to unpack.
+    ForNextItem { slot: u32, key: Reg, value: Reg, body: u32 },
     /// Resets the iteration counter of a `while` loop in `slot`.
     GuardReset { slot: u32 },
     /// Counts one iteration of a `while` loop; an error past the program's cap.
@@ -331,6 +334,9 @@ impl fmt::Display for Function {
                     format!("loop{slot} = range({}, {}, {})", r(start), r(stop), r(step))
                 }
                 Inst::ForNext { slot, dst, body } => format!("{} = next loop{slot} and jump {body}, or end", r(dst)),
+                Inst::ForNextItem { slot, key, value, body } => {
+                    format!("{}, {} = next loop{slot} and jump {body}, or end", r(key), r(value))
+                }
                 Inst::GuardReset { slot } => format!("loop{slot} = counter 0"),
                 Inst::Guard { slot } => format!("loop{slot} += 1 (capped)"),
                 Inst::Unbind { dst } => format!("{} = unbound", r(dst)),

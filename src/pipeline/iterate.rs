@@ -154,6 +154,26 @@ impl LoopState {
         }
     }
 
+    /// [`next_checked`](Self::next_checked) for a loop over `d.items()` whose target is two
+    /// names: the key and its value, without the `[key, value]` list.
+    #[inline(always)]
+    pub fn next_item_pair(&mut self) -> Result<Option<(Slot, Slot)>> {
+        match self {
+            LoopState::Keys { keys, index, dict, view: DictView::Items } => {
+                if dict.len() != keys.len() {
+                    return Err(Error::runtime("dictionary changed size during iteration"));
+                }
+                let Some(k) = keys.get(*index) else { return Ok(None) };
+                let Some(v) = dict.get(k) else {
+                    return Err(Error::runtime("dictionary keys changed during iteration"));
+                };
+                *index += 1;
+                Ok(Some((k.clone().resize(), v.resize())))
+            }
+            _ => Err(Error::runtime("internal error: a loop over items() runs over something else")),
+        }
+    }
+
     /// anyproc's error for a loop over a list that has taken more than `while_limit` items
     /// added while it ran (checked after each item is taken).
     ///

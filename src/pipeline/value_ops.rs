@@ -11,7 +11,7 @@ use super::ast::{BinOp, CmpOp, UnaryOp};
 use super::set_ops::{self, set_of};
 use crate::any::py_text::{write_bytes_repr, write_float_repr, write_str_repr, write_utf8_str_repr};
 use crate::any::type_index as ti;
-use crate::any::values_equal;
+use crate::any::{text_first_equal, values_equal};
 use crate::container::{DictObj, ListObj, SetObj, try_reserve_items};
 use crate::object::MAX_DEPTH;
 use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, FromAny, List, Result, Value};
@@ -826,7 +826,10 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
             // is made for a membership test.
             let obj = c.as_obj();
             if let Some(l) = list_obj(c) {
-                return Ok(l.with_items(|xs| xs.iter().any(|v| values_equal(v.value(), x, 0))));
+                // Text against text as bytes, without decoding each item (`w in stopwords`).
+                let text = item.as_str();
+                let equal = |v: &AnyValue| text_first_equal(v.as_str(), text, || values_equal(v.value(), x, 0));
+                return Ok(l.with_items(|xs| xs.iter().any(equal)));
             }
             if let Some(d) = obj.filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>()) {
                 check_hashable(x)?;
