@@ -89,6 +89,39 @@ impl DictObj {
     pub fn contains_key(&self, key: AnyView<'_>) -> bool {
         self.with_map(|m| m.contains_key(&key))
     }
+
+    /// The value for `key`, read where the dict stands, with no handle made (`d.get(k)`).
+    pub fn get(&self, key: AnyView<'_>) -> Option<AnyValue> {
+        self.with_map(|m| m.get(&key).cloned())
+    }
+
+    /// [`Dict::try_set`] on the dict where it stands, under its write lock, with no handle
+    /// made (`d[k] = v`); returns the value replaced, to be dropped once the lock is released.
+    pub fn try_set(&self, key: AnyValue, value: AnyValue, what: &str) -> Result<Option<AnyValue>> {
+        let hash = self.hasher.hash_one(&key);
+        // Only an object key can reach this dict again while compared (see `mutate_for_key`).
+        let _writing = key.value().as_obj().is_some().then(|| WritingGuard::enter(self));
+        try_insert(&mut self.map.write(), hash, key, value, what)
+    }
+}
+
+/// Inserts or replaces `key` (of `hash`) in `m`: a `MemoryError` naming `what`, the map
+/// unchanged, when the allocator refuses the room for a new entry.
+fn try_insert(m: &mut Map, hash: u64, key: AnyValue, value: AnyValue, what: &str) -> Result<Option<AnyValue>> {
+    if m.len() == m.capacity() {
+        m.try_reserve(1).map_err(|_| {
+            // An entry and its index slot: the table doubles, as amortized growth does.
+            let per_entry = std::mem::size_of::<(u64, AnyValue, AnyValue)>() + std::mem::size_of::<usize>();
+            Error::out_of_memory(what, m.capacity().max(1).saturating_mul(2).saturating_mul(per_entry))
+        })?;
+    }
+    Ok(match m.raw_entry_mut_v1().from_hash(hash, |k| k == &key) {
+        RawEntryMut::Occupied(mut e) => Some(e.insert(value)),
+        RawEntryMut::Vacant(e) => {
+            e.insert_hashed_nocheck(hash, key, value);
+            None
+        }
+    })
 }
 
 fn dict_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, depth: usize) -> bool {
@@ -229,22 +262,7 @@ impl Dict {
     /// allocator refuses the room for a new entry, for dicts that grow as input directs.
     pub fn try_set(&mut self, key: AnyValue, value: AnyValue, what: &str) -> Result<Option<AnyValue>> {
         let hash = self.0.hasher.hash_one(&key);
-        self.mutate_for_key(key.value().as_obj().is_some(), |m| {
-            if m.len() == m.capacity() {
-                m.try_reserve(1).map_err(|_| {
-                    // An entry and its index slot: the table doubles, as amortized growth does.
-                    let per_entry = std::mem::size_of::<(u64, AnyValue, AnyValue)>() + std::mem::size_of::<usize>();
-                    Error::out_of_memory(what, m.capacity().max(1).saturating_mul(2).saturating_mul(per_entry))
-                })?;
-            }
-            Ok(match m.raw_entry_mut_v1().from_hash(hash, |k| k == &key) {
-                RawEntryMut::Occupied(mut e) => Some(e.insert(value)),
-                RawEntryMut::Vacant(e) => {
-                    e.insert_hashed_nocheck(hash, key, value);
-                    None
-                }
-            })
-        })
+        self.mutate_for_key(key.value().as_obj().is_some(), |m| try_insert(m, hash, key, value, what))
     }
 
     /// Removes `key`, keeping the order of the rest; returns its value.

@@ -13,7 +13,7 @@ use super::value_ops::{
 };
 use crate::any::type_index as ti;
 use crate::any::values_equal;
-use crate::container::try_reserve_items;
+use crate::container::{DictObj, try_reserve_items};
 use crate::{AnyValue, AnyView, Dict, Error, List, Result, Value};
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -190,6 +190,7 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
     match recv {
         Recv::Str => str_method(method, Text::of(v).expect("a str"), args),
         Recv::List => list_method(method, list_of(v).expect("a list"), args),
+        Recv::Dict if method == Method::Get => dict_get(v, args),
         Recv::Dict => dict_method(method, dict_of(v).expect("a dict"), args),
         Recv::Set => super::set_ops::set_method(method, super::set_ops::set_of(v).expect("a set"), args),
         Recv::Bytes => super::str_codecs::decode(super::str_codecs::bytes_of(v).expect("bytes"), args),
@@ -867,6 +868,17 @@ fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Result<Slot> {
 }
 
 // ---------------------------------------------------------------- dict
+
+/// `d.get(k[, default])` on the dict where it stands, with no handle made (two atomic counts
+/// for a lookup that takes a lock of its own).
+fn dict_get(v: Value<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
+    let d = v.as_obj().and_then(|o| o.downcast_ref::<DictObj>()).expect("a dict");
+    check_hashable(args[0].value())?;
+    Ok(match d.get(args[0]) {
+        Some(found) => found.into(),
+        None => args.get(1).map_or_else(Slot::none, |a| a.to_owned()),
+    })
+}
 
 fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Result<Slot> {
     use Method::*;

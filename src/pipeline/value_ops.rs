@@ -920,17 +920,19 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
 /// `obj[key] = value` for lists (in range) and dicts; the change is seen through every handle.
 pub fn set_item(obj: AnyView<'_>, key: AnyView<'_>, value: AnyView<'_>) -> Result<()> {
     let (o, k) = (obj.value(), key.value());
+    // On the dict where it stands: no handle (two atomic counts) is made for `d[k] = v`.
+    if let Some(d) = o.as_obj().filter(|x| x.type_index() == ti::DICT).and_then(|x| x.downcast_ref::<DictObj>()) {
+        check_hashable(k)?;
+        let replaced = d.try_set(key.to_owned::<0>(), value.to_owned::<0>(), "dict item")?;
+        drop(replaced);
+        return Ok(());
+    }
     if let Some(mut l) = list_of(o) {
         let i = k
             .as_int()
             .ok_or_else(|| type_error(format!("list indices must be integers or slices, not {}", vname(k))))?;
         let i = norm_index(i, l.len()).ok_or_else(|| index_error("list assignment index out of range"))?;
         return l.set(i as i64, value.to_owned::<0>());
-    }
-    if let Some(mut d) = dict_of(o) {
-        check_hashable(k)?;
-        d.try_set(key.to_owned::<0>(), value.to_owned::<0>(), "dict item")?;
-        return Ok(());
     }
     Err(type_error(format!("'{}' object does not support item assignment", vname(o))))
 }
