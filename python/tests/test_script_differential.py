@@ -2412,6 +2412,15 @@ KNOWN_BUGS: List[KnownBug] = [
 # Bugs the differential test found and that are fixed: each reproduction must now agree with
 # CPython (a regular test), and the random test no longer excuses their instances.
 FIXED_BUGS: List[KnownBug] = [
+    # Found and fixed on 2026-11-26 (tenth session), seed 983: an error raised inside an
+    # `except ... as e` clause and caught by an outer `try` of the same function left `e` bound;
+    # CPython deletes it whenever the clause ends.
+    KnownBug("as-name-kept-after-clause-raises", "an `except E as e` clause left by an error kept `e` bound, where "
+             "CPython deletes it (a later read is an UnboundLocalError)",
+             "def f(x):\n    try:\n        try:\n            int(x)\n        except ValueError as e:\n"
+             "            int(x + 'y')\n    except ValueError:\n        pass\n    return e\n",
+             ("a",),
+             lambda cp, ap: False),
     # Found and fixed on 2026-11-26 (ninth session): a method called through its type checks its
     # receiver, with CPython's descriptor error.
     KnownBug("str-method-through-type-message", "str.upper(x) (and map(str.strip, xs)) of a non-str: the TypeError "

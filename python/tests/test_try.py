@@ -11,7 +11,7 @@ from conftest import corpus_lines
 from test_formatting import check_all, outcome
 
 CASES = ["parse_numbers", "lookups", "arithmetic", "nested_and_reraised", "handler_fails", "loop_control",
-         "unbound_after"]
+         "unbound_after", "clause_left_by_an_error"]
 EXTRA = ["", "a", "12", "1.5 x 7", "inf -3 1e5", "abc def", "Debian 12 x"]
 
 

@@ -109,3 +109,25 @@ def unbound_after(text):
     else:
         message = "number"
     return [message, n]
+
+
+def clause_left_by_an_error(text):
+    # An error raised in an `except ... as e` clause deletes `e` as it leaves the clause (the
+    # differential test, seed 983, found it kept); one caught inside the clause does not.
+    out = []
+    for w in text.split()[:6]:
+        try:
+            try:
+                out.append(int(w))
+            except ValueError as e:
+                try:
+                    out.append(float(w))
+                except ValueError:
+                    out.append("kept: " + str(e)[:20])
+                out.append(int(w + "0x"))
+        except ValueError:
+            try:
+                out.append(str(e))
+            except NameError as gone:
+                out.append(str(gone))
+    return out

@@ -186,8 +186,8 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
         }
     }
     for h in &mut caller.handlers {
-        // A call inside a `try` body (`start <= at < end`) grows the body.
-        for edge in [&mut h.start, &mut h.end, &mut h.target] {
+        // A call inside a `try` body (`start <= at < end`) or a clause body grows it.
+        for edge in [&mut h.start, &mut h.end, &mut h.target, &mut h.body_end] {
             if *edge > at as u32 {
                 *edge += grown;
             }

@@ -617,9 +617,16 @@ fn is_unbound(slot: &Slot) -> bool {
 #[cold]
 #[inline(never)]
 fn caught(f: &Function, pc: u32, e: Error, regs: &mut [Slot]) -> Result<u32> {
-    if e.payload().is_none()
-        && let Some(h) = f.handlers.iter().find(|h| h.catches(pc, &e))
-    {
+    let catcher = f.handlers.iter().find(|h| e.payload().is_none() && h.catches(pc, &e));
+    // An error that leaves an `except ... as name` clause deletes `name`, as the end of the
+    // clause does; one caught by a `try` inside the clause's body does not leave it.
+    for left in f.handlers.iter().filter(|h| h.bind != NO_REG && (h.target..h.body_end).contains(&pc)) {
+        let stays = catcher.is_some_and(|c| left.target <= c.start && c.end <= left.body_end);
+        if !stays {
+            regs[left.bind as usize] = unbound_mark();
+        }
+    }
+    if let Some(h) = catcher {
         if h.bind != NO_REG {
             regs[h.bind as usize] = Slot::from_text(e.message());
         }

@@ -150,6 +150,9 @@ pub struct Handler {
     pub end: u32,
     /// The first instruction of the clause's body.
     pub target: u32,
+    /// One past the last instruction of the clause's body: an error raised in
+    /// `target..body_end` that leaves the clause deletes its `as` variable, as CPython does.
+    pub body_end: u32,
     /// The error kinds it catches, one bit each.
     pub kinds: u32,
     /// The register given the error's message, or [`NO_REG`].

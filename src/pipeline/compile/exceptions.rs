@@ -41,8 +41,9 @@ impl FnCompiler<'_> {
             self.line = h.line;
             let kinds = self.clause_kinds(&h.types)?;
             let bind = h.name.as_ref().map_or(NO_REG, |n| self.locals[n]);
-            clauses.push(Handler { start, end, target: self.here(), kinds, bind });
+            let target = self.here();
             self.block(&h.body)?;
+            clauses.push(Handler { start, end, target, body_end: self.here(), kinds, bind });
             if bind != NO_REG {
                 // CPython deletes the `as` variable when the clause ends.
                 self.emit(Inst::Unbind { dst: bind });
