@@ -84,13 +84,9 @@ impl Table {
 
     /// Probes for `key` (`set_lookkey` and the search of `set_add_entry`).
     fn probe(&self, key: Value<'_>, hash: i64) -> Probe {
-        let mask = self.mask();
-        let mut perturb = hash as u64;
-        let mut i = hash as usize & mask;
         let mut free: Option<usize> = None;
-        loop {
-            let probes = if i + LINEAR_PROBES <= mask { LINEAR_PROBES } else { 0 };
-            for j in i..=i + probes {
+        for run in probe_runs(self.mask(), hash) {
+            for j in run {
                 match &self.slots[j] {
                     Slot::Unused => return free.map_or(Probe::Absent(j, false), |f| Probe::Absent(f, true)),
                     Slot::Dummy => free = Some(j),
@@ -101,9 +97,8 @@ impl Table {
                     }
                 }
             }
-            perturb >>= PERTURB_SHIFT;
-            i = (i.wrapping_mul(5).wrapping_add(1).wrapping_add(perturb as usize)) & mask;
         }
+        unreachable!("the probe sequence never ends")
     }
 
     /// Whether `key` (with its hash) is present.
@@ -121,21 +116,16 @@ impl Table {
     /// bounds-checked (the hot path of `x in s`).
     #[inline(always)]
     fn find(&self, hash: i64, eq: impl Fn(&AnyValue) -> bool) -> bool {
-        let mask = self.mask();
-        let mut perturb = hash as u64;
-        let mut i = hash as usize & mask;
-        loop {
-            let last = if i + LINEAR_PROBES <= mask { i + LINEAR_PROBES } else { i };
-            for slot in &self.slots[i..=last] {
+        for run in probe_runs(self.mask(), hash) {
+            for slot in &self.slots[run] {
                 match slot {
                     Slot::Unused => return false,
                     Slot::Active(h, k) if *h == hash && eq(k) => return true,
                     _ => {}
                 }
             }
-            perturb >>= PERTURB_SHIFT;
-            i = (i.wrapping_mul(5).wrapping_add(1).wrapping_add(perturb as usize)) & mask;
         }
+        unreachable!("the probe sequence never ends")
     }
 
     /// Adds `key` unless an equal key is present (`set_add_entry`); true when it was added.
@@ -278,18 +268,26 @@ impl Table {
 /// Puts a key known to be absent into the first unused slot of its probe chain, with no
 /// comparison (`set_insert_clean`); the table has no dummies.
 fn insert_clean(slots: &mut [Slot], hash: i64, key: AnyValue) {
-    let mask = slots.len() - 1;
-    let mut perturb = hash as u64;
-    let mut i = hash as usize & mask;
-    loop {
-        let probes = if i + LINEAR_PROBES <= mask { LINEAR_PROBES } else { 0 };
-        if let Some(j) = (i..=i + probes).find(|&j| matches!(slots[j], Slot::Unused)) {
+    for mut run in probe_runs(slots.len() - 1, hash) {
+        if let Some(j) = run.find(|&j| matches!(slots[j], Slot::Unused)) {
             slots[j] = Slot::Active(hash, key);
             return;
         }
+    }
+}
+
+/// The slots a probe for `hash` looks at in a table of `mask + 1` slots, run by run, without
+/// end: the home slot `hash & mask` and the nine after it (fewer near the table's end: just
+/// the one), then the same from `5 * i + 1 + perturb`, `perturb` shifted down each time.
+fn probe_runs(mask: usize, hash: i64) -> impl Iterator<Item = std::ops::RangeInclusive<usize>> {
+    let mut perturb = hash as u64;
+    let mut i = hash as usize & mask;
+    std::iter::from_fn(move || {
+        let run = i..=if i + LINEAR_PROBES <= mask { i + LINEAR_PROBES } else { i };
         perturb >>= PERTURB_SHIFT;
         i = (i.wrapping_mul(5).wrapping_add(1).wrapping_add(perturb as usize)) & mask;
-    }
+        Some(run)
+    })
 }
 
 #[cold]

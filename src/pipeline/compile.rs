@@ -737,7 +737,8 @@ impl<'a> FnCompiler<'a> {
         body: impl FnOnce(&mut Self) -> Result<()>,
     ) -> Result<()> {
         let slot = self.enter_loop_slot();
-        let mut items_into_two_names = false;
+        // `for k, v in d.items()`: the two names its steps write the key and value into.
+        let mut item_names = None;
         match self.range_args(iter) {
             Some(args) => {
                 let line = self.line;
@@ -756,7 +757,7 @@ impl<'a> FnCompiler<'a> {
                 Some((dict, view)) => {
                     let src = self.expr(dict, None)?;
                     self.emit(Inst::IterView { slot, src, view });
-                    items_into_two_names = view == DictView::Items && two_names(target).is_some();
+                    item_names = (view == DictView::Items).then(|| two_names(target)).flatten();
                 }
                 None => {
                     let src = self.expr(iter, None)?;
@@ -769,11 +770,11 @@ impl<'a> FnCompiler<'a> {
         let enter = self.emit(Inst::Jump { to: 0 });
         let body_start = self.here();
         let outer = if scoped { self.bind_own_registers(target) } else { Vec::new() };
-        let next_inst = match (target, two_names(target)) {
-            (_, Some((k, v))) if items_into_two_names => {
+        let next_inst = match (target, item_names) {
+            (_, Some((k, v))) => {
                 Inst::ForNextItem { slot, key: self.locals[k], value: self.locals[v], body: body_start }
             }
-            (Target::Name { id }, _) => Inst::ForNext { slot, dst: self.locals[id], body: body_start },
+            (Target::Name { id }, None) => Inst::ForNext { slot, dst: self.locals[id], body: body_start },
             _ => {
                 let dst = self.temp();
                 self.assign(target, dst)?;

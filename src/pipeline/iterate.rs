@@ -135,16 +135,9 @@ impl LoopState {
     #[inline(always)]
     pub fn next_checked(&mut self) -> Result<Option<Slot>> {
         match self {
-            LoopState::Keys { keys, dict, .. } if dict.len() != keys.len() => {
-                Err(Error::runtime("dictionary changed size during iteration"))
-            }
+            LoopState::Keys { keys, dict, .. } if dict.len() != keys.len() => Err(dict_changed_size()),
             LoopState::Keys { keys, index, dict, view: view @ (DictView::Values | DictView::Items) } => {
-                let Some(k) = keys.get(*index) else { return Ok(None) };
-                let Some(v) = dict.get(k) else {
-                    return Err(Error::runtime("dictionary keys changed during iteration"));
-                };
-                *index += 1;
-                Ok(Some(match view {
+                Ok(next_entry(keys, index, dict)?.map(|(k, v)| match view {
                     DictView::Values => v.resize(),
                     _ => List::from_vec(vec![k.clone(), v]).into(),
                 }))
@@ -159,16 +152,9 @@ impl LoopState {
     #[inline(always)]
     pub fn next_item_pair(&mut self) -> Result<Option<(Slot, Slot)>> {
         match self {
+            LoopState::Keys { keys, dict, .. } if dict.len() != keys.len() => Err(dict_changed_size()),
             LoopState::Keys { keys, index, dict, view: DictView::Items } => {
-                if dict.len() != keys.len() {
-                    return Err(Error::runtime("dictionary changed size during iteration"));
-                }
-                let Some(k) = keys.get(*index) else { return Ok(None) };
-                let Some(v) = dict.get(k) else {
-                    return Err(Error::runtime("dictionary keys changed during iteration"));
-                };
-                *index += 1;
-                Ok(Some((k.clone().resize(), v.resize())))
+                Ok(next_entry(keys, index, dict)?.map(|(k, v)| (k.clone().resize(), v.resize())))
             }
             _ => Err(Error::runtime("internal error: a loop over items() runs over something else")),
         }
@@ -238,6 +224,21 @@ impl LoopState {
             LoopState::Idle | LoopState::Count(_) => None,
         }
     }
+}
+
+/// CPython's error for a dict whose size changed since its loop started.
+fn dict_changed_size() -> Error {
+    Error::runtime("dictionary changed size during iteration")
+}
+
+/// The key at `index` of a loop over a dict's values or items, and its value, moving past it;
+/// `None` after the last key, and CPython's error when the key was removed (and another added,
+/// the size being checked first).
+fn next_entry<'k>(keys: &'k [AnyValue], index: &mut usize, dict: &Dict) -> Result<Option<(&'k AnyValue, AnyValue)>> {
+    let Some(k) = keys.get(*index) else { return Ok(None) };
+    let v = dict.get(k).ok_or_else(|| Error::runtime("dictionary keys changed during iteration"))?;
+    *index += 1;
+    Ok(Some((k, v)))
 }
 
 /// The error for a loop over a list that grew past `while_limit` items while it ran.

@@ -8,12 +8,12 @@
 use super::Slot;
 use super::format::FormatArgs;
 use super::value_ops::{
-    Text, byte_of, check_hashable, dict_of, dict_update_from, index_arg, index_error, iter_items, key_error, list_obj,
-    list_of, norm_index, repr_value, sort_values, text_item, text_slot, type_error, value_error, vname,
+    Text, byte_of, check_hashable, dict_obj, dict_of, dict_update_from, index_arg, index_error, iter_items, key_error,
+    list_obj, list_of, norm_index, repr_value, sort_values, text_item, text_slot, type_error, value_error, vname,
 };
 use crate::any::type_index as ti;
 use crate::any::values_equal;
-use crate::container::{DictObj, try_reserve_items};
+use crate::container::try_reserve_items;
 use crate::{AnyValue, AnyView, Dict, Error, List, Result, Value};
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -872,7 +872,7 @@ fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Result<Slot> {
 /// `d.get(k[, default])` on the dict where it stands, with no handle made (two atomic counts
 /// for a lookup that takes a lock of its own).
 fn dict_get(v: Value<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
-    let d = v.as_obj().and_then(|o| o.downcast_ref::<DictObj>()).expect("a dict");
+    let d = dict_obj(v).expect("a dict");
     check_hashable(args[0].value())?;
     Ok(match d.get(args[0]) {
         Some(found) => found.into(),

@@ -84,6 +84,11 @@ pub(crate) fn list_obj(v: Value<'_>) -> Option<&ListObj> {
     v.as_obj().filter(|o| o.type_index() == ti::LIST).and_then(|o| o.downcast_ref::<ListObj>())
 }
 
+/// The dict object behind a value, if it is one, borrowed where it stands (no handle made).
+pub(crate) fn dict_obj(v: Value<'_>) -> Option<&DictObj> {
+    v.as_obj().filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>())
+}
+
 /// A handle to the list behind a value, if it is one.
 pub(crate) fn list_of(v: Value<'_>) -> Option<List> {
     v.as_obj().filter(|o| o.type_index() == ti::LIST).and_then(|_| List::from_value(v))
@@ -824,14 +829,13 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
         _ => {
             // By type index, and on the object where it stands: no handle (two atomic counts)
             // is made for a membership test.
-            let obj = c.as_obj();
             if let Some(l) = list_obj(c) {
                 // Text against text as bytes, without decoding each item (`w in stopwords`).
                 let text = item.as_str();
                 let equal = |v: &AnyValue| text_first_equal(v.as_str(), text, || values_equal(v.value(), x, 0));
                 return Ok(l.with_items(|xs| xs.iter().any(equal)));
             }
-            if let Some(d) = obj.filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>()) {
+            if let Some(d) = dict_obj(c) {
                 check_hashable(x)?;
                 return Ok(d.contains_key(item));
             }
@@ -921,7 +925,7 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
 pub fn set_item(obj: AnyView<'_>, key: AnyView<'_>, value: AnyView<'_>) -> Result<()> {
     let (o, k) = (obj.value(), key.value());
     // On the dict where it stands: no handle (two atomic counts) is made for `d[k] = v`.
-    if let Some(d) = o.as_obj().filter(|x| x.type_index() == ti::DICT).and_then(|x| x.downcast_ref::<DictObj>()) {
+    if let Some(d) = dict_obj(o) {
         check_hashable(k)?;
         let replaced = d.try_set(key.to_owned::<0>(), value.to_owned::<0>(), "dict item")?;
         drop(replaced);
@@ -1257,14 +1261,7 @@ pub(crate) fn sort_values(items: &mut Vec<AnyValue>) -> Result<()> {
 /// decide the result with a NaN and the error and the list left with an incomparable pair.
 pub(crate) fn sort_by_python_lt<T>(items: &mut Vec<T>, key: fn(&T) -> Value<'_>, reverse: bool) -> Result<()> {
     let total = |cmp: fn(Value<'_>, Value<'_>) -> Ordering, items: &mut Vec<T>| {
-        // CPython's reverse: reversed, sorted stably, reversed back.
-        if reverse {
-            items.reverse();
-        }
-        items.sort_by(|a, b| cmp(key(a), key(b)));
-        if reverse {
-            items.reverse();
-        }
+        stable_sort(items, reverse, |a, b| cmp(key(a), key(b)));
     };
     if items.iter().all(|x| matches!(key(x), Value::Int(_) | Value::Bool(_))) {
         total(|a, b| a.as_int().cmp(&b.as_int()), items);
@@ -1280,13 +1277,7 @@ pub(crate) fn sort_by_python_lt<T>(items: &mut Vec<T>, key: fn(&T) -> Value<'_>,
     }
     let mut order: Vec<usize> = (0..items.len()).collect();
     if let Some(rows) = super::sort_rows::rows_of(items, key) {
-        if reverse {
-            order.reverse();
-        }
-        order.sort_by(|&i, &j| super::sort_rows::compare_rows(&rows[i], &rows[j]));
-        if reverse {
-            order.reverse();
-        }
+        stable_sort(&mut order, reverse, |&i, &j| super::sort_rows::compare_rows(&rows[i], &rows[j]));
         permute(items, &order);
         return Ok(());
     }
@@ -1294,6 +1285,18 @@ pub(crate) fn sort_by_python_lt<T>(items: &mut Vec<T>, key: fn(&T) -> Value<'_>,
     // The permutation applies after a failure too: CPython's list is left as its sort left it.
     permute(items, &order);
     result
+}
+
+/// Sorts `items` stably by a total order `cmp`, reversed as CPython reverses a sort: the
+/// list reversed, sorted stably, reversed back (so equal items keep their order).
+fn stable_sort<T>(items: &mut [T], reverse: bool, cmp: impl FnMut(&T, &T) -> Ordering) {
+    if reverse {
+        items.reverse();
+    }
+    items.sort_by(cmp);
+    if reverse {
+        items.reverse();
+    }
 }
 
 /// Puts `items` in `order` (a permutation of their indices).
