@@ -317,3 +317,16 @@ fn cli_failing_record_names_its_input_line() {
     let n = &arrays.iter().find(|(k, _)| k == "n").unwrap().1;
     assert_eq!(n.as_slice::<i64>().unwrap(), &[1, 3]);
 }
+
+#[test]
+fn errors_in_nested_blocks_name_the_file_line() {
+    // The function's source starts on line 2 of the file; every block's lines move with it:
+    // an `except` clause (line 6) and a loop's `else:` block (line 10).
+    let text = "functions = '''\ndef f(x):\n    try:\n        n = int(x)\n    except ValueError:\n        n = 1 // 0\n\
+                \x20   for c in x:\n        pass\n    else:\n        n = x[10]\n    return n\n'''\n\
+                [[steps]]\nname = \"f\"\nout = \"n\"\ncall = \"f(text)\"\n[[outputs]]\nname = \"n\"\nfrom = \"n\"\nlayout = \"list\"\n";
+    let p = load(text).unwrap();
+    let run = |x: &str| err_text(p.run_batch(&[AnyValue::from(x)], ErrorPolicy::Fail).map(|o| o.records));
+    assert_contains(&run("a"), &["function 'f', line 6:", "integer division or modulo by zero"]);
+    assert_contains(&run("12"), &["function 'f', line 10:", "string index out of range"]);
+}

@@ -102,9 +102,14 @@ def expr(e: Expr) -> str:
 
 
 def _comprehension(e: Expr) -> str:
-    """A comprehension's ``for target in iter if cond...`` clause, with a space before it."""
-    ifs = "".join(f" if {operand(c)}" for c in e["ifs"])
-    return f" for {target(e['target'])} in {operand(e['iter'])}{ifs}"
+    """A comprehension's ``for target in iter if cond...`` clauses, with a space before each."""
+    return "".join(_clause(c) for c in [e, *e.get("more", [])])
+
+
+def _clause(c: Expr) -> str:
+    """One ``for target in iter if cond...`` clause, with a space before it."""
+    ifs = "".join(f" if {operand(cond)}" for cond in c["ifs"])
+    return f" for {target(c['target'])} in {operand(c['iter'])}{ifs}"
 
 
 def _opt(e: Optional[Expr]) -> str:
@@ -172,18 +177,18 @@ def stmt(s: Dict[str, Any], indent: str, out: List[str]) -> None:
     elif kind == "for":
         out.append(f"{indent}for {target(s['target'])} in {expr(s['iter'])}:")
         stmts(s["body"], inner, out)
+        _else_block(s, indent, out)
     elif kind == "while":
         out.append(f"{indent}while {expr(s['test'])}:")
         stmts(s["body"], inner, out)
+        _else_block(s, indent, out)
     elif kind == "try":
         out.append(f"{indent}try:")
         stmts(s["body"], inner, out)
         for h in s["handlers"]:
             out.append(f"{indent}{_except_header(h)}:")
             stmts(h["body"], inner, out)
-        if s.get("orelse"):
-            out.append(f"{indent}else:")
-            stmts(s["orelse"], inner, out)
+        _else_block(s, indent, out)
     elif kind == "return":
         value = s.get("value")
         out.append(f"{indent}return" if value is None else f"{indent}return {expr(value)}")
@@ -200,6 +205,13 @@ def stmt(s: Dict[str, Any], indent: str, out: List[str]) -> None:
         out.append(f"{indent}{kind}")
     else:
         raise ValueError(f"unknown statement kind {kind!r}")
+
+
+def _else_block(s: Dict[str, Any], indent: str, out: List[str]) -> None:
+    """The ``else:`` block of a loop or a ``try``, when it has one."""
+    if s.get("orelse"):
+        out.append(f"{indent}else:")
+        stmts(s["orelse"], indent + "    ", out)
 
 
 def _except_header(h: Dict[str, Any]) -> str:

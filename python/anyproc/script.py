@@ -494,14 +494,11 @@ class _Lowerer:
             return {"line": line, "stmt": "if", "test": self.expr(node.test),
                     "body": self.block(node.body), "orelse": self.block(node.orelse)}
         if isinstance(node, ast.For):
-            if node.orelse:
-                raise self.src.error(node.orelse[0], "for ... else")
             return {"line": line, "stmt": "for", "target": self.target(node.target),
-                    "iter": self.expr(node.iter), "body": self.block(node.body)}
+                    "iter": self.expr(node.iter), "body": self.block(node.body), "orelse": self.block(node.orelse)}
         if isinstance(node, ast.While):
-            if node.orelse:
-                raise self.src.error(node.orelse[0], "while ... else")
-            return {"line": line, "stmt": "while", "test": self.expr(node.test), "body": self.block(node.body)}
+            return {"line": line, "stmt": "while", "test": self.expr(node.test), "body": self.block(node.body),
+                    "orelse": self.block(node.orelse)}
         if isinstance(node, ast.Return):
             value = None if node.value is None else self.expr(node.value)
             return {"line": line, "stmt": "return", "value": value}
@@ -669,14 +666,17 @@ class _Lowerer:
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} expressions"))
 
     def comprehension(self, node: Any, kind: str) -> Dict[str, Any]:
-        """A list, set, dict or generator comprehension with one ``for`` clause."""
-        if len(node.generators) != 1:
-            raise self.src.error(node, "comprehensions with several for clauses")
-        gen = node.generators[0]
-        if gen.is_async:
-            raise self.src.error(node, "async comprehensions")
-        out = {"expr": kind, "target": self.target(gen.target), "iter": self.expr(gen.iter),
-               "ifs": [self.expr(c) for c in gen.ifs]}
+        """A list, set, dict or generator comprehension; its ``for`` clauses after the first
+        are its ``more``."""
+        clauses = []
+        for gen in node.generators:
+            if gen.is_async:
+                raise self.src.error(node, "async comprehensions")
+            clauses.append({"target": self.target(gen.target), "iter": self.expr(gen.iter),
+                            "ifs": [self.expr(c) for c in gen.ifs]})
+        out = {"expr": kind, **clauses[0]}
+        if len(clauses) > 1:
+            out["more"] = clauses[1:]
         if kind == "dict_comp":
             out.update(key=self.expr(node.key), value=self.expr(node.value))
         else:

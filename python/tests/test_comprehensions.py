@@ -1,5 +1,5 @@
-"""Dict comprehensions and generator expressions in ``anyproc.script`` and in anyscript
-source: results and errors equal CPython's on real text, ``any``/``all`` stop where the
+"""Dict comprehensions, generator expressions and comprehensions of several ``for`` clauses in
+``anyproc.script`` and in anyscript source: results and errors equal CPython's on real text, ``any``/``all`` stop where the
 generator would, and a generator anywhere but the argument of a call that takes all its
 items is refused with the line."""
 
@@ -44,6 +44,26 @@ def scoped(text):
     return [w, n, d]
 
 
+def several_clauses(text):
+    words = text.split()[:8]
+    rows = [w.split("-") for w in words]
+    flat = [part for row in rows for part in row if part]
+    pairs = [[a, b] for a in words[:3] for b in words[:3] if a < b]
+    chars = {c for w in words if w.isalpha() for c in w.lower() if c not in "aeiou"}
+    bigrams = {w[i:i + 2]: i for w in words for i in range(len(w) - 1)}
+    # A later clause reads the earlier clauses' variables; an inner variable hides an outer one.
+    nested = [c + str(i) for i, w in enumerate(words) for c in w[:i]]
+    shadow = [w for w in words for w in w[:2]]
+    return [flat, pairs, sorted(chars), bigrams, nested, shadow, sum(len(p) for r in rows for p in r),
+            max((len(p) for r in rows for p in r), default=0), "|".join(c for w in words[:2] for c in w)]
+
+
+def several_clauses_stop_early(text):
+    # any()/all() leave every clause's loop at the item that settles them; int() raises after.
+    rows = [w.split(",") for w in text.split()] + [["x"]]
+    return [any(int(p) > 5 for r in rows for p in r if p), all(int(p) < 5 for r in rows for p in r if p)]
+
+
 def test_dict_comprehensions_match_cpython(lines):
     check_all(vocabulary, [(t,) for t in lines[:300] + ["", "a", "a a A"]])
 
@@ -54,6 +74,14 @@ def test_generator_expressions_match_cpython(lines):
 
 def test_any_and_all_stop_where_the_generator_stops():
     check_all(stops_early, [("9 x",), ("1 2",), ("7",), ("",), ("3 9 y",), ("x 9",)])
+
+
+def test_several_for_clauses_match_cpython(lines):
+    check_all(several_clauses, [(t,) for t in lines[:300] + ["", "a-b c--d", "ab ab ba", "é-ü x"]])
+
+
+def test_several_for_clauses_stop_where_the_generator_stops():
+    check_all(several_clauses_stop_early, [("1,9 x",), ("1,2 3",), ("7",), ("",), ("3 2,9 y",), ("x 9",), ("1,,2",)])
 
 
 def test_comprehension_variables_stay_inside(lines):
@@ -105,11 +133,12 @@ def test_source_refuses_a_generator_kept_in_a_variable():
         anyproc.script_source("def f(t):\n    x = 1\n    g = (c for c in t)\n    return g\n", "f")
 
 
-def test_printed_source_of_comprehensions_parses_back(lines):
-    f = anyproc.script(generators)
-    again = anyproc.script_source(f.source, "generators")
+@pytest.mark.parametrize("fn", [generators, several_clauses])
+def test_printed_source_of_comprehensions_parses_back(lines, fn):
+    f = anyproc.script(fn)
+    again = anyproc.script_source(f.source, fn.__name__)
     for line in lines[:100]:
-        assert again(line) == f(line) == generators(line)
+        assert again(line) == f(line) == fn(line)
 
 
 @pytest.fixture(scope="module")

@@ -111,14 +111,6 @@ def uses_bare_raise(text):
     raise  # unsupported: bare raise
 
 
-def uses_for_else(text):
-    for c in text:
-        pass
-    else:
-        return 1  # unsupported: for ... else
-    return 0
-
-
 def uses_big_int(text):
     return 2**70 + 1180591620717411303424  # unsupported: integer literals outside 64 bits
 
@@ -131,10 +123,6 @@ def uses_del_of_a_variable(text):
     x = [text]
     del x  # unsupported: del of a variable
     return text
-
-
-def uses_two_for_clauses(text):
-    return [a + b for a in text for b in text]  # unsupported: several for clauses
 
 
 def uses_module_function(text):

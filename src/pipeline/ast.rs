@@ -70,10 +70,21 @@ pub enum StmtKind {
     AugAssign { target: Target, op: BinOp, value: Expr },
     /// `if test: body else: orelse` (`elif` nests in `orelse`).
     If { test: Expr, body: Vec<Stmt>, orelse: Vec<Stmt> },
-    /// `for target in iter: body`.
-    For { target: Target, iter: Expr, body: Vec<Stmt> },
-    /// `while test: body`.
-    While { test: Expr, body: Vec<Stmt> },
+    /// `for target in iter: body else: orelse` (`orelse` runs when the loop ends without `break`).
+    For {
+        target: Target,
+        iter: Expr,
+        body: Vec<Stmt>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        orelse: Vec<Stmt>,
+    },
+    /// `while test: body else: orelse` (`orelse` runs when `test` ends the loop, not `break`).
+    While {
+        test: Expr,
+        body: Vec<Stmt>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        orelse: Vec<Stmt>,
+    },
     /// `break`.
     Break,
     /// `continue`.
@@ -105,6 +116,36 @@ pub struct ExceptHandler {
     pub name: Option<String>,
     /// The statements run when it catches.
     pub body: Vec<Stmt>,
+}
+
+impl StmtKind {
+    /// The blocks of statements nested in this one, in source order (a `try`'s clauses included).
+    pub fn blocks(&self) -> Vec<&[Stmt]> {
+        match self {
+            StmtKind::If { body, orelse, .. }
+            | StmtKind::For { body, orelse, .. }
+            | StmtKind::While { body, orelse, .. } => vec![body, orelse],
+            StmtKind::Try { body, handlers, orelse } => {
+                let clauses = handlers.iter().map(|h| h.body.as_slice());
+                std::iter::once(body.as_slice()).chain(clauses).chain([orelse.as_slice()]).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// [`StmtKind::blocks`], mutable.
+    pub fn blocks_mut(&mut self) -> Vec<&mut Vec<Stmt>> {
+        match self {
+            StmtKind::If { body, orelse, .. }
+            | StmtKind::For { body, orelse, .. }
+            | StmtKind::While { body, orelse, .. } => vec![body, orelse],
+            StmtKind::Try { body, handlers, orelse } => {
+                let clauses = handlers.iter_mut().map(|h| &mut h.body);
+                std::iter::once(body).chain(clauses).chain([orelse]).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// Something that can be assigned to.
@@ -193,19 +234,60 @@ pub enum Expr {
     Subscript { value: Box<Expr>, index: Box<Expr> },
     /// `value[lower:upper:step]`.
     Slice { value: Box<Expr>, lower: Option<Box<Expr>>, upper: Option<Box<Expr>>, step: Option<Box<Expr>> },
-    /// `[elt for target in iter if cond...]`.
-    ListComp { elt: Box<Expr>, target: Box<Target>, iter: Box<Expr>, ifs: Vec<Expr> },
-    /// `{elt for target in iter if cond...}`.
-    SetComp { elt: Box<Expr>, target: Box<Target>, iter: Box<Expr>, ifs: Vec<Expr> },
-    /// `{key: value for target in iter if cond...}`.
-    DictComp { key: Box<Expr>, value: Box<Expr>, target: Box<Target>, iter: Box<Expr>, ifs: Vec<Expr> },
+    /// `[elt for target in iter if cond... for ...]` (`more`: the `for` clauses after the first).
+    ListComp {
+        elt: Box<Expr>,
+        target: Box<Target>,
+        iter: Box<Expr>,
+        ifs: Vec<Expr>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        more: Vec<CompFor>,
+    },
+    /// `{elt for target in iter if cond... for ...}`.
+    SetComp {
+        elt: Box<Expr>,
+        target: Box<Target>,
+        iter: Box<Expr>,
+        ifs: Vec<Expr>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        more: Vec<CompFor>,
+    },
+    /// `{key: value for target in iter if cond... for ...}`.
+    DictComp {
+        key: Box<Expr>,
+        value: Box<Expr>,
+        target: Box<Target>,
+        iter: Box<Expr>,
+        ifs: Vec<Expr>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        more: Vec<CompFor>,
+    },
     /// `(elt for target in iter if cond...)`: allowed only as the argument of a call that
     /// takes all its items before it returns (`sum`, `"".join`, `any`, ...; see
     /// `compile/generators.rs`), where it is run as a list comprehension, or as a loop that
     /// stops early for `any` and `all`.
-    GeneratorExp { elt: Box<Expr>, target: Box<Target>, iter: Box<Expr>, ifs: Vec<Expr> },
+    GeneratorExp {
+        elt: Box<Expr>,
+        target: Box<Target>,
+        iter: Box<Expr>,
+        ifs: Vec<Expr>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        more: Vec<CompFor>,
+    },
     /// `lambda params: body`, compiled as a function of the module (see `compile/lambdas.rs`).
     Lambda { params: Vec<String>, body: Box<Expr> },
+}
+
+/// A `for target in iter if cond...` clause of a comprehension after its first; it runs nested
+/// in the clause before it, whose variables its iterable may read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompFor {
+    /// What each item is assigned to.
+    pub target: Target,
+    /// The iterable, evaluated once per item of the clause before.
+    pub iter: Expr,
+    /// The conditions.
+    pub ifs: Vec<Expr>,
 }
 
 /// `name=value` in a call.
@@ -336,29 +418,46 @@ impl CmpOp {
 }
 
 /// The parts of a comprehension (list, set, dict or generator), for the passes that treat
-/// them alike: its variable is bound within it, and its first iterable is read outside it.
+/// them alike: its variables are bound within it, and its first iterable is read outside it.
+#[derive(Clone, Copy)]
 pub struct Comprehension<'e> {
-    /// What each item is assigned to.
+    /// What each item of the first clause is assigned to.
     pub target: &'e Target,
-    /// The iterable.
+    /// The first clause's iterable.
     pub iter: &'e Expr,
-    /// The conditions.
+    /// The first clause's conditions.
     pub ifs: &'e [Expr],
+    /// The `for` clauses after the first, each nested in the one before.
+    pub more: &'e [CompFor],
     /// What it makes of each item: the element, or the key and the value.
-    pub elements: Vec<&'e Expr>,
+    pub elements: [Option<&'e Expr>; 2],
+}
+
+impl<'e> Comprehension<'e> {
+    /// Its `for` clauses in order as `(target, iterable, conditions)`, each nested in the one
+    /// before.
+    pub fn clauses(&self) -> impl Iterator<Item = (&'e Target, &'e Expr, &'e [Expr])> + use<'e> {
+        let first = (self.target, self.iter, self.ifs);
+        std::iter::once(first).chain(self.more.iter().map(|c| (&c.target, &c.iter, c.ifs.as_slice())))
+    }
+
+    /// The element, or the key and the value.
+    pub fn elements(&self) -> impl Iterator<Item = &'e Expr> + use<'e> {
+        self.elements.into_iter().flatten()
+    }
 }
 
 impl Expr {
     /// The parts of a list, set, dict or generator comprehension; `None` for any other expression.
     pub fn comprehension(&self) -> Option<Comprehension<'_>> {
         match self {
-            Expr::ListComp { elt, target, iter, ifs }
-            | Expr::SetComp { elt, target, iter, ifs }
-            | Expr::GeneratorExp { elt, target, iter, ifs } => {
-                Some(Comprehension { target, iter, ifs, elements: vec![elt] })
+            Expr::ListComp { elt, target, iter, ifs, more }
+            | Expr::SetComp { elt, target, iter, ifs, more }
+            | Expr::GeneratorExp { elt, target, iter, ifs, more } => {
+                Some(Comprehension { target, iter, ifs, more, elements: [Some(elt), None] })
             }
-            Expr::DictComp { key, value, target, iter, ifs } => {
-                Some(Comprehension { target, iter, ifs, elements: vec![key, value] })
+            Expr::DictComp { key, value, target, iter, ifs, more } => {
+                Some(Comprehension { target, iter, ifs, more, elements: [Some(key), Some(value)] })
             }
             _ => None,
         }

@@ -231,7 +231,7 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
         // Comprehension variables live in the function's frame (Python gives them their own
         // scope); a read after the comprehension is compiled as CPython sees it (`load_name`).
         match e {
-            _ if let Some(comp) = e.comprehension() => target(comp.target, out),
+            _ if let Some(comp) = e.comprehension() => comp.clauses().for_each(|(t, _, _)| target(t, out)),
             // A lambda's comprehension variables are the lambda's own.
             Expr::Lambda { .. } => return,
             _ => {}
@@ -244,24 +244,11 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
                 targets.iter().for_each(|t| target(t, out));
                 expr(value, out);
             }
-            StmtKind::AugAssign { target: t, value, .. } => {
+            StmtKind::AugAssign { target: t, value, .. } | StmtKind::For { target: t, iter: value, .. } => {
                 target(t, out);
                 expr(value, out);
             }
-            StmtKind::For { target: t, iter, body } => {
-                target(t, out);
-                expr(iter, out);
-                collect_assigned(body, out);
-            }
-            StmtKind::If { test, body, orelse } => {
-                expr(test, out);
-                collect_assigned(body, out);
-                collect_assigned(orelse, out);
-            }
-            StmtKind::While { test, body } => {
-                expr(test, out);
-                collect_assigned(body, out);
-            }
+            StmtKind::If { test, .. } | StmtKind::While { test, .. } => expr(test, out),
             StmtKind::Expr { value } => expr(value, out),
             StmtKind::Return { value: Some(v) } | StmtKind::Raise { value: Some(v), .. } => expr(v, out),
             StmtKind::Assert { test, msg } => {
@@ -270,16 +257,10 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
             }
             // As in Python, `del x` makes `x` local (anyscript refuses it when compiling).
             StmtKind::Delete { targets } => targets.iter().for_each(|t| target(t, out)),
-            StmtKind::Try { body, handlers, orelse } => {
-                collect_assigned(body, out);
-                for h in handlers {
-                    out.extend(h.name.iter().cloned());
-                    collect_assigned(&h.body, out);
-                }
-                collect_assigned(orelse, out);
-            }
+            StmtKind::Try { handlers, .. } => handlers.iter().for_each(|h| out.extend(h.name.iter().cloned())),
             _ => {}
         }
+        s.kind.blocks().into_iter().for_each(|b| collect_assigned(b, out));
     }
 }
 
@@ -321,18 +302,13 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
             f(value);
             [lower, upper, step].into_iter().flatten().for_each(|b| f(b));
         }
-        Expr::ListComp { elt, iter, ifs, .. }
-        | Expr::SetComp { elt, iter, ifs, .. }
-        | Expr::GeneratorExp { elt, iter, ifs, .. } => {
-            f(elt);
-            f(iter);
-            ifs.iter().for_each(f);
-        }
-        Expr::DictComp { key, value, iter, ifs, .. } => {
-            f(key);
-            f(value);
-            f(iter);
-            ifs.iter().for_each(f);
+        Expr::ListComp { .. } | Expr::SetComp { .. } | Expr::GeneratorExp { .. } | Expr::DictComp { .. } => {
+            let comp = e.comprehension().expect("a comprehension");
+            comp.elements().for_each(&mut *f);
+            for (_, iter, ifs) in comp.clauses() {
+                f(iter);
+                ifs.iter().for_each(&mut *f);
+            }
         }
         Expr::Lambda { body, .. } => f(body),
     }
@@ -622,9 +598,10 @@ impl<'a> FnCompiler<'a> {
                     self.patch(jump_end, end);
                 }
             }
-            StmtKind::For { target, iter, body } => {
+            StmtKind::For { target, iter, body, orelse } => {
                 let line = self.line;
-                let fused = self.scope(|s| s.for_statement(target, iter, body));
+                // A fused loop has no `else:` block to run after it.
+                let fused = if orelse.is_empty() { self.scope(|s| s.for_statement(target, iter, body)) } else { None };
                 // The fused loop can only fail as its append would (a `MemoryError`): it is
                 // located at the append, where CPython would raise it.
                 let append_line = body.last().map_or(line, |s| s.line);
@@ -634,14 +611,14 @@ impl<'a> FnCompiler<'a> {
                     self.line = line;
                     skip
                 });
-                self.for_loop(target, iter, false, |c| {
+                self.for_loop(target, iter, false, orelse, |c| {
                     c.block(body)?;
                     c.line = line;
                     Ok(())
                 })?;
                 self.patch_skip(skip);
             }
-            StmtKind::While { test, body } => {
+            StmtKind::While { test, body, orelse } => {
                 let slot = self.enter_loop_slot();
                 self.emit(Inst::GuardReset { slot });
                 let top = self.here();
@@ -650,10 +627,12 @@ impl<'a> FnCompiler<'a> {
                 // Counted once the condition lets an iteration run: `while_limit` iterations run,
                 // and a loop that ends on its condition after exactly that many is not stopped.
                 self.emit(Inst::Guard { slot });
-                self.loops.push(LoopCtx { breaks: vec![exit], ..LoopCtx::default() });
+                self.loops.push(LoopCtx::default());
                 self.block(body)?;
                 self.emit(Inst::Jump { to: top });
-                self.leave_loop(top);
+                let ended = self.here();
+                self.patch(exit, ended);
+                self.leave_loop(top, orelse)?;
             }
             StmtKind::Break => {
                 let at = self.emit(Inst::Jump { to: 0 });
@@ -696,17 +675,20 @@ impl<'a> FnCompiler<'a> {
         slot
     }
 
-    /// Ends the innermost loop: `break`s jump to here, `continue`s to `continue_to`.
-    fn leave_loop(&mut self, continue_to: u32) {
+    /// Ends the innermost loop, whose code ends here: `continue`s jump to `continue_to`, then
+    /// `orelse` (the loop's `else:` block) runs, which `break`s jump over.
+    fn leave_loop(&mut self, continue_to: u32, orelse: &[Stmt]) -> Result<()> {
         let ctx = self.loops.pop().expect("loop context");
-        let end = self.here();
-        for at in ctx.breaks {
-            self.patch(at, end);
-        }
         for at in ctx.continues {
             self.patch(at, continue_to);
         }
         self.loop_depth -= 1;
+        self.block(orelse)?;
+        let end = self.here();
+        for at in ctx.breaks {
+            self.patch(at, end);
+        }
+        Ok(())
     }
 
     /// Whether the attribute `func` is a method of a value, not an op reached through a dotted
@@ -725,7 +707,7 @@ impl<'a> FnCompiler<'a> {
         (args.is_empty() && self.calls_a_method(func)).then_some((value.as_ref(), view))
     }
 
-    /// `for target in iter: body()`; `range(...)` iterates without building a list. A
+    /// `for target in iter: body() else: orelse`; `range(...)` iterates without building a list. A
     /// comprehension's loop is `scoped`: its variables get registers of their own once the
     /// iterable (read in the enclosing scope) is evaluated, so that they neither change the
     /// function's variables of the same names nor an enclosing comprehension's.
@@ -734,6 +716,7 @@ impl<'a> FnCompiler<'a> {
         target: &Target,
         iter: &Expr,
         scoped: bool,
+        orelse: &[Stmt],
         body: impl FnOnce(&mut Self) -> Result<()>,
     ) -> Result<()> {
         let slot = self.enter_loop_slot();
@@ -786,7 +769,7 @@ impl<'a> FnCompiler<'a> {
         let next = self.here();
         self.patch(enter, next);
         self.emit(next_inst);
-        self.leave_loop(next);
+        self.leave_loop(next, orelse)?;
         for (name, reg) in outer {
             self.locals.insert(name, reg);
         }
@@ -1020,9 +1003,9 @@ impl<'a> FnCompiler<'a> {
                 self.emit(Inst::Slice { dst: d, obj, bounds });
                 Ok(d)
             }
-            Expr::ListComp { elt, target, iter, ifs } => self.list_comp(elt, target, iter, ifs, dst),
-            Expr::DictComp { key, value, target, iter, ifs } => self.dict_comp((key, value), target, iter, ifs, dst),
-            Expr::SetComp { elt, target, iter, ifs } => self.set_comp(elt, target, iter, ifs, dst),
+            Expr::ListComp { .. } => self.list_comp(e.comprehension().expect("a comprehension"), dst),
+            Expr::DictComp { .. } => self.dict_comp(e.comprehension().expect("a comprehension"), dst),
+            Expr::SetComp { .. } => self.set_comp(e.comprehension().expect("a comprehension"), dst),
             Expr::GeneratorExp { .. } => Err(self.generator_error()),
             Expr::Lambda { params, body } => self.lambda(params, body, dst, false),
         }
@@ -1132,8 +1115,8 @@ impl<'a> FnCompiler<'a> {
         if !keywords.is_empty() {
             return self.call_builtin_keywords(builtin, args, keywords, dst);
         }
-        if let (Builtin::Any | Builtin::All, [Expr::GeneratorExp { elt, target, iter, ifs }]) = (builtin, args) {
-            return self.any_all(builtin == Builtin::All, (elt, target, iter, ifs), dst);
+        if let (Builtin::Any | Builtin::All, [g @ Expr::GeneratorExp { .. }]) = (builtin, args) {
+            return self.any_all(builtin == Builtin::All, g.comprehension().expect("a generator"), dst);
         }
         if let (Builtin::Any | Builtin::All, [arg]) = (builtin, args)
             && let Some(g) = self.map_filter_generator(arg)

@@ -32,12 +32,17 @@ fn reads<'e>(e: &'e Expr, bound: &[&'e str], out: &mut Vec<String>) {
             }
         }
         _ if let Some(comp) = e.comprehension() => {
-            // The iterable is read in the enclosing scope, the rest in the comprehension's.
+            // The first iterable is read in the enclosing scope, the rest in the comprehension's.
             reads(comp.iter, bound, out);
             let mut inside = bound.to_vec();
-            inside.extend(comp.target.names());
-            comp.ifs.iter().for_each(|c| reads(c, &inside, out));
-            comp.elements.into_iter().for_each(|x| reads(x, &inside, out));
+            for (i, (target, iter, ifs)) in comp.clauses().enumerate() {
+                if i > 0 {
+                    reads(iter, &inside, out);
+                }
+                inside.extend(target.names());
+                ifs.iter().for_each(|c| reads(c, &inside, out));
+            }
+            comp.elements().for_each(|x| reads(x, &inside, out));
         }
         Expr::Lambda { params, body } => {
             let mut inside = bound.to_vec();

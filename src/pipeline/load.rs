@@ -262,7 +262,9 @@ fn check_steps_define_before_use(spec: &PipelineSpec) -> Result<()> {
 fn collect_names(e: &Expr, names: &mut Vec<String>, bound: &mut Vec<String>) {
     match e {
         Expr::Name { id } => names.push(id.clone()),
-        _ if let Some(comp) = e.comprehension() => bound.extend(comp.target.names().into_iter().map(str::to_string)),
+        _ if let Some(comp) = e.comprehension() => {
+            bound.extend(comp.clauses().flat_map(|(t, _, _)| t.names()).map(str::to_string));
+        }
         _ => {}
     }
     visit_children(e, &mut |c| collect_names(c, names, bound));
@@ -273,14 +275,10 @@ fn shift_lines(f: &mut FunctionDef, by: u32) {
     fn stmts(body: &mut [Stmt], by: u32) {
         for s in body {
             s.line += by;
-            match &mut s.kind {
-                StmtKind::If { body, orelse, .. } => {
-                    stmts(body, by);
-                    stmts(orelse, by);
-                }
-                StmtKind::For { body, .. } | StmtKind::While { body, .. } => stmts(body, by),
-                _ => {}
+            if let StmtKind::Try { handlers, .. } = &mut s.kind {
+                handlers.iter_mut().for_each(|h| h.line += by);
             }
+            s.kind.blocks_mut().into_iter().for_each(|b| stmts(b, by));
         }
     }
     f.line += by;

@@ -8,8 +8,8 @@
 //! here or in later passes that walk the tree recursively.
 
 use super::ast::{
-    BinOp, BoolOp, CmpOp, ExceptHandler, Expr, FunctionDef, Keyword, Literal, Module, ModuleConstant, Stmt, StmtKind,
-    Target, UnaryOp,
+    BinOp, BoolOp, CmpOp, CompFor, ExceptHandler, Expr, FunctionDef, Keyword, Literal, Module, ModuleConstant, Stmt,
+    StmtKind, Target, UnaryOp,
 };
 use super::lexer::{INT_LITERAL_MAX, Tok, Token, is_keyword, syntax_error, tokenize};
 
@@ -765,12 +765,7 @@ impl Parser {
             // Each elif nests one level deeper in the tree.
             self.enter()?;
         }
-        let mut orelse = Vec::new();
-        if self.is_kw("else") {
-            let head = self.take();
-            self.expect_op(":", "expected ':' after 'else'")?;
-            orelse = self.block("'else' statement", head.line)?;
-        }
+        let mut orelse = self.else_block()?;
         let (_, test, body) = clauses.remove(0);
         self.depth -= clauses.len();
         for (line, test, body) in clauses.into_iter().rev() {
@@ -784,7 +779,8 @@ impl Parser {
         let test = self.test()?;
         self.expect_op(":", "expected ':' after while condition")?;
         let body = self.loop_body("'while' statement", head.line)?;
-        Ok(StmtKind::While { test, body })
+        let orelse = self.else_block()?;
+        Ok(StmtKind::While { test, body, orelse })
     }
 
     fn for_statement(&mut self) -> Result<StmtKind> {
@@ -794,17 +790,25 @@ impl Parser {
         let iter = self.testlist()?;
         self.expect_op(":", "expected ':' after for loop header")?;
         let body = self.loop_body("'for' statement", head.line)?;
-        Ok(StmtKind::For { target, iter, body })
+        let orelse = self.else_block()?;
+        Ok(StmtKind::For { target, iter, body, orelse })
     }
 
     fn loop_body(&mut self, header: &str, line: u32) -> Result<Vec<Stmt>> {
         self.loops += 1;
         let body = self.block(header, line)?;
         self.loops -= 1;
-        if self.is_kw("else") {
-            return Err(self.error(not_supported("'else' clauses on loops are")));
-        }
         Ok(body)
+    }
+
+    /// The `else:` block that may follow an `if`, a loop or a `try`'s clauses; empty without one.
+    fn else_block(&mut self) -> Result<Vec<Stmt>> {
+        if !self.is_kw("else") {
+            return Ok(Vec::new());
+        }
+        let head = self.take();
+        self.expect_op(":", "expected ':' after 'else'")?;
+        self.block("'else' statement", head.line)
     }
 
     /// `try:` with one or more `except` clauses and an optional `else:`; `finally:` and `except*` are refused.
@@ -831,14 +835,9 @@ impl Parser {
         if handlers.is_empty() {
             return Err(self.error("expected 'except' or 'finally' block"));
         }
-        let mut orelse = Vec::new();
-        if self.is_kw("else") {
-            let head = self.take();
-            self.expect_op(":", "expected ':' after 'else'")?;
-            orelse = self.block("'else' statement", head.line)?;
-            if self.is_kw("finally") {
-                return Err(self.error(not_supported("'finally' is")));
-            }
+        let orelse = self.else_block()?;
+        if self.is_kw("finally") {
+            return Err(self.error(not_supported("'finally' is")));
         }
         Ok(StmtKind::Try { body, handlers, orelse })
     }
@@ -1215,15 +1214,15 @@ impl Parser {
     #[inline(never)]
     fn generator_argument(&mut self, elt: Expr, at: usize, sole: bool) -> Result<Expr> {
         let (target, iter, ifs) = self.comprehension_clause()?;
+        let more = self.more_for_clauses()?;
         // CPython reports this at the generator, whatever follows it.
         if !sole || self.is_op(",") {
             return Err(self.error_at(&self.toks[at], "Generator expression must be parenthesized"));
         }
-        self.single_for_clause("generator expressions")?;
         if !self.is_op(")") {
             return Err(self.unexpected());
         }
-        Ok(Expr::GeneratorExp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs })
+        Ok(Expr::GeneratorExp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs, more })
     }
 
     /// After `value[`: an index, a tuple of indices, or a slice.
@@ -1346,36 +1345,43 @@ impl Parser {
     /// After `[elt`, on `for`: the rest of a list comprehension, up to and including `]`.
     fn list_comprehension(&mut self, elt: Expr) -> Result<Expr> {
         let (target, iter, ifs) = self.comprehension_clause()?;
-        self.single_for_clause("list comprehensions")?;
+        let more = self.more_for_clauses()?;
         self.close_comprehension("]")?;
-        Ok(Expr::ListComp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs })
+        Ok(Expr::ListComp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs, more })
     }
 
     /// After `(elt`, on `for`: the rest of a generator expression, up to and including `)`.
     fn generator_expression(&mut self, elt: Expr) -> Result<Expr> {
         let (target, iter, ifs) = self.comprehension_clause()?;
-        self.single_for_clause("generator expressions")?;
+        let more = self.more_for_clauses()?;
         self.close_comprehension(")")?;
-        Ok(Expr::GeneratorExp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs })
+        Ok(Expr::GeneratorExp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs, more })
     }
 
     /// After `{elt`, on `for`: the rest of a set comprehension, up to and including `}`.
     fn set_comprehension(&mut self, elt: Expr) -> Result<Expr> {
         let (target, iter, ifs) = self.comprehension_clause()?;
-        self.single_for_clause("set comprehensions")?;
+        let more = self.more_for_clauses()?;
         self.close_comprehension("}")?;
-        Ok(Expr::SetComp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs })
+        Ok(Expr::SetComp { elt: boxed(elt), target: Box::new(target), iter: boxed(iter), ifs, more })
     }
 
     /// After `{key: value`, on `for`: the rest of a dict comprehension, up to and including `}`.
     fn dict_comprehension(&mut self, key: Expr, value: Expr) -> Result<Expr> {
         let (target, iter, ifs) = self.comprehension_clause()?;
-        self.single_for_clause("dict comprehensions")?;
+        let more = self.more_for_clauses()?;
         self.close_comprehension("}")?;
-        Ok(Expr::DictComp { key: boxed(key), value: boxed(value), target: Box::new(target), iter: boxed(iter), ifs })
+        Ok(Expr::DictComp {
+            key: boxed(key),
+            value: boxed(value),
+            target: Box::new(target),
+            iter: boxed(iter),
+            ifs,
+            more,
+        })
     }
 
-    /// On `for`: `for target in iter (if cond)*`, a comprehension's first `for` clause and its conditions.
+    /// On `for`: `for target in iter (if cond)*`, a comprehension's `for` clause and its conditions.
     fn comprehension_clause(&mut self) -> Result<(Target, Expr, Vec<Expr>)> {
         self.bump();
         let target = self.target_list()?;
@@ -1389,12 +1395,14 @@ impl Parser {
         Ok((target, iter, ifs))
     }
 
-    /// Rejects a second `for` clause in the comprehension `what`.
-    fn single_for_clause(&self, what: &str) -> Result<()> {
-        if self.is_kw("for") {
-            return Err(self.error(not_supported(&format!("{what} with more than one 'for' clause are"))));
+    /// The `for` clauses after a comprehension's first, each with its conditions.
+    fn more_for_clauses(&mut self) -> Result<Vec<CompFor>> {
+        let mut more = Vec::new();
+        while self.is_kw("for") {
+            let (target, iter, ifs) = self.comprehension_clause()?;
+            more.push(CompFor { target, iter, ifs });
         }
-        Ok(())
+        Ok(more)
     }
 
     /// Consumes the bracket `close` that ends a comprehension; anything else there is an error.
@@ -1488,22 +1496,42 @@ mod tests {
             Expr::Slice { value, lower, upper, step } => {
                 format!("(slice {} {} {} {})", show(value), opt(lower), opt(upper), opt(step))
             }
-            Expr::ListComp { elt, target, iter, ifs } => {
-                format!("(comp {} {} {} [{}])", show(elt), show_target(target), show(iter), list(ifs))
+            Expr::ListComp { elt, target, iter, ifs, more } => {
+                format!("(comp {} {} {} [{}]{})", show(elt), show_target(target), show(iter), list(ifs), clauses(more))
             }
-            Expr::DictComp { key, value, target, iter, ifs } => {
+            Expr::DictComp { key, value, target, iter, ifs, more } => {
                 let (key, value, target) = (show(key), show(value), show_target(target));
-                format!("(dictcomp {key}: {value} {target} {} [{}])", show(iter), list(ifs))
+                format!("(dictcomp {key}: {value} {target} {} [{}]{})", show(iter), list(ifs), clauses(more))
             }
-            Expr::GeneratorExp { elt, target, iter, ifs } => {
-                format!("(genexp {} {} {} [{}])", show(elt), show_target(target), show(iter), list(ifs))
+            Expr::GeneratorExp { elt, target, iter, ifs, more } => {
+                format!(
+                    "(genexp {} {} {} [{}]{})",
+                    show(elt),
+                    show_target(target),
+                    show(iter),
+                    list(ifs),
+                    clauses(more)
+                )
             }
             Expr::Set { items } => format!("(set {})", list(items)),
-            Expr::SetComp { elt, target, iter, ifs } => {
-                format!("(setcomp {} {} {} [{}])", show(elt), show_target(target), show(iter), list(ifs))
+            Expr::SetComp { elt, target, iter, ifs, more } => {
+                format!(
+                    "(setcomp {} {} {} [{}]{})",
+                    show(elt),
+                    show_target(target),
+                    show(iter),
+                    list(ifs),
+                    clauses(more)
+                )
             }
             Expr::Lambda { params, body } => format!("(lambda [{}] {})", params.join(" "), show(body)),
         }
+    }
+
+    /// A comprehension's `for` clauses after its first, each as ` (for target iter [ifs])`.
+    fn clauses(more: &[CompFor]) -> String {
+        let list = |xs: &[Expr]| xs.iter().map(show).collect::<Vec<_>>().join(" ");
+        more.iter().map(|c| format!(" (for {} {} [{}])", show_target(&c.target), show(&c.iter), list(&c.ifs))).collect()
     }
 
     fn show_target(t: &Target) -> String {
@@ -1668,7 +1696,8 @@ mod tests {
                 elt: boxed(name("x")),
                 target: Box::new(target("x")),
                 iter: boxed(name("y")),
-                ifs: vec![name("x")]
+                ifs: vec![name("x")],
+                more: Vec::new(),
             }
         );
         assert_eq!(
@@ -1678,11 +1707,18 @@ mod tests {
                 value: boxed(int(1)),
                 target: Box::new(target("x")),
                 iter: boxed(name("y")),
-                ifs: Vec::new()
+                ifs: Vec::new(),
+                more: Vec::new(),
             }
         );
         let StmtKind::Return { value: Some(v) } = stmt("return {k: v for k, v in x}") else { panic!() };
         assert_eq!(show(&v), "(dictcomp k: v (tuple k v) x [])");
+        // Later `for` clauses nest in order, each with its own conditions.
+        assert_eq!(
+            expr("[c for w in ws if w for c in w if c != 1 if c for _ in r]"),
+            "(comp c w ws [w] (for c w [(cmp c != 1) c]) (for _ r []))"
+        );
+        assert_eq!(expr("f(x for y in z for x in y)"), "(call f [(genexp x y z [] (for x y []))])");
     }
 
     #[test]
@@ -1708,16 +1744,12 @@ mod tests {
             ("f(x for x in y if a else b)", "line 1, column 21: invalid syntax: unexpected 'else'"),
             ("f(x for in y)", "line 1, column 9: expected an expression, found 'in'"),
             ("f(x for x in)", "line 1, column 13: expected an expression, found ')'"),
-            (
-                "f(x for x in y for z in w)",
-                "line 1, column 16: generator expressions with more than one 'for' clause are not supported in anyscript",
-            ),
             ("f(*x for x in y)", "line 1, column 3: starred arguments are not supported in anyscript"),
+            // A later `for` clause is read like the first.
+            ("f(x for x in y for z in w, 1)", "line 1, column 3: Generator expression must be parenthesized"),
+            ("(x for x in y for z w)", "line 1, column 21: expected 'in' after the comprehension target"),
+            ("[x for x in y if a for z in w if]", "line 1, column 33: expected an expression, found ']'"),
             // Parenthesised generators.
-            (
-                "(x for x in y for z in w)",
-                "line 1, column 15: generator expressions with more than one 'for' clause are not supported in anyscript",
-            ),
             ("(x for x in y if a else b)", "line 1, column 20: invalid syntax: unexpected 'else'"),
             ("(x for x in lambda: y)", "line 1, column 13: expected an expression, found 'lambda'"),
             ("(x for x in y if lambda: 1)", "line 1, column 18: expected an expression, found 'lambda'"),
@@ -1733,10 +1765,6 @@ mod tests {
             ("(x, y for y in z)", "line 1, column 7: expected ',' or ')' in a tuple"),
             ("(x for x in y", "line 1, column 1: '(' was never closed"),
             // Dict comprehensions.
-            (
-                "{k: v for k in y for z in w}",
-                "line 1, column 18: dict comprehensions with more than one 'for' clause are not supported in anyscript",
-            ),
             ("{k: v for k in y if a else b}", "line 1, column 23: invalid syntax: unexpected 'else'"),
             ("{k: v for k in y, 2}", "line 1, column 17: invalid syntax: unexpected ','"),
             ("{k: v for k in y,}", "line 1, column 17: invalid syntax: unexpected ','"),
@@ -1748,14 +1776,6 @@ mod tests {
             ("{k: v, a: b for a in c}", "line 1, column 13: expected ',' or '}' in a dict"),
             ("{**x for x in y}", "line 1, column 2: dict unpacking ('**') is not supported in anyscript"),
             ("{*k}", "line 1, column 2: set unpacking ('*') is not supported in anyscript"),
-            (
-                "{k for k in y for z in w}",
-                "line 1, column 15: set comprehensions with more than one 'for' clause are not supported in anyscript",
-            ),
-            (
-                "[x for x in y for z in w]",
-                "line 1, column 15: list comprehensions with more than one 'for' clause are not supported in anyscript",
-            ),
         ];
         for (src, msg) in cases {
             assert_eq!(&expr_err(src), msg, "{src:?}");
@@ -1880,6 +1900,7 @@ mod tests {
                             },
                         },
                     ],
+                    orelse: Vec::new(),
                 },
             },
             Stmt { line: 6, kind: StmtKind::Return { value: Some(name("ret")) } },
@@ -1931,7 +1952,7 @@ mod tests {
         let s = stmts("a = 1; b = 2;\nc = 3");
         assert_eq!(s.iter().map(|s| s.line).collect::<Vec<_>>(), vec![2, 2, 3]);
         let loops = stmts("while True:\n    break\nfor a in b:\n    if a: continue");
-        let StmtKind::While { test, body } = &loops[0].kind else { panic!() };
+        let StmtKind::While { test, body, .. } = &loops[0].kind else { panic!() };
         assert_eq!((show(test), body.as_slice()), ("True".into(), &[Stmt { line: 3, kind: StmtKind::Break }][..]));
         let StmtKind::For { body, .. } = &loops[1].kind else { panic!() };
         let StmtKind::If { body, orelse, .. } = &body[0].kind else { panic!() };
@@ -2549,14 +2570,6 @@ mod tests {
     fn unsupported_constructs() {
         let cases: &[(&str, &str)] = &[
             (
-                "def f(x):\n    for a in b:\n        pass\n    else:\n        pass",
-                "line 4, column 5: 'else' clauses on loops",
-            ),
-            (
-                "def f(x):\n    while a:\n        pass\n    else:\n        pass",
-                "line 4, column 5: 'else' clauses on loops",
-            ),
-            (
                 "def f(x):\n    try:\n        pass\n    finally:\n        pass",
                 "line 4, column 5: 'finally' is not supported",
             ),
@@ -2590,22 +2603,6 @@ mod tests {
             ("def f(x):\n    def g(): pass", "line 2, column 5: nested functions are not supported"),
             ("def f(x):\n    return {*x, 2}", "line 2, column 13: set unpacking ('*') is not supported"),
             ("def f(x):\n    return {**x}", "line 2, column 13: dict unpacking ('**') is not supported"),
-            (
-                "def f(x):\n    return {c: 1 for c in x for d in c}",
-                "line 2, column 29: dict comprehensions with more than one",
-            ),
-            (
-                "def f(x):\n    return (c for c in x for d in c)",
-                "line 2, column 26: generator expressions with more than one",
-            ),
-            (
-                "def f(x):\n    return g(c for c in x for d in c)",
-                "line 2, column 27: generator expressions with more than one",
-            ),
-            (
-                "def f(x):\n    return [a for b in c for a in b]",
-                "line 2, column 26: list comprehensions with more than one",
-            ),
             (
                 "def f(x):\n    return x @ y",
                 "line 2, column 14: the matrix multiplication operator '@' is not supported",

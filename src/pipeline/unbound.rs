@@ -35,26 +35,11 @@ pub fn bound_by_statements(params: &[String], body: &[Stmt]) -> HashSet<String> 
         for s in body {
             match &s.kind {
                 StmtKind::Assign { targets, .. } => targets.iter().for_each(|t| target(t, out)),
-                StmtKind::AugAssign { target: t, .. } => target(t, out),
-                StmtKind::For { target: t, body, .. } => {
-                    target(t, out);
-                    block(body, out);
-                }
-                StmtKind::If { body, orelse, .. } => {
-                    block(body, out);
-                    block(orelse, out);
-                }
-                StmtKind::While { body, .. } => block(body, out),
-                StmtKind::Try { body, handlers, orelse } => {
-                    block(body, out);
-                    for h in handlers {
-                        out.extend(h.name.iter().cloned());
-                        block(&h.body, out);
-                    }
-                    block(orelse, out);
-                }
+                StmtKind::AugAssign { target: t, .. } | StmtKind::For { target: t, .. } => target(t, out),
+                StmtKind::Try { handlers, .. } => handlers.iter().for_each(|h| out.extend(h.name.iter().cloned())),
                 _ => {}
             }
+            s.kind.blocks().into_iter().for_each(|b| block(b, out));
         }
     }
     let mut out: HashSet<String> = params.iter().cloned().collect();
@@ -100,15 +85,19 @@ impl Walk<'_> {
                     (Some(a), Some(b)) => Some(a.intersection(&b).cloned().collect()),
                 };
             }
-            StmtKind::For { target, iter, body } => {
+            // The body may run no times, and `break` skips the `else:` block, so neither adds
+            // to what is surely assigned after the loop.
+            StmtKind::For { target, iter, body, orelse } => {
                 self.reads(iter, &assigned);
                 let mut inside = assigned.clone();
                 self.assign(target, &mut inside);
                 self.block(body, Some(inside));
+                self.block(orelse, Some(assigned.clone()));
             }
-            StmtKind::While { test, body } => {
+            StmtKind::While { test, body, orelse } => {
                 self.reads(test, &assigned);
                 self.block(body, Some(assigned.clone()));
+                self.block(orelse, Some(assigned.clone()));
             }
             StmtKind::Return { value } => {
                 if let Some(v) = value {
@@ -178,16 +167,21 @@ impl Walk<'_> {
         }
     }
 
-    /// Records the reads of `e`; a comprehension's variable is assigned within it.
+    /// Records the reads of `e`; a comprehension's variables are assigned within it.
     fn reads(&mut self, e: &Expr, assigned: &HashSet<String>) {
         match e {
             Expr::Name { id } => self.read(id, assigned),
             _ if let Some(comp) = e.comprehension() => {
                 self.reads(comp.iter, assigned);
                 let mut inside = assigned.clone();
-                self.assign(comp.target, &mut inside);
-                comp.ifs.iter().for_each(|c| self.reads(c, &inside));
-                comp.elements.into_iter().for_each(|x| self.reads(x, &inside));
+                for (i, (target, iter, ifs)) in comp.clauses().enumerate() {
+                    if i > 0 {
+                        self.reads(iter, &inside);
+                    }
+                    self.assign(target, &mut inside);
+                    ifs.iter().for_each(|c| self.reads(c, &inside));
+                }
+                comp.elements().for_each(|x| self.reads(x, &inside));
             }
             // A lambda reads the enclosing function's variables when it is made (see `lambdas`).
             Expr::Lambda { params, body } => {

@@ -11,7 +11,7 @@ use super::{FnCompiler, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
 use crate::pipeline::append_loop::AppendLoop;
-use crate::pipeline::ast::{CmpOp, Expr, Literal, Target};
+use crate::pipeline::ast::{CmpOp, Comprehension, Expr, Literal, Target};
 use crate::pipeline::builtins::Builtin;
 use crate::pipeline::ir::{Inst, NO_REG, Reg};
 use crate::pipeline::methods::Method;
@@ -31,6 +31,11 @@ pub(super) fn takes_a_generator(b: Builtin) -> bool {
             | Builtin::Any
             | Builtin::All
     )
+}
+
+/// The parts of `e`, a comprehension or generator expression.
+fn comprehension(e: &Expr) -> Comprehension<'_> {
+    e.comprehension().expect("a comprehension")
 }
 
 /// Whether `e` is a dotted name (`a.b.c`, names only): evaluating it has no effect.
@@ -58,13 +63,10 @@ impl FnCompiler<'_> {
     pub(super) fn arguments(&mut self, args: &[Expr], generators: bool) -> Result<Vec<Reg>> {
         args.iter()
             .map(|a| match a {
-                Expr::GeneratorExp { elt, target, iter, ifs } if generators => {
-                    self.list_comp(elt, target, iter, ifs, None)
+                Expr::GeneratorExp { .. } if generators => self.list_comp(comprehension(a), None),
+                _ if generators && let Some(g) = self.map_filter_generator(a) => {
+                    self.list_comp(comprehension(&g?), None)
                 }
-                _ if generators && let Some(g) = self.map_filter_generator(a) => match g? {
-                    Expr::GeneratorExp { elt, target, iter, ifs } => self.list_comp(&elt, &target, &iter, &ifs, None),
-                    _ => unreachable!("map and filter become generator expressions"),
-                },
                 _ => self.expr(a, None),
             })
             .collect()
@@ -107,6 +109,7 @@ impl FnCompiler<'_> {
                 target: Box::new(Target::Name { id: format!("{id}.item0") }),
                 iter: Box::new(xs.clone()),
                 ifs: Vec::new(),
+                more: Vec::new(),
             },
             ("map", _) => {
                 let names = (0..iterables.len()).map(item).collect::<Vec<_>>();
@@ -118,6 +121,7 @@ impl FnCompiler<'_> {
                     target: Box::new(Target::Tuple { items: targets }),
                     iter: Box::new(Expr::Call { func: Box::new(zip), args: iterables.to_vec(), keywords: Vec::new() }),
                     ifs: Vec::new(),
+                    more: Vec::new(),
                 }
             }
             (_, [xs]) => {
@@ -141,28 +145,26 @@ impl FnCompiler<'_> {
                     target: Box::new(Target::Name { id: format!("{id}.item0") }),
                     iter: Box::new(xs.clone()),
                     ifs: vec![test],
+                    more: Vec::new(),
                 }
             }
             _ => return fail(format!("filter expected 2 arguments, got {}", args.len())),
         }))
     }
 
-    /// `[elt for target in iter if ifs...]`.
-    pub(super) fn list_comp(
-        &mut self,
-        elt: &Expr,
-        target: &Target,
-        iter: &Expr,
-        ifs: &[Expr],
-        dst: Option<Reg>,
-    ) -> Result<Reg> {
+    /// `[elt for target in iter if ifs... for ...]`.
+    pub(super) fn list_comp(&mut self, comp: Comprehension<'_>, dst: Option<Reg>) -> Result<Reg> {
+        let [Some(elt), None] = comp.elements else { unreachable!("a list comprehension has one element") };
         let out = self.temp();
         let none = self.operands(&[]);
         self.emit(Inst::BuildList { dst: out, items: none });
         // The comprehension's variables are its own: the extend need not leave them set.
-        let fused = self.scope(|s| s.comprehension(out, elt, target, iter, ifs));
+        let fused = match comp.more {
+            [] => self.scope(|s| s.comprehension(out, elt, comp.target, comp.iter, comp.ifs)),
+            _ => None,
+        };
         let skip = fused.map(|a| self.extend_each(AppendLoop { index: NO_REG, item: NO_REG, ..a }));
-        self.comprehension_loop(target, iter, ifs, |c| {
+        self.comprehension_loop(comp, &mut |c| {
             let v = c.expr(elt, None)?;
             c.emit(Inst::Append { list: out, value: v });
             Ok(())
@@ -171,19 +173,13 @@ impl FnCompiler<'_> {
         Ok(self.move_to(out, dst))
     }
 
-    /// `{elt for target in iter if ifs...}`.
-    pub(super) fn set_comp(
-        &mut self,
-        elt: &Expr,
-        target: &Target,
-        iter: &Expr,
-        ifs: &[Expr],
-        dst: Option<Reg>,
-    ) -> Result<Reg> {
+    /// `{elt for target in iter if ifs... for ...}`.
+    pub(super) fn set_comp(&mut self, comp: Comprehension<'_>, dst: Option<Reg>) -> Result<Reg> {
+        let [Some(elt), None] = comp.elements else { unreachable!("a set comprehension has one element") };
         let out = self.temp();
         let none = self.operands(&[]);
         self.emit(Inst::BuildSet { dst: out, items: none, folded: false });
-        self.comprehension_loop(target, iter, ifs, |c| {
+        self.comprehension_loop(comp, &mut |c| {
             let v = c.expr(elt, None)?;
             let args = c.operands(&[v]);
             let ignored = c.temp();
@@ -193,20 +189,16 @@ impl FnCompiler<'_> {
         Ok(self.move_to(out, dst))
     }
 
-    /// `{key: value for target in iter if ifs...}`: the key is evaluated before the value, as
-    /// in CPython 3.8 and later.
-    pub(super) fn dict_comp(
-        &mut self,
-        (key, value): (&Expr, &Expr),
-        target: &Target,
-        iter: &Expr,
-        ifs: &[Expr],
-        dst: Option<Reg>,
-    ) -> Result<Reg> {
+    /// `{key: value for target in iter if ifs... for ...}`: the key is evaluated before the
+    /// value, as in CPython 3.8 and later.
+    pub(super) fn dict_comp(&mut self, comp: Comprehension<'_>, dst: Option<Reg>) -> Result<Reg> {
+        let [Some(key), Some(value)] = comp.elements else {
+            unreachable!("a dict comprehension has a key and a value")
+        };
         let out = self.temp();
         let none = self.operands(&[]);
         self.emit(Inst::BuildDict { dst: out, items: none });
-        self.comprehension_loop(target, iter, ifs, |c| {
+        self.comprehension_loop(comp, &mut |c| {
             let k = c.expr(key, None)?;
             let v = c.expr(value, None)?;
             c.emit(Inst::SetItem { obj: out, key: k, value: v });
@@ -215,18 +207,16 @@ impl FnCompiler<'_> {
         Ok(self.move_to(out, dst))
     }
 
-    /// `any(elt for ...)` (or `all`, when `all`): a loop that stops at the first truthy (falsy)
+    /// `any(elt for ...)` (or `all`, when `all`): loops that stop at the first truthy (falsy)
     /// item, as the generator would be stopped there.
-    pub(super) fn any_all(
-        &mut self,
-        all: bool,
-        (elt, target, iter, ifs): (&Expr, &Target, &Expr, &[Expr]),
-        dst: Option<Reg>,
-    ) -> Result<Reg> {
+    pub(super) fn any_all(&mut self, all: bool, comp: Comprehension<'_>, dst: Option<Reg>) -> Result<Reg> {
+        let [Some(elt), None] = comp.elements else { unreachable!("a generator expression has one element") };
         let out = self.temp();
         let start = self.constant(Slot::from(all));
         self.emit(Inst::Move { dst: out, src: start });
-        self.comprehension_loop(target, iter, ifs, |c| {
+        // The jump that stops leaves every clause's loop at once, as `break` leaves one.
+        let mut stop = None;
+        self.comprehension_loop(comp, &mut |c| {
             let v = c.expr(elt, None)?;
             let go_on = match all {
                 true => c.emit(Inst::JumpIfTrue { cond: v, to: 0 }),
@@ -234,32 +224,43 @@ impl FnCompiler<'_> {
             };
             let found = c.constant(Slot::from(!all));
             c.emit(Inst::Move { dst: out, src: found });
-            let stop = c.emit(Inst::Jump { to: 0 });
-            c.loops.last_mut().expect("in the comprehension's loop").breaks.push(stop);
+            stop = Some(c.emit(Inst::Jump { to: 0 }));
             let next = c.here();
             c.patch(go_on, next);
             Ok(())
         })?;
+        let end = self.here();
+        stop.into_iter().for_each(|at| self.patch(at, end));
         Ok(self.move_to(out, dst))
     }
 
-    /// The loop of a comprehension: `each` runs for the items that pass `ifs`, in the
-    /// comprehension's own scope (as CPython gives it one).
+    /// The loops of a comprehension's clauses, each nested in the one before: `each` runs for
+    /// the items that pass every clause's conditions, in the comprehension's own scope (as
+    /// CPython gives it one).
     fn comprehension_loop(
         &mut self,
-        target: &Target,
-        iter: &Expr,
-        ifs: &[Expr],
-        each: impl FnOnce(&mut Self) -> Result<()>,
+        comp: Comprehension<'_>,
+        each: &mut dyn FnMut(&mut Self) -> Result<()>,
     ) -> Result<()> {
-        self.for_loop(target, iter, true, |c| {
+        let clauses: Vec<_> = comp.clauses().collect();
+        self.clause_loops(&clauses, each)
+    }
+
+    /// `for target in iter: if ifs...: <the clauses after it>` for the first of `clauses`.
+    fn clause_loops(
+        &mut self,
+        clauses: &[(&Target, &Expr, &[Expr])],
+        each: &mut dyn FnMut(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        let [(target, iter, ifs), inner @ ..] = clauses else { return each(self) };
+        self.for_loop(target, iter, true, &[], |c| {
             c.comprehension_depth += 1;
             let mut skips = Vec::new();
-            for cond in ifs {
+            for cond in *ifs {
                 let r = c.expr(cond, None)?;
                 skips.push(c.emit(Inst::JumpIfFalse { cond: r, to: 0 }));
             }
-            each(c)?;
+            c.clause_loops(inner, each)?;
             c.comprehension_depth -= 1;
             let next = c.here();
             skips.into_iter().for_each(|at| c.patch(at, next));
