@@ -575,6 +575,7 @@ class Gen:
                 lambda: f"list({e(kind)})",
                 lambda: f"[{self.with_var(it_var, elem, lambda: e(elem, 1))} for {it_var} in {e(kind)}]",
                 lambda: f"[{it_var} for {it_var} in {e(kind)} if {self.with_var(it_var, elem, lambda: e('bool', 1))}]",
+                lambda: self.two_clauses(kind, elem, d),
             ]
             if kind == "list_int":
                 choices += [
@@ -1085,6 +1086,22 @@ class Gen:
         return r.choice([f"str({n})", f"str({n})", f"f'{{{n}}}'", f"f'<{{{n}!s:.6}}>'", f"f'{{{n}!s}}|'",
                          f"str({n})[:{self.small()}]", f"str({n}).upper()", f"(str({n}) or 'empty')"])
 
+    def two_clauses(self, kind: str, elem: str, d: int) -> str:
+        """A list comprehension of two ``for`` clauses whose second iterable may read the first's
+        variable, and a condition now and then on both."""
+        r = self.r
+        a, b = self.fresh("c"), self.fresh("c")
+        inner_kind = r.choice(["str", "list_int", "list_str"])
+        inner_elem = {"str": "str", "list_int": "int", "list_str": "str"}[inner_kind]
+        outer = self.expr(kind, d - 1)
+        inner = self.with_var(a, elem, lambda: self.expr(inner_kind, 1))
+
+        def both(make: Callable[[], str]) -> str:
+            return self.with_var(a, elem, lambda: self.with_var(b, inner_elem, make))
+
+        cond = f" if {both(lambda: self.expr('bool', 1))}" if r.random() < 0.4 else ""
+        return f"[{both(lambda: self.expr(elem, 1))} for {a} in {outer} for {b} in {inner}{cond}]"
+
     def with_var(self, name: str, kind: str, make: Callable[[], str]) -> str:
         """``make()`` with ``name`` visible as a ``kind`` variable (comprehension targets)."""
         self.scopes.append({name: kind})
@@ -1529,6 +1546,7 @@ class Gen:
             self.block(level + 1, r.randint(1, 2), depth + 1)
             self.loops -= 1
             self.scopes.pop()
+            self.loop_else(level, depth)
         elif what in ("break", "continue"):
             self.emit(level, f"if {self.expr('bool', 1)}:")
             self.emit(level + 1, what)
@@ -1744,6 +1762,13 @@ class Gen:
                            f"{self.expr(r.choice(['str', 'list_str']), 1)})"), {a: "unknown", b: "unknown"}
         self.emit(level, f"for {head}:")
         self.loop_body(level, depth, bound, iterated)
+        self.loop_else(level, depth)
+
+    def loop_else(self, level: int, depth: int) -> None:
+        """Now and then a loop's ``else:`` block, which runs unless the loop ends by ``break``."""
+        if self.r.random() < 0.25:
+            self.emit(level, "else:")
+            self.block(level + 1, self.r.randint(1, 2), depth + 1)
 
     def loop_body(self, level: int, depth: int, bound: Dict[str, str], iterated: Optional[str]) -> None:
         """A for loop's body: its variables in a scope of their own, and the variable it iterates
