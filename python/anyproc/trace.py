@@ -61,7 +61,7 @@ def _set_script_call(cls: Any, call: Any) -> None:
 _BUILTINS = {
     "len", "range", "str", "int", "float", "bool", "list", "dict", "min", "max", "abs", "sum", "sorted",
     "reversed", "enumerate", "zip", "ord", "chr", "repr", "round", "ops", "print", "isinstance", "tuple",
-    "set", "type", "ascii", "format", "any", "all", "builtins",
+    "set", "type", "ascii", "format", "any", "all", "builtins", "pow", "divmod", "hex", "oct", "bin",
 }
 
 #: ``[[outputs]]`` keys that :class:`Collate` accepts (``name`` and ``from`` are filled in).

@@ -84,9 +84,34 @@ builtins! {
     All => "all" (1, 1),
     Isinstance => "isinstance" (2, 2),
     Type => "type" (1, 1),
+    Pow => "pow" (2, 3),
+    Divmod => "divmod" (2, 2),
+    Hex => "hex" (1, 1),
+    Oct => "oct" (1, 1),
+    Bin => "bin" (1, 1),
 }
 
 impl Builtin {
+    /// The TypeError of a call with `n` arguments, which [`Builtin::arity`] does not allow,
+    /// worded as CPython words it for this function.
+    pub fn arity_error(self, n: usize) -> Error {
+        let name = self.name();
+        let missing = |param: &str| type_error(format!("{name}() missing required argument {param}"));
+        match (self, self.arity()) {
+            (Builtin::Round, _) if n == 0 => missing("'number' (pos 1)"),
+            (Builtin::Pow, _) if n < 2 => missing(["'base' (pos 1)", "'exp' (pos 2)"][n]),
+            (Builtin::Enumerate, _) if n == 0 => missing("'iterable'"),
+            (Builtin::Sum, _) if n == 0 => type_error("sum() takes at least 1 positional argument (0 given)"),
+            (Builtin::Type, _) => type_error("type() takes 1 or 3 arguments"),
+            // The type constructors (`list(a, b)`) word it as CPython's `_PyArg_NoKwnames` does.
+            (_, (0, 1)) if self != Builtin::Str => type_error(format!("{name} expected at most 1 argument, got {n}")),
+            (Builtin::Round | Builtin::Pow | Builtin::Enumerate | Builtin::Sum, (_, max)) | (_, (0, max)) => {
+                type_error(format!("{name}() takes at most {max} argument{} ({n} given)", plural(max)))
+            }
+            (_, arity) => arity_error(name, name, arity, n),
+        }
+    }
+
     /// The built-in as a function value (`sorted(words, key=len)`): one object per built-in, so
     /// that `k = len` then `k is len` holds, as in Python.
     pub fn as_func(self) -> PackedFunc {
@@ -101,16 +126,7 @@ impl Builtin {
 pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
     let arity = b.arity();
     if args.len() < arity.0 || args.len() > arity.1 {
-        return Err(match arity {
-            // The type constructors (`list(a, b)`) word it as CPython's `_PyArg_NoKwnames` does.
-            (0, 1) if !matches!(b, Builtin::Str) => {
-                type_error(format!("{} expected at most 1 argument, got {}", b.name(), args.len()))
-            }
-            (0, max) => {
-                type_error(format!("{}() takes at most {max} argument{} ({} given)", b.name(), plural(max), args.len()))
-            }
-            _ => arity_error(b.name(), b.name(), arity, args.len()),
-        });
+        return Err(b.arity_error(args.len()));
     }
     let list = |items: Vec<AnyValue>| Ok(List::from_vec(items).into());
     match b {
@@ -139,6 +155,11 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
         Builtin::Type => Ok(Slot::from(super::type_checks::type_of(args[0].value()))),
         Builtin::Min | Builtin::Max => min_max(b, args),
         Builtin::Abs => abs(args[0].value()),
+        Builtin::Pow => super::builtin_numbers::pow(args),
+        Builtin::Divmod => super::builtin_numbers::divmod(args[0], args[1]),
+        Builtin::Hex => super::builtin_numbers::int_digits(args[0], 16),
+        Builtin::Oct => super::builtin_numbers::int_digits(args[0], 8),
+        Builtin::Bin => super::builtin_numbers::int_digits(args[0], 2),
         Builtin::Sum => sum(args),
         Builtin::Sorted => {
             let mut items = iter_items(args[0].value())?;

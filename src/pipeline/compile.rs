@@ -901,7 +901,10 @@ impl<'a> FnCompiler<'a> {
                     && !self.is_defined(root)
                 {
                     let path = path.strip_prefix("ops.").unwrap_or(&path);
-                    let f = registry().get(path).map_err(|e| err(line, e.kind(), e.message()))?;
+                    let f = match unbound_method(path) {
+                        Some((method, ty)) => crate::pipeline::methods::unbound_method_func(method, ty),
+                        None => registry().get(path).map_err(|e| err(line, e.kind(), e.message()))?,
+                    };
                     let index = self.f.consts.len() as u32;
                     self.f.consts.push(Slot::from(f));
                     let d = self.dst(dst);
@@ -1123,7 +1126,11 @@ impl<'a> FnCompiler<'a> {
         {
             return self.call_builtin(builtin, &[g?], keywords, dst);
         }
-        check_arity(self.line, &format!("{}()", builtin.name()), builtin.arity(), args.len())?;
+        let (min, max) = builtin.arity();
+        if args.len() < min || args.len() > max {
+            let e = builtin.arity_error(args.len());
+            return Err(err(self.line, e.kind(), e.message()));
+        }
         let regs = self.arguments(args, generators::takes_a_generator(builtin))?;
         let args = self.operands(&regs);
         let d = self.dst(dst);

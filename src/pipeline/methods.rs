@@ -16,6 +16,7 @@ use crate::any::values_equal;
 use crate::container::try_reserve_items;
 use crate::{AnyValue, AnyView, Dict, Error, List, Result, Value};
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 macro_rules! methods {
@@ -213,6 +214,27 @@ pub fn check_receiver(method: Method, ty: u8, v: Value<'_>) -> Result<()> {
             vname(v)
         ))),
     }
+}
+
+/// `str.lower` (a method reached through its type, `RECEIVER_TYPES[ty]`) as a function value
+/// (`sorted(words, key=str.lower)`): it calls the method on its first argument, once that is
+/// found to be of the type. One object per method and type, so `f = str.lower` keeps
+/// `f is str.lower`, as in Python.
+pub fn unbound_method_func(method: Method, ty: u8) -> crate::PackedFunc {
+    static FUNCS: LazyLock<std::sync::Mutex<HashMap<(Method, u8), crate::PackedFunc>>> =
+        LazyLock::new(Default::default);
+    let mut funcs = FUNCS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let made = funcs.entry((method, ty)).or_insert_with(|| {
+        crate::PackedFunc::new(move |args| {
+            let Some((obj, rest)) = args.split_first() else {
+                let path = format!("{}.{}", RECEIVER_TYPES[ty as usize], method.name());
+                return Err(type_error(format!("unbound method {path}() needs an argument")));
+            };
+            check_receiver(method, ty, obj.value())?;
+            call_method(method, *obj, rest).map(Slot::resize)
+        })
+    });
+    made.clone()
 }
 
 /// Fails as [`call_method`] does when `obj`'s type has no `method`, before any argument exists.

@@ -957,8 +957,9 @@ pub fn del_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<()> {
         check_hashable(k)?;
         return d.remove(key).map(drop).ok_or_else(|| key_error(k));
     }
-    // A sequence given an int says "doesn't", anything else "does not" (CPython's two paths).
-    let sequence = matches!(o, Value::Str(_) | Value::UStr(_) | Value::Bytes(_));
+    // A type with sequence methods given an int says "doesn't", anything else "does not"
+    // (CPython's two paths); a set has them too, for `in`.
+    let sequence = matches!(o, Value::Str(_) | Value::UStr(_) | Value::Bytes(_)) || super::set_ops::set_of(o).is_some();
     Err(type_error(match sequence && matches!(k, Value::Int(_) | Value::Bool(_)) {
         true => format!("'{}' object doesn't support item deletion", vname(o)),
         false => format!("'{}' object does not support item deletion", vname(o)),

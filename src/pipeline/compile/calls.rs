@@ -22,6 +22,7 @@ fn builtin_params(b: Builtin) -> Option<(&'static [&'static str], &'static [Lite
         Builtin::Sum => (&["", "start"], &[]),
         Builtin::Round => (&["number", "ndigits"], &[]),
         Builtin::Int => (&["", "base"], &[]),
+        Builtin::Pow => (&["base", "exp", "mod"], &[Literal::None]),
         _ => return None,
     })
 }

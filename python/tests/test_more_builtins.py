@@ -1,0 +1,90 @@
+"""``pow``, ``divmod``, ``hex``, ``oct`` and ``bin``, and methods reached through their type as
+function values (``key=str.lower``), in ``anyproc.script`` and in anyscript source: results,
+exceptions and messages equal CPython's on real text."""
+
+from __future__ import annotations
+
+import anyproc
+import pytest
+from conftest import corpus_lines
+from test_formatting import check_all, outcome
+
+
+def number_builtins(text):
+    n, w = len(text), len(text.split())
+    # divmod gives a tuple, which is a list in anyscript: list() makes both sides a list.
+    return [pow(n, 3), pow(w + 1, n % 7, 97), pow(n + 2, -1, 101), pow(2, -w), pow(n, 2, -7), pow(-n, 3, 10),
+            pow(base=w, exp=2), pow(w, 5, mod=13), list(divmod(n, w or 1)), list(divmod(-n, 7)),
+            list(divmod(n / 3, -2.5)), list(divmod(-n, 0.5)), hex(n), oct(-n), bin(w), hex(-w), bin(n > 5)]
+
+
+def modular_errors(text):
+    # ValueError when the modulus is 0 or the base has no inverse; TypeError for a float.
+    n = len(text)
+    if n % 4 == 0:
+        return pow(n, 2, 1.5)
+    return pow(n, -1, n % 6)
+
+
+def digit_errors(text):
+    n = len(text)
+    return [hex(n / 2), oct(text)][n % 2]
+
+
+def divmod_errors(text):
+    n = len(text.split())
+    return list(divmod([1.5, n][n % 2], n % 3))
+
+
+def divmod_of_a_str(text):
+    return divmod(text, 2)
+
+
+def method_values(text):
+    words = text.split()
+    upper = str.upper
+    return [sorted(words, key=str.lower), max(words, key=str.casefold, default=""), list(map(str.title, words[:3])),
+            [upper(w) for w in words[:3]], str.lower is str.lower, sorted(words, key=str.swapcase, reverse=True),
+            list(filter(str.isalpha, words)), [f(text[:5]) for f in [str.strip, str.lower, str.isdigit]]]
+
+
+def method_value_on_another_type(text):
+    lower = str.lower
+    return lower(len(text))
+
+
+@pytest.mark.parametrize("fn", [number_builtins, modular_errors, digit_errors, divmod_errors, divmod_of_a_str,
+                                method_values, method_value_on_another_type])
+def test_matches_cpython(fn, lines):
+    check_all(fn, [(t,) for t in lines[:300] + ["", "a", "ab cd", "1 2 3 4 5 6"]])
+
+
+def test_printed_source_parses_back(lines):
+    for fn in [number_builtins, method_values]:
+        f = anyproc.script(fn)
+        again = anyproc.script_source(f.source, fn.__name__)
+        for line in lines[:50]:
+            assert outcome(again, line) == outcome(f, line) == outcome(fn, line)
+
+
+@pytest.mark.parametrize("call, message", [
+    ("pow(1)", "pow() missing required argument 'exp' (pos 2)"),
+    ("pow(1, 2, 3, 4)", "pow() takes at most 3 arguments (4 given)"),
+    ("divmod(1)", "divmod expected 2 arguments, got 1"),
+    ("hex()", "hex() takes exactly one argument (0 given)"),
+    ("round()", "round() missing required argument 'number' (pos 1)"),
+    ("sum()", "sum() takes at least 1 positional argument (0 given)"),
+    ("enumerate()", "enumerate() missing required argument 'iterable'"),
+])
+def test_wrong_argument_counts_are_cpythons_messages(call, message):
+    # CPython raises them when the call runs, anyscript when it compiles (architecture.md).
+    with pytest.raises(TypeError) as cpython:
+        eval(call)
+    assert str(cpython.value) == message
+    with pytest.raises(TypeError, match="line 2: " + message.replace("(", r"\(").replace(")", r"\)")):
+        anyproc.script_source(f"def f(x):\n    return {call}\n", "f")
+
+
+@pytest.fixture(scope="module")
+def lines():
+    return corpus_lines(400)
