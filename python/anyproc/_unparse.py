@@ -138,6 +138,8 @@ def target(t: Dict[str, Any], top: bool = True) -> str:
         return t["id"]
     if kind == "subscript":
         return f"{operand(t['value'], attr=True)}[{expr(t['index'])}]"
+    if kind == "starred":
+        return f"*{target(t['value'], top=False)}"
     items = [target(i, top=False) for i in t["items"]]
     if not items:
         return "()"

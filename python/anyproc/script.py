@@ -557,17 +557,24 @@ class _Lowerer:
             raise self.src.error(node.exc, "raising this exception (anyscript raises " + ", ".join(_RAISABLE) + ")")
         return {"line": line, "stmt": "raise", "exc": exc.id, "value": value}
 
-    def target(self, node: ast.expr) -> Dict[str, Any]:
+    def target(self, node: ast.expr, top: bool = True) -> Dict[str, Any]:
+        """An assignment target; ``*rest`` may be an item of the outermost tuple (``first, *rest``)."""
         if isinstance(node, ast.Name):
             return {"target": "name", "id": node.id}
         if isinstance(node, (ast.Tuple, ast.List)):
-            return {"target": "tuple", "items": [self.target(t) for t in node.elts]}
+            items = []
+            for t in node.elts:
+                if isinstance(t, ast.Starred) and top:
+                    items.append({"target": "starred", "value": self.target(t.value, top=False)})
+                else:
+                    items.append(self.target(t, top=False))
+            return {"target": "tuple", "items": items}
         if isinstance(node, ast.Subscript):
             if isinstance(node.slice, ast.Slice):
                 raise self.src.error(node, "slice assignment")
             return {"target": "subscript", "value": self.expr(node.value), "index": self.expr(node.slice)}
         if isinstance(node, ast.Starred):
-            raise self.src.error(node, "starred assignment (a, *b = ...)")
+            raise self.src.error(node, "starred assignment inside a nested tuple ((a, *b), c = ...)")
         if isinstance(node, ast.Attribute):
             raise self.src.error(node, "attribute assignment")
         raise self.src.error(node, f"assignment to {type(node).__name__}")

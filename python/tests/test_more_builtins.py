@@ -88,3 +88,11 @@ def test_wrong_argument_counts_are_cpythons_messages(call, message):
 @pytest.fixture(scope="module")
 def lines():
     return corpus_lines(400)
+
+
+def test_an_unknown_name_is_a_name_error():
+    # CPython raises NameError when the read runs; anyscript when it compiles, naming the line.
+    with pytest.raises(NameError, match="line 3: name 'undefined_helper' is not defined"):
+        anyproc.script_source("def f(x):\n    y = x\n    return undefined_helper(y)\n", "f")
+    with pytest.raises(NameError, match="line 2: name 'nowhere' is not defined"):
+        anyproc.script_source("def f(x):\n    return nowhere + x\n", "f")

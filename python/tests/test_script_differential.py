@@ -1434,6 +1434,12 @@ class Gen:
                 self.emit(level, f"{a}, {b} = {self.expr('any', 0)}, {self.expr('any', 0)}")
                 self.scopes[-1][a] = "unknown"
                 self.scopes[-1][b] = "unknown"
+            elif r.random() < 0.08 and kind in ("list_int", "list_str"):  # a starred target
+                a, b = self.fresh("v"), self.fresh("v")
+                first, rest = r.choice([(a, f"*{b}"), (f"*{b}", a)])
+                self.emit(level, f"{first}, {rest} = {self.expr(kind)}")
+                self.scopes[-1][a] = kind[5:]
+                self.scopes[-1][b] = kind
             else:
                 v = self.fresh("v")
                 self.emit(level, f"{v} = {self.expr(kind)}")

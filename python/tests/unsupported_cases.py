@@ -132,3 +132,9 @@ def uses_module_function(text):
 @contextlib.contextmanager  # unsupported: decorator
 def uses_decorator(text):
     return text
+
+
+def uses_nested_starred_target(text):
+    for i, (*_, c) in enumerate(text.split()):  # unsupported: starred assignment inside a nested tuple
+        return c
+    return text

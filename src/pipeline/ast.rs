@@ -158,6 +158,9 @@ pub enum Target {
     Subscript { value: Expr, index: Expr },
     /// `a, b = ...` (also `for k, v in ...`).
     Tuple { items: Vec<Target> },
+    /// `*rest` in a tuple target (`first, *rest = words`): the list of the items the others
+    /// leave; at most one per tuple.
+    Starred { value: Box<Target> },
 }
 
 impl Target {
@@ -173,6 +176,7 @@ impl Target {
         match self {
             Target::Name { id } => out.push(id),
             Target::Tuple { items } => items.iter().for_each(|t| t.push_names(out)),
+            Target::Starred { value } => value.push_names(out),
             Target::Subscript { .. } => {}
         }
     }
@@ -276,6 +280,9 @@ pub enum Expr {
     },
     /// `lambda params: body`, compiled as a function of the module (see `compile/lambdas.rs`).
     Lambda { params: Vec<String>, body: Box<Expr> },
+    /// `*value`: read by the text parser where a target may follow (`a, *b = x`), and an error
+    /// anywhere else.
+    Starred { value: Box<Expr> },
 }
 
 /// A `for target in iter if cond...` clause of a comprehension after its first; it runs nested

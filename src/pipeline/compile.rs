@@ -220,6 +220,7 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
         match t {
             Target::Name { id } => out.push(id.clone()),
             Target::Tuple { items } => items.iter().for_each(|t| target(t, out)),
+            Target::Starred { value } => target(value, out),
             // `c[[x for x in c][0]] = 1`: the comprehension's variable is assigned too.
             Target::Subscript { value, index } => {
                 expr(value, out);
@@ -311,6 +312,7 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
             }
         }
         Expr::Lambda { body, .. } => f(body),
+        Expr::Starred { value } => f(value),
     }
 }
 
@@ -839,10 +841,23 @@ impl<'a> FnCompiler<'a> {
             Target::Tuple { items } => {
                 let temps: Vec<Reg> = items.iter().map(|_| self.temp()).collect();
                 let targets = self.operands(&temps);
-                self.emit(Inst::Unpack { src: v, targets });
+                let mut stars = items.iter().enumerate().filter(|(_, t)| matches!(t, Target::Starred { .. }));
+                match (stars.next(), stars.next()) {
+                    (None, _) => self.emit(Inst::Unpack { src: v, targets }),
+                    (Some((star, _)), None) => self.emit(Inst::UnpackStar { src: v, targets, star: star as u32 }),
+                    (Some(_), Some(_)) => {
+                        return Err(err(self.line, ErrorKind::Parse, "multiple starred expressions in assignment"));
+                    }
+                };
                 for (t, r) in items.iter().zip(temps) {
-                    self.assign(t, r)?;
+                    match t {
+                        Target::Starred { value } => self.assign(value, r)?,
+                        _ => self.assign(t, r)?,
+                    }
                 }
+            }
+            Target::Starred { .. } => {
+                return Err(err(self.line, ErrorKind::Parse, "starred assignment target must be in a list or tuple"));
             }
         }
         Ok(())
@@ -865,7 +880,7 @@ impl<'a> FnCompiler<'a> {
                 self.emit(Inst::Binary { op, dst: cur, a: cur, b, in_place: true });
                 self.emit(Inst::SetItem { obj, key, value: cur });
             }
-            Target::Tuple { .. } => {
+            Target::Tuple { .. } | Target::Starred { .. } => {
                 return Err(err(self.line, ErrorKind::Parse, "illegal expression for augmented assignment"));
             }
         }
@@ -1011,6 +1026,9 @@ impl<'a> FnCompiler<'a> {
             Expr::SetComp { .. } => self.set_comp(e.comprehension().expect("a comprehension"), dst),
             Expr::GeneratorExp { .. } => Err(self.generator_error()),
             Expr::Lambda { params, body } => self.lambda(params, body, dst, false),
+            Expr::Starred { .. } => {
+                Err(err(line, ErrorKind::Parse, "starred expressions are not supported in anyscript here"))
+            }
         }
     }
 
@@ -1055,7 +1073,7 @@ impl<'a> FnCompiler<'a> {
             self.emit_check_bound(dst, &format!("name '{id}' is not defined"), true);
             return Ok(dst);
         }
-        Err(err(self.line, ErrorKind::Key, format!("name '{id}' is not defined")))
+        Err(err(self.line, ErrorKind::Name, format!("name '{id}' is not defined")))
     }
 
     /// Checks a read of local `id` (in `r`) when it may find the variable unassigned, with
@@ -1152,7 +1170,7 @@ impl<'a> FnCompiler<'a> {
                 if matches!(id.as_str(), "map" | "filter") {
                     return Err(err(line, ErrorKind::Parse, generators::MAP_FILTER_PLACES));
                 }
-                Err(err(line, ErrorKind::Key, format!("name '{id}' is not defined")))
+                Err(err(line, ErrorKind::Name, format!("name '{id}' is not defined")))
             }
             Expr::Name { id } if !self.locals.contains_key(id) && self.global_func(id).is_some() => {
                 // A function made by the pipeline's `init` (a tokenizer, say) is called like a

@@ -125,6 +125,9 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             Inst::BuildDict { dst, items } => Inst::BuildDict { dst: reg(dst), items: operands(items) },
             Inst::BuildSet { dst, items, folded } => Inst::BuildSet { dst: reg(dst), items: operands(items), folded },
             Inst::Unpack { src, targets } => Inst::Unpack { src: reg(src), targets: operands(targets) },
+            Inst::UnpackStar { src, targets, star } => {
+                Inst::UnpackStar { src: reg(src), targets: operands(targets), star }
+            }
             Inst::CallOp { dst, op, args } => Inst::CallOp { dst: reg(dst), op: op + op_base, args: operands(args) },
             Inst::CallValue { dst, callee, args } => {
                 Inst::CallValue { dst: reg(dst), callee: reg(callee), args: operands(args) }
@@ -248,7 +251,9 @@ fn written_params(f: &Function) -> Vec<bool> {
                     mark(a);
                 }
             }
-            Inst::Unpack { targets, .. } => targets.of(f).iter().for_each(|&r| mark(r)),
+            Inst::Unpack { targets, .. } | Inst::UnpackStar { targets, .. } => {
+                targets.of(f).iter().for_each(|&r| mark(r))
+            }
             Inst::ForNextItem { key, value, .. } => {
                 mark(key);
                 mark(value);

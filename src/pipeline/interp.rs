@@ -370,6 +370,13 @@ impl Vm<'_> {
                         reg!(t) = v;
                     }
                 }
+                Inst::UnpackStar { src, targets, star } => {
+                    let targets = targets.of(f);
+                    let items = tri!(super::iterate::unpack_starred(reg!(src).view(), targets.len(), star as usize));
+                    for (&t, v) in targets.iter().zip(items) {
+                        reg!(t) = v;
+                    }
+                }
                 Inst::CallOp { dst, op, args } => {
                     let (name, func) = &f.ops[op as usize];
                     let v = with_views(regs, f, args, |a| func.call(a)).map_err(|e| with_op_name(e, name));

@@ -72,6 +72,8 @@ pub enum Inst {
     BuildSet { dst: Reg, items: Operands, folded: bool },
     /// `t0, t1, ... = src` (targets in the operands).
     Unpack { src: Reg, targets: Operands },
+    /// `t0, *t1, t2 = src`: the target at `star` gets the list of the items the others leave.
+    UnpackStar { src: Reg, targets: Operands, star: u32 },
     /// `dst = op(args...)` for a registered op held in [`Function::ops`].
     CallOp { dst: Reg, op: u32, args: Operands },
     /// `dst = callee(args...)` for a function value in a register.
@@ -299,6 +301,9 @@ impl fmt::Display for Function {
                     format!("{} = set({}){}", r(dst), self.regs(items), if folded { " folded" } else { "" })
                 }
                 Inst::Unpack { src, targets } => format!("{} = unpack {}", self.regs(targets), r(src)),
+                Inst::UnpackStar { src, targets, star } => {
+                    format!("{} = unpack {} (*{star})", self.regs(targets), r(src))
+                }
                 Inst::CallOp { dst, op, args } => {
                     format!("{} = op {}({})", r(dst), self.ops[op as usize].0, self.regs(args))
                 }

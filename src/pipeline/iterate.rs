@@ -260,6 +260,25 @@ pub fn iter_values(v: AnyView<'_>) -> Result<Vec<AnyValue>> {
     Ok(out)
 }
 
+/// The `n` targets' values for `a, *b, c = v`, the one at `star` the list of the items the
+/// others leave; Python's error when there are too few.
+pub fn unpack_starred(v: AnyView<'_>, n: usize, star: usize) -> Result<Vec<Slot>> {
+    let mut items = iter_values(v)?;
+    let fixed = n - 1;
+    if items.len() < fixed {
+        return Err(Error::value(format!(
+            "not enough values to unpack (expected at least {fixed}, got {})",
+            items.len()
+        )));
+    }
+    let after = items.split_off(items.len() - (fixed - star));
+    let rest = items.split_off(star);
+    let mut out: Vec<Slot> = items.into_iter().map(AnyValue::resize::<1>).collect();
+    out.push(List::from_vec(rest).into());
+    out.extend(after.into_iter().map(AnyValue::resize::<1>));
+    Ok(out)
+}
+
 /// The `n` items of `v` for `a, b, ... = v`; Python's errors when there are more or fewer.
 ///
 /// A list of the right length (a pair of `d.items()`, a tuple) is read under one lock into

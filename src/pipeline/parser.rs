@@ -87,6 +87,7 @@ fn expr_kind_name(e: &Expr) -> &'static str {
         Expr::DictComp { .. } => "dict comprehension",
         Expr::GeneratorExp { .. } => "generator expression",
         Expr::Lambda { .. } => "lambda",
+        Expr::Starred { .. } => "starred",
     }
 }
 
@@ -702,7 +703,10 @@ impl Parser {
     /// An expression statement, an assignment or an augmented assignment.
     fn expression_statement(&mut self) -> Result<StmtKind> {
         let first_at = self.token().clone();
-        let first = self.testlist()?;
+        let (first, star) = self.target_testlist()?;
+        if let Some(star) = star.filter(|_| !self.is_op("=")) {
+            return Err(self.error_at(&star, not_supported("starred expressions are")));
+        }
         if self.is_op("=") {
             let mut exprs = vec![(first, first_at)];
             while self.eat_op("=") {
@@ -736,9 +740,17 @@ impl Parser {
             Expr::Name { id } => return Ok(Target::Name { id }),
             Expr::Subscript { value, index } => return Ok(Target::Subscript { value: *value, index: *index }),
             Expr::Tuple { items } | Expr::List { items } => {
-                let items = items.into_iter().map(|i| self.target(i, at)).collect::<Result<_>>()?;
+                if items.iter().filter(|i| matches!(i, Expr::Starred { .. })).count() > 1 {
+                    return Err(self.error_at(at, "multiple starred expressions in assignment"));
+                }
+                let item = |i: Expr| match i {
+                    Expr::Starred { value } => Ok(Target::Starred { value: Box::new(self.target(*value, at)?) }),
+                    i => self.target(i, at),
+                };
+                let items = items.into_iter().map(item).collect::<Result<_>>()?;
                 return Ok(Target::Tuple { items });
             }
+            Expr::Starred { .. } => "starred assignment target must be in a list or tuple".into(),
             Expr::Attribute { .. } => not_supported("assignment to attributes is"),
             Expr::Slice { .. } => not_supported("assignment to slices is"),
             Expr::Call { .. } => "cannot assign to function call".into(),
@@ -928,10 +940,33 @@ impl Parser {
     }
 
     fn target_item(&mut self) -> Result<Expr> {
-        if self.is_op("*") {
-            return Err(self.starred_error());
+        if self.eat_op("*") {
+            return Ok(Expr::Starred { value: boxed(self.expr_bp(BP_CMP + 1)?) });
         }
         self.expr_bp(BP_CMP + 1)
+    }
+
+    /// A statement's first `testlist`, whose items may be `*target` when it is assigned to
+    /// (`first, *rest = words`); the token of the first star, if any.
+    fn target_testlist(&mut self) -> Result<(Expr, Option<Token>)> {
+        let mut star = None;
+        let mut item = |p: &mut Self| {
+            if p.is_op("*") {
+                star.get_or_insert_with(|| p.token().clone());
+                p.bump();
+                return Ok(Expr::Starred { value: boxed(p.expr_bp(BP_CMP + 1)?) });
+            }
+            p.test()
+        };
+        let first = item(self)?;
+        if !self.is_op(",") {
+            return Ok((first, star));
+        }
+        let mut items = vec![first];
+        while self.eat_op(",") && (starts_expr(self.peek()) || self.is_op("*")) {
+            items.push(item(self)?);
+        }
+        Ok((Expr::Tuple { items }, star))
     }
 
     // ---- expressions ----
@@ -1525,6 +1560,7 @@ mod tests {
                 )
             }
             Expr::Lambda { params, body } => format!("(lambda [{}] {})", params.join(" "), show(body)),
+            Expr::Starred { value } => format!("(star {})", show(value)),
         }
     }
 
@@ -1541,6 +1577,7 @@ mod tests {
             Target::Tuple { items } => {
                 format!("(tuple {})", items.iter().map(show_target).collect::<Vec<_>>().join(" "))
             }
+            Target::Starred { value } => format!("(star {})", show_target(value)),
         }
     }
 
@@ -2587,7 +2624,10 @@ mod tests {
             ("@dec\ndef f(x): pass", "line 1, column 1: decorators are not supported"),
             ("def f(x):\n    if (y := x): pass", "line 2, column 11: the walrus operator ':=' is not supported"),
             ("def f(x):\n    y := x", "line 2, column 7: the walrus operator ':=' is not supported"),
-            ("def f(x):\n    a, *b = x", "line 2, column 8: starred expressions are not supported"),
+            ("def f(x):\n    a, *b", "line 2, column 8: starred expressions are not supported"),
+            ("def f(x):\n    *b = x", "line 2, column 5: starred assignment target must be in a list or tuple"),
+            ("def f(x):\n    a, *b, *c = x", "line 2, column 5: multiple starred expressions in assignment"),
+            ("def f(x):\n    a = *b, c", "line 2, column 9: starred expressions are not supported"),
             ("def f(x):\n    g(*x)", "line 2, column 7: starred arguments are not supported"),
             ("def f(x):\n    g(**x)", "line 2, column 7: '**' arguments are not supported"),
             ("def f(x):\n    g(*x, k=1)", "line 2, column 7: starred arguments are not supported"),

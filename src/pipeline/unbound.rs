@@ -158,6 +158,7 @@ impl Walk<'_> {
                 self.reads(index, assigned);
             }
             Target::Tuple { items } => items.iter().for_each(|t| self.assign(t, assigned)),
+            Target::Starred { value } => self.assign(value, assigned),
         }
     }
 

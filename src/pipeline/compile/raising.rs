@@ -60,6 +60,7 @@ impl FnCompiler<'_> {
                 Ok(())
             }
             Target::Tuple { items } => items.iter().try_for_each(|t| self.delete(t)),
+            Target::Starred { .. } => Err(err(self.line, ErrorKind::Parse, "cannot delete starred")),
             Target::Name { id } => Err(err(
                 self.line,
                 ErrorKind::Parse,
