@@ -1954,12 +1954,18 @@ class Guard:
 MAX_REPEAT = 100_000
 
 
-def _mul(a: Any, b: Any) -> Any:
-    """``a * b``, or TooBig for a repetition past MAX_REPEAT items (a type confusion can write
-    ``[True] * 1000000007``, which CPython then builds: gigabytes)."""
+def _repeat_check(a: Any, b: Any) -> None:
+    """TooBig for a repetition past MAX_REPEAT items (a type confusion can write
+    ``[True] * 1000000007``, which CPython then builds: gigabytes); computes nothing, so that
+    ``x *= y`` still fails with its own message (``*=``, not ``*``)."""
     for seq, n in ((a, b), (b, a)):
         if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_REPEAT:
             raise TooBig()
+
+
+def _mul(a: Any, b: Any) -> Any:
+    """``a * b`` after :func:`_repeat_check`."""
+    _repeat_check(a, b)
     return a * b
 
 
@@ -1978,7 +1984,7 @@ class _SizeGuard(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.op, ast.Mult) and isinstance(node.target, ast.Name):
             # The generated operands of `*=` have no side effects, so evaluating them twice is safe.
-            check = ast.Expr(ast.Call(ast.Name("_mul", ast.Load()),
+            check = ast.Expr(ast.Call(ast.Name("_repeat_check", ast.Load()),
                                       [ast.Name(node.target.id, ast.Load()), node.value], []))
             return [check, node]
         return node
@@ -2032,7 +2038,8 @@ def run_cpython(source: str, name: str, args: tuple, filename: str = "<difftest>
     """Runs the function under CPython with the guard on (``documented`` gets the documented
     differences among the exceptions the run raised, DOCUMENTED_RAISES)."""
     # `math` without an import: anyscript's math.* calls need none (and refuse `import`).
-    ns: Dict[str, Any] = {"_mul": _mul, "_harness_reraise": _harness_reraise, "math": math}
+    ns: Dict[str, Any] = {"_mul": _mul, "_repeat_check": _repeat_check, "_harness_reraise": _harness_reraise,
+                          "math": math}
     code = _guarded_code(source, filename)
     if code is None:
         # The generator wrote what CPython's tokenizer reads otherwise (`-1.join(...)`
@@ -2184,7 +2191,7 @@ def documented_values(source: str, name: str, args: tuple) -> Optional[str]:
     operator, call or partial sum), else a complex number (a negative number to a fractional
     power); None when neither."""
     tree = guarded(_Instrument().visit(ast.parse(source)))
-    ns: Dict[str, Any] = {"_check_i64": _check_i64, "sum": _checked_sum, "_mul": _mul,
+    ns: Dict[str, Any] = {"_check_i64": _check_i64, "sum": _checked_sum, "_mul": _mul, "_repeat_check": _repeat_check,
                           "_harness_reraise": _harness_reraise, "math": math,
                           **{f.__name__: _checked(f) for f in (int, abs, len, ord, round)}}
     with warnings.catch_warnings():
@@ -2351,7 +2358,8 @@ def run_list_model(source: str, name: str, args: tuple) -> Outcome:
     """CPython's outcome under anyscript's documented container and NaN model."""
     tree = guarded(_NanModel().visit(_ListModel().visit(ast.parse(source))))
     args = _nan_args(args)
-    ns: Dict[str, Any] = {"_one_nan": _one_nan, "_mul": _mul, "_harness_reraise": _harness_reraise, "math": math,
+    ns: Dict[str, Any] = {"_one_nan": _one_nan, "_mul": _mul, "_repeat_check": _repeat_check,
+                          "_harness_reraise": _harness_reraise, "math": math,
         "zip": _as_lists(zip), "enumerate": _as_lists(enumerate), "reversed": _as_lists(reversed),
         "range": _as_lists(range), "tuple": _as_lists(tuple),
         **{f"_m_{m}": _method(m) for m in ("keys", "values", "items")},
