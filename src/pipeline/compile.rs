@@ -304,7 +304,7 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
             [lower, upper, step].into_iter().flatten().for_each(|b| f(b));
         }
         Expr::ListComp { .. } | Expr::SetComp { .. } | Expr::GeneratorExp { .. } | Expr::DictComp { .. } => {
-            let comp = e.comprehension().expect("a comprehension");
+            let comp = generators::comprehension(e);
             comp.elements().for_each(&mut *f);
             for (_, iter, ifs) in comp.clauses() {
                 f(iter);
@@ -1021,9 +1021,9 @@ impl<'a> FnCompiler<'a> {
                 self.emit(Inst::Slice { dst: d, obj, bounds });
                 Ok(d)
             }
-            Expr::ListComp { .. } => self.list_comp(e.comprehension().expect("a comprehension"), dst),
-            Expr::DictComp { .. } => self.dict_comp(e.comprehension().expect("a comprehension"), dst),
-            Expr::SetComp { .. } => self.set_comp(e.comprehension().expect("a comprehension"), dst),
+            Expr::ListComp { .. } => self.list_comp(generators::comprehension(e), dst),
+            Expr::DictComp { .. } => self.dict_comp(generators::comprehension(e), dst),
+            Expr::SetComp { .. } => self.set_comp(generators::comprehension(e), dst),
             Expr::GeneratorExp { .. } => Err(self.generator_error()),
             Expr::Lambda { params, body } => self.lambda(params, body, dst, false),
             Expr::Starred { .. } => {
@@ -1137,7 +1137,7 @@ impl<'a> FnCompiler<'a> {
             return self.call_builtin_keywords(builtin, args, keywords, dst);
         }
         if let (Builtin::Any | Builtin::All, [g @ Expr::GeneratorExp { .. }]) = (builtin, args) {
-            return self.any_all(builtin == Builtin::All, g.comprehension().expect("a generator"), dst);
+            return self.any_all(builtin == Builtin::All, generators::comprehension(g), dst);
         }
         if let (Builtin::Any | Builtin::All, [arg]) = (builtin, args)
             && let Some(g) = self.map_filter_generator(arg)

@@ -953,8 +953,7 @@ impl Parser {
         let mut item = |p: &mut Self| {
             if p.is_op("*") {
                 star.get_or_insert_with(|| p.token().clone());
-                p.bump();
-                return Ok(Expr::Starred { value: boxed(p.expr_bp(BP_CMP + 1)?) });
+                return p.target_item();
             }
             p.test()
         };

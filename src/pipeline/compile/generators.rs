@@ -34,7 +34,7 @@ pub(super) fn takes_a_generator(b: Builtin) -> bool {
 }
 
 /// The parts of `e`, a comprehension or generator expression.
-fn comprehension(e: &Expr) -> Comprehension<'_> {
+pub(super) fn comprehension(e: &Expr) -> Comprehension<'_> {
     e.comprehension().expect("a comprehension")
 }
 
