@@ -233,7 +233,8 @@ typedef enum {
   ANYPROC_TYPE_BOXED_FLOAT = 75,  /* a float boxed as an object */
   ANYPROC_TYPE_BOXED_BOOL = 76,   /* a bool boxed as an object */
   ANYPROC_TYPE_SET = 77,          /* set of hashable values, in CPython's order */
-  ANYPROC_TYPE_STATIC_END = 78,   /* one past the last static object index */
+  ANYPROC_TYPE_TUPLE = 78,        /* tuple: a list's layout that scripts cannot change */
+  ANYPROC_TYPE_STATIC_END = 79,   /* one past the last static object index */
   ANYPROC_TYPE_DYNAMIC_BEGIN = 128 /* first index of dynamically registered object types */
 } AnyProcTypeIndex;
 
@@ -357,9 +358,10 @@ typedef struct AnyProcApi {
   int32_t (*list_create)(AnyProcObject** out);
   /* Appends a copy of the borrowed item. */
   int32_t (*list_append)(AnyProcObject* list, const AnyProcAny* item);
-  /* Writes the number of items to out. */
+  /* Writes the number of items of a list or a tuple to out. */
   int32_t (*list_size)(AnyProcObject* list, int64_t* out);
-  /* Writes an owned copy of the item at index (negative counts from the end) to out. */
+  /* Writes an owned copy of the item of a list or a tuple at index (negative counts from the
+     end) to out. */
   int32_t (*list_get_item)(AnyProcObject* list, int64_t index, AnyProcAny* out);
 
   /* ---- dicts ---- */

@@ -206,6 +206,7 @@ fn expected() -> (Facts, Vec<String>) {
         BOXED_FLOAT,
         BOXED_BOOL,
         SET,
+        TUPLE,
         STATIC_END,
         DYNAMIC_BEGIN,
     );

@@ -5,7 +5,7 @@
 
 use anyproc::container::SetOperand;
 use anyproc::pipeline::script;
-use anyproc::{AnyValue, AnyView, List, Set};
+use anyproc::{AnyValue, AnyView, List, Set, Tuple};
 
 fn ints(xs: &[i64]) -> Vec<AnyValue> {
     xs.iter().map(|&x| AnyValue::from(x)).collect()
@@ -74,10 +74,10 @@ fn dicts_and_sets_are_unhashable() {
 
 #[test]
 fn a_key_nested_too_deep_to_hash_is_an_error_not_a_crash() {
-    // A list nested 100,000 deep (a tuple, as anyscript reads it) would recurse past the stack.
-    let mut key = List::new();
+    // A tuple nested 100,000 deep would recurse past the stack.
+    let mut key = Tuple::from_vec(vec![]);
     for _ in 0..100_000 {
-        key = List::from_vec(vec![key.into()]);
+        key = Tuple::from_vec(vec![key.into()]);
     }
     let e = Set::new().add(key).unwrap_err();
     assert!(e.message().contains("maximum recursion depth"), "{e}");

@@ -94,9 +94,9 @@ pub struct AnyProcApi {
     pub list_create: unsafe extern "C" fn(out: *mut *mut ObjectHeader) -> i32,
     /// Appends a copy of `item`.
     pub list_append: unsafe extern "C" fn(list: *mut ObjectHeader, item: *const RawAny) -> i32,
-    /// The number of items.
+    /// The number of items of a list or a tuple.
     pub list_size: unsafe extern "C" fn(list: *mut ObjectHeader, out: *mut i64) -> i32,
-    /// The item at `index` (negative counts from the end).
+    /// The item of a list or a tuple at `index` (negative counts from the end).
     pub list_get_item: unsafe extern "C" fn(list: *mut ObjectHeader, index: i64, out: *mut RawAny) -> i32,
 
     /// A new empty dict.

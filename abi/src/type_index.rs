@@ -61,8 +61,10 @@ pub const BOXED_FLOAT: i32 = 75;
 pub const BOXED_BOOL: i32 = 76;
 /// A set of hashable values, in CPython's order.
 pub const SET: i32 = 77;
+/// A tuple: a list's layout (and a subtype of it) that scripts cannot change.
+pub const TUPLE: i32 = 78;
 /// One past the last static object index.
-pub const STATIC_END: i32 = 78;
+pub const STATIC_END: i32 = 79;
 /// First index handed out to dynamically registered object types.
 pub const DYNAMIC_BEGIN: i32 = 128;
 
@@ -83,6 +85,7 @@ pub fn static_type_name(index: i32) -> Option<&'static str> {
         LIST => "list",
         DICT => "dict",
         SET => "set",
+        TUPLE => "tuple",
         FUNC => "func",
         NDARRAY => "ndarray",
         ERROR => "error",
@@ -101,6 +104,7 @@ pub fn static_type_key(index: i32) -> Option<&'static str> {
         LIST => "object.List",
         DICT => "object.Dict",
         SET => "object.Set",
+        TUPLE => "object.Tuple",
         FUNC => "object.Func",
         NDARRAY => "object.NDArray",
         ERROR => "object.Error",

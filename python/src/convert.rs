@@ -9,7 +9,7 @@ use crate::function_type::{function_state, new_function};
 use crate::gc_pause::{GcPause, PAUSE_FROM_ITEMS};
 use crate::ndarray::{PyNDArray, import_dlpack};
 use crate::object::Opaque;
-use anyproc::{AnyValue, AnyView, Dict, FromAny, List, NDArray, PackedFunc, Set, Value};
+use anyproc::{AnyValue, AnyView, Dict, FromAny, List, NDArray, PackedFunc, Set, Tuple, Value};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::type_object::PyTypeInfo;
@@ -249,7 +249,7 @@ fn tuple_to_any(t: &Bound<'_, PyTuple>, depth: usize) -> PyResult<AnyValue> {
     if depth >= MAX_NESTING {
         return Err(too_deep());
     }
-    let mut list = List::with_capacity(t.len());
+    let mut items = Vec::with_capacity(t.len());
     for i in 0..t.len() {
         // SAFETY: `i` is below the tuple's length, which never changes; the tuple, kept alive
         // by `t`, holds the item it lends.
@@ -258,9 +258,9 @@ fn tuple_to_any(t: &Bound<'_, PyTuple>, depth: usize) -> PyResult<AnyValue> {
             Some(s) => AnyValue::from_text(&text_of(s)?),
             None => to_any(&item, depth + 1)?,
         };
-        list.push(value);
+        items.push(value);
     }
-    Ok(list.into_any())
+    Ok(Tuple::from_vec(items).into_any())
 }
 
 fn dict_to_any(d: &Bound<'_, PyDict>, depth: usize) -> PyResult<AnyValue> {
@@ -311,8 +311,8 @@ fn to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<
     })
 }
 
-/// A dict or set key: a list, which stands in for a tuple in anyscript, becomes a tuple (its
-/// lists too), so that Python can hash it.
+/// A dict or set key: a tuple, or a list (which a dict made in Rust may use as a key), becomes a
+/// tuple (its lists too), so that Python can hash it.
 fn key_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<'py, PyAny>> {
     let Some(list) = List::from_view(v) else { return to_py(py, v, depth) };
     if depth >= MAX_NESTING {
@@ -354,6 +354,14 @@ fn py_list<'py>(py: Python<'py>, items: &[AnyValue], depth: usize) -> PyResult<B
 }
 
 fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<'py, PyAny>> {
+    // Before lists: a tuple is a list's subtype, which `List::from_view` takes too.
+    if let Some(tuple) = Tuple::from_view(v) {
+        if depth >= MAX_NESTING {
+            return Err(too_deep());
+        }
+        let items = tuple.to_vec().iter().map(|x| to_py(py, &x.view(), depth + 1)).collect::<PyResult<Vec<_>>>()?;
+        return Ok(PyTuple::new(py, items)?.into_any());
+    }
     if let Some(list) = List::from_view(v) {
         if depth >= MAX_NESTING {
             return Err(too_deep());

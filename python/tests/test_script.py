@@ -15,15 +15,6 @@ from conftest import corpus_lines, load_cases, words_path
 CASES = load_cases()
 
 
-def normalize(value):
-    """Tuples are lists at run time in anyscript: compare with tuples turned into lists."""
-    if isinstance(value, (list, tuple)):
-        return [normalize(v) for v in value]
-    if isinstance(value, dict):
-        return {k: normalize(v) for k, v in value.items()}
-    return value
-
-
 @pytest.fixture(scope="module")
 def lines():
     return corpus_lines(10_000)
@@ -68,7 +59,7 @@ def test_cases_equal_cpython(name, lines):
     py = getattr(CASES, name)
     f = anyproc.script(py)
     for line in lines:
-        expected = normalize(py(line))
+        expected = py(line)
         got = f(line)
         assert got == expected, f"{name}({line!r})"
         if isinstance(expected, dict):
@@ -86,7 +77,7 @@ def test_lowered_source_runs_in_cpython(lines):
         ns: dict = {}
         exec(f.source, ns)
         for line in lines[:200]:
-            assert normalize(ns[name](line)) == normalize(getattr(CASES, name)(line))
+            assert ns[name](line) == getattr(CASES, name)(line)
 
 
 # ---- globals, helpers and ops ------------------------------------------------------------------
@@ -327,7 +318,7 @@ def test_printed_source_parses_back(lines):
     exec(f.source, ns)
     again = anyproc.script_source(f.source, "tricky")  # anyscript's own parser on the printed text
     for line in lines[:300] + ["", "x", "abc", "  spaced  "]:
-        expected = normalize(tricky(line))
+        expected = tricky(line)
         assert f(line) == expected
-        assert normalize(ns["tricky"](line)) == expected
+        assert ns["tricky"](line) == expected
         assert again(line) == expected

@@ -1,8 +1,8 @@
 //! Lists and dicts across the C ABI.
 
 use super::error_slot::guard;
-use super::marshal::{borrow_value, handle_as, out_slot, write_handle, write_value};
-use crate::any::type_index::{DICT, LIST};
+use super::marshal::{borrow_handle, borrow_value, handle_as, out_slot, write_handle, write_value};
+use crate::any::type_index::{DICT, LIST, TUPLE};
 use crate::any::{AnyValue, RawAny};
 use crate::container::{Dict, List};
 use crate::error::Error;
@@ -31,7 +31,7 @@ pub(crate) unsafe extern "C" fn list_append(list: *mut ObjectHeader, item: *cons
 pub(crate) unsafe extern "C" fn list_size(list: *mut ObjectHeader, out: *mut i64) -> i32 {
     guard("list_size", || {
         let out = out_slot("list_size", out)?;
-        let list: List = handle_as("list_size: handle", list, LIST)?;
+        let list = sequence_handle("list_size: handle", list)?;
         // SAFETY: a checked out-slot.
         unsafe { out.write(list.len() as i64) };
         Ok(())
@@ -42,11 +42,22 @@ pub(crate) unsafe extern "C" fn list_size(list: *mut ObjectHeader, out: *mut i64
 pub(crate) unsafe extern "C" fn list_get_item(list: *mut ObjectHeader, index: i64, out: *mut RawAny) -> i32 {
     guard("list_get_item", || {
         out_slot("list_get_item", out)?;
-        let list: List = handle_as("list_get_item: handle", list, LIST)?;
+        let list = sequence_handle("list_get_item: handle", list)?;
         let item = list.get(index).map_err(|e| e.context("list_get_item"))?;
         // SAFETY: checked non-NULL.
         unsafe { write_value("list_get_item", out, item) }
     })
+}
+
+/// A list or a tuple from a handle, for the functions that only read one: a tuple is a list's
+/// subtype, laid out as one.
+fn sequence_handle(what: &str, handle: *mut ObjectHeader) -> crate::error::Result<List> {
+    // SAFETY: the ABI's contract on handles; checked for NULL, alignment and an object index.
+    let obj = unsafe { borrow_handle(what, handle, None) }?;
+    if !matches!(obj.type_index(), LIST | TUPLE) {
+        return Err(Error::type_mismatch("list", &obj.type_name()).context(what));
+    }
+    crate::any::unbox(&crate::AnyView::from_obj(&obj.to_owned()))
 }
 
 /// Writes a new empty dict to `out`.

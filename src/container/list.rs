@@ -1,7 +1,7 @@
 //! `List`: a growable list of `AnyValue`, shared by reference like a Python list.
 
 use super::ListCursor;
-use crate::any::type_index::LIST;
+use crate::any::type_index::{LIST, TUPLE};
 use crate::any::{AnyPad, AnyValue, AnyView, FromAny, Value, clear_values, hash_value, values_equal, write_repr};
 use crate::error::{Result, ResultExt};
 use crate::object::{ObjPtr, ObjRef, Object, ObjectType, Recycle, RecycleBin, TypeHooks};
@@ -56,7 +56,7 @@ impl Recycle for ListObj {
 }
 
 impl ListObj {
-    fn holding(items: Vec<AnyValue>) -> Self {
+    pub(super) fn holding(items: Vec<AnyValue>) -> Self {
         ListObj { header: Object::blank(), items: RwLock::new(items), version: AtomicU64::new(0) }
     }
 
@@ -101,7 +101,7 @@ impl ListObj {
     }
 }
 
-fn list_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, depth: usize) -> bool {
+pub(super) fn list_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, depth: usize) -> bool {
     let (Some(a), Some(b)) = (a.downcast_ref::<ListObj>(), b.downcast_ref::<ListObj>()) else { return false };
     a.with_items(|xs| {
         b.with_items(|ys| {
@@ -110,7 +110,7 @@ fn list_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, depth: usize) -> bool {
     })
 }
 
-fn list_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
+pub(super) fn list_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
     if let Some(l) = o.downcast_ref::<ListObj>() {
         l.with_items(|xs| {
             state.write_usize(xs.len());
@@ -121,20 +121,28 @@ fn list_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
 
 fn list_repr(o: ObjPtr<'_>, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
     let Some(l) = o.downcast_ref::<ListObj>() else { return f.write_str("[]") };
-    l.with_items(|xs| {
-        f.write_str("[")?;
-        for (i, x) in xs.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write_repr(x.value(), f, depth)?;
+    l.with_items(|xs| write_items(xs, f, depth, ["[", "]"]))
+}
+
+/// Writes `items` as Python's repr does between `brackets`, `", "` apart.
+pub(super) fn write_items(
+    items: &[AnyValue],
+    f: &mut fmt::Formatter<'_>,
+    depth: usize,
+    [open, close]: [&str; 2],
+) -> fmt::Result {
+    f.write_str(open)?;
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
         }
-        f.write_str("]")
-    })
+        write_repr(x.value(), f, depth)?;
+    }
+    f.write_str(close)
 }
 
 /// Runs `f` on the items of the list held in `slot`, lock-free when the slot holds the only
-/// reference; `None` when the slot holds no list.
+/// reference; `None` when the slot holds no list (a tuple is not one here: it cannot change).
 ///
 /// This is how the interpreter changes a list in a register (`list.append`, an append loop run
 /// as one extend): it works on the register itself, so it costs no reference-count traffic.
@@ -142,7 +150,7 @@ fn list_repr(o: ObjPtr<'_>, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Re
 /// through another handle.
 #[inline]
 pub fn items_in_slot<const N: usize, R>(slot: &mut AnyPad<N>, f: impl FnOnce(&mut Vec<AnyValue>) -> R) -> Option<R> {
-    Some(match list_in_slot(slot)? {
+    Some(match list_in_slot(slot, false)? {
         SlotList::Only(items) => f(items),
         SlotList::Shared(list) => f(&mut list.write()),
     })
@@ -152,7 +160,7 @@ pub fn items_in_slot<const N: usize, R>(slot: &mut AnyPad<N>, f: impl FnOnce(&mu
 /// (`len(f(x))` of a list `f` just made); `None` when the slot holds no list.
 #[inline]
 pub fn list_len_in_slot<const N: usize>(slot: &mut AnyPad<N>) -> Option<usize> {
-    Some(match list_in_slot(slot)? {
+    Some(match list_in_slot(slot, true)? {
         SlotList::Only(items) => items.len(),
         SlotList::Shared(list) => list.len(),
     })
@@ -164,12 +172,13 @@ enum SlotList<'s> {
     Shared(&'s ListObj),
 }
 
-/// The list held in `slot`, if any (see [`SlotList`]).
+/// The list held in `slot`, if any (see [`SlotList`]); a tuple too when `tuples` (for what only
+/// reads it: a tuple must not change).
 #[inline(always)]
-fn list_in_slot<const N: usize>(slot: &mut AnyPad<N>) -> Option<SlotList<'_>> {
+fn list_in_slot<const N: usize>(slot: &mut AnyPad<N>, tuples: bool) -> Option<SlotList<'_>> {
     let obj = slot.as_obj()?;
     // The exact type first: a range check through the type registry costs more than a push.
-    if obj.type_index() != LIST && !obj.is::<ListObj>() {
+    if obj.type_index() != LIST && !(obj.is::<ListObj>() && (tuples || obj.type_index() != TUPLE)) {
         return None;
     }
     let ptr = obj.as_raw().cast::<ListObj>();

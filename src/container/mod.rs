@@ -11,6 +11,7 @@ mod py_hash;
 mod set;
 mod set_algebra;
 mod set_table;
+mod tuple;
 
 pub use crate::any::push_chars;
 pub use dict::{Dict, DictObj};
@@ -18,3 +19,4 @@ pub use list::{List, ListObj, items_in_slot, list_len_in_slot, try_reserve_items
 pub use list_cursor::ListCursor;
 pub use py_hash::{float_hash, int_hash, py_hash};
 pub use set::{Set, SetObj, SetOperand};
+pub use tuple::{Tuple, TupleObj};

@@ -2,7 +2,7 @@
 //! iterates, exactly as CPython 3.11 lays out the same set.
 //!
 //! Ints, bools and floats hash as CPython hashes them (the value modulo the Mersenne prime
-//! 2**61 - 1); lists stand in for tuples and hash with CPython's tuple hash (xxHash lanes).
+//! 2**61 - 1); tuples hash with CPython's tuple hash (xxHash lanes).
 //! Strings and bytes hash with a key drawn once per process, as CPython's SipHash is: their
 //! order in a set is arbitrary and differs between runs, as in CPython.
 
@@ -25,8 +25,8 @@ const NONE_HASH: i64 = 0xFCA8_6420;
 /// The per-process key of str and bytes hashes.
 static TEXT_KEY: LazyLock<foldhash::fast::RandomState> = LazyLock::new(foldhash::fast::RandomState::default);
 
-/// `hash(v)` as CPython computes it for numbers and tuples; a `TypeError` for a dict or a set,
-/// which CPython refuses as unhashable.
+/// `hash(v)` as CPython computes it for numbers and tuples; a `TypeError` for a list, a dict or
+/// a set, which CPython refuses as unhashable.
 pub fn py_hash(v: Value<'_>) -> Result<i64> {
     hash_at(v, 0)
 }
@@ -45,14 +45,14 @@ fn hash_at(v: Value<'_>, depth: usize) -> Result<i64> {
         Value::Bytes(b) => text_hash(b),
         Value::Pod(t, bits) => avoid_minus_one(TEXT_KEY.hash_one((t, bits)) as i64),
         Value::Object(o) => match o.type_index() {
-            ti::LIST => {
+            ti::TUPLE => {
                 if depth >= MAX_DEPTH {
                     return Err(Error::runtime("maximum recursion depth exceeded while calling a Python object"));
                 }
                 let items: Vec<AnyValue> = crate::List::from_value(v).map(|l| l.to_vec()).unwrap_or_default();
                 tuple_hash(items.iter().map(|x| hash_at(x.value(), depth + 1)), items.len())?
             }
-            ti::DICT | ti::SET | ti::NDARRAY => {
+            ti::LIST | ti::DICT | ti::SET | ti::NDARRAY => {
                 return Err(Error::new(ErrorKind::Type, format!("unhashable type: '{}'", o.type_name())));
             }
             // Functions and other objects hash by identity, as CPython's default `__hash__` does.
@@ -158,7 +158,7 @@ fn avoid_minus_one(h: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{AnyValue, List};
+    use crate::{AnyValue, List, Tuple};
 
     fn h(v: impl Into<AnyValue>) -> i64 {
         py_hash(v.into().value()).unwrap()
@@ -193,11 +193,11 @@ mod tests {
     }
 
     #[test]
-    fn lists_hash_as_cpython_tuples() {
-        let pair = List::from_vec(vec![1i64.into(), 2i64.into()]);
+    fn tuples_hash_as_cpython() {
+        let pair = Tuple::from_vec(vec![1i64.into(), 2i64.into()]);
         assert_eq!(h(pair), -3_550_055_125_485_641_917);
-        assert_eq!(h(List::new()), 5_740_354_900_026_072_187);
-        let nested = List::from_vec(vec![List::from_vec(vec![1.5.into()]).into(), (-1i64).into()]);
+        assert_eq!(h(Tuple::from_vec(vec![])), 5_740_354_900_026_072_187);
+        let nested = Tuple::from_vec(vec![Tuple::from_vec(vec![1.5.into()]).into(), (-1i64).into()]);
         assert_eq!(h(nested), 6_176_228_376_641_690_589);
     }
 
@@ -208,10 +208,12 @@ mod tests {
     }
 
     #[test]
-    fn dicts_are_unhashable() {
+    fn lists_and_dicts_are_unhashable() {
         let err = py_hash(AnyValue::from(crate::Dict::new()).value()).unwrap_err();
         assert_eq!(err.message(), "unhashable type: 'dict'");
-        let inner = List::from_vec(vec![crate::Dict::new().into()]);
+        let err = py_hash(AnyValue::from(List::from_vec(vec![1i64.into()])).value()).unwrap_err();
+        assert_eq!(err.message(), "unhashable type: 'list'");
+        let inner = Tuple::from_vec(vec![crate::Dict::new().into()]);
         assert!(py_hash(AnyValue::from(inner).value()).is_err());
     }
 }

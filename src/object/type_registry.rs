@@ -4,7 +4,9 @@
 //! indices, so most checks are a range test; children that did not fit in their
 //! parent's range mark it overflowed, and then the ancestors table decides.
 
-use crate::any::type_index::{DYNAMIC_BEGIN, OBJECT, OBJECT_BEGIN, STATIC_END, static_type_key, static_type_name};
+use crate::any::type_index::{
+    DYNAMIC_BEGIN, LIST, OBJECT, OBJECT_BEGIN, STATIC_END, TUPLE, static_type_key, static_type_name,
+};
 use crate::error::{Error, ErrorKind, Result};
 use parking_lot::RwLock;
 use std::collections::HashMap;
@@ -45,15 +47,16 @@ static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(|| {
     let mut reg = Registry { by_index: HashMap::new(), by_key: HashMap::new(), next_dynamic: DYNAMIC_BEGIN };
     for index in OBJECT_BEGIN..STATIC_END {
         let key = static_type_key(index).expect("every static index has a key");
-        let root = index == OBJECT;
+        let parent = static_parent(index);
         let info = TypeInfo {
             index,
             key: key.to_string(),
-            parent: (!root).then_some(OBJECT),
-            ancestors: if root { vec![] } else { vec![OBJECT] },
+            parent,
+            ancestors: parent.map_or(vec![], |p| if p == OBJECT { vec![OBJECT] } else { vec![OBJECT, p] }),
             child_slots: 0,
             next_child: index + 1,
-            overflowed: false,
+            // A static type with a static child: the child lies outside its (empty) range.
+            overflowed: index == LIST,
         };
         reg.by_key.insert(info.key.clone(), index);
         reg.by_index.insert(index, info);
@@ -116,6 +119,15 @@ pub fn register_type(key: &str, parent: i32, child_slots: u32) -> Result<i32> {
     Ok(index)
 }
 
+/// The parent of a static object type: `object` for all but the tuple, a list's subtype.
+fn static_parent(index: i32) -> Option<i32> {
+    match index {
+        OBJECT => None,
+        TUPLE => Some(LIST),
+        _ => Some(OBJECT),
+    }
+}
+
 /// Whether an object of type `index` is an instance of type `target`.
 pub fn is_instance(index: i32, target: i32) -> bool {
     if index == target {
@@ -123,6 +135,10 @@ pub fn is_instance(index: i32, target: i32) -> bool {
     }
     if target == OBJECT {
         return index >= OBJECT_BEGIN;
+    }
+    // Static types answer without the registry's lock: their only subtype link is tuple -> list.
+    if (OBJECT_BEGIN..STATIC_END).contains(&target) && (OBJECT_BEGIN..STATIC_END).contains(&index) {
+        return static_parent(index) == Some(target);
     }
     let reg = REGISTRY.read();
     let Some(target_info) = reg.by_index.get(&target) else { return false };

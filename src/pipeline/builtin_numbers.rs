@@ -4,7 +4,7 @@
 use super::Slot;
 use super::ast::BinOp;
 use super::value_ops::{Num, binary, num, type_error, value_error, vname};
-use crate::{AnyView, Error, ErrorKind, List, Result, Value};
+use crate::{AnyView, Error, ErrorKind, Result, Tuple, Value};
 
 /// `pow(base, exp)` is `base ** exp`; `pow(base, exp, mod)` is modular exponentiation of ints,
 /// a negative exponent taking the inverse of `base` modulo `mod`, as in CPython 3.8 and later.
@@ -60,7 +60,7 @@ fn inverse(a: i128, n: i128) -> Option<i128> {
     (r0 == 1).then(|| s0.rem_euclid(n))
 }
 
-/// `divmod(a, b)`: `[a // b, a % b]` (a tuple in Python; tuples are lists here).
+/// `divmod(a, b)`: the tuple `(a // b, a % b)`.
 pub fn divmod(a: AnyView<'_>, b: AnyView<'_>) -> Result<Slot> {
     let (x, y) = (a.value(), b.value());
     match (num(x), num(y)) {
@@ -71,7 +71,7 @@ pub fn divmod(a: AnyView<'_>, b: AnyView<'_>) -> Result<Slot> {
         (Some(_), Some(_)) => {
             let quotient = binary(BinOp::FloorDiv, a, b)?.resize();
             let remainder = binary(BinOp::Mod, a, b)?.resize();
-            Ok(List::from_vec(vec![quotient, remainder]).into())
+            Ok(Tuple::from_vec(vec![quotient, remainder]).into())
         }
         _ => Err(type_error(format!("unsupported operand type(s) for divmod(): '{}' and '{}'", vname(x), vname(y)))),
     }

@@ -2,7 +2,7 @@
 //! with CPython 3.11's results and error messages.
 //!
 //! Functions that return iterators in Python (`range`, `reversed`, `enumerate`, `zip`) return
-//! lists here; tuples are lists too.
+//! lists here (of tuples, for `enumerate` and `zip`).
 
 use super::Slot;
 use super::ast::BinOp;
@@ -12,7 +12,7 @@ use super::value_ops::{
     Text, binary, dict_update_from, index_arg, iter_items, len, overflow, py_gt, py_lt, repr_value, sort_values,
     to_str, truthy, try_repr_value, type_error, value_error, vname,
 };
-use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, List, PackedFunc, Result, Value};
+use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, List, PackedFunc, Result, Tuple, Value};
 use std::borrow::Cow;
 
 /// `max` in [`Builtin::arity`] for functions that take any number of arguments.
@@ -142,7 +142,13 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
         Builtin::Int => int(args),
         Builtin::Float => float(args),
         Builtin::Bool => Ok(Slot::from_bool(args.first().is_some_and(|a| truthy(*a)))),
-        Builtin::List | Builtin::Tuple => list(args.first().map_or(Ok(Vec::new()), |a| iter_items(a.value()))?),
+        Builtin::List => list(args.first().map_or(Ok(Vec::new()), |a| iter_items(a.value()))?),
+        // A tuple is returned as it is, as CPython does (it cannot change, so no copy is needed).
+        Builtin::Tuple => match args.first() {
+            Some(a) if super::value_ops::is_tuple(a.value()) => Ok(a.to_owned()),
+            Some(a) => Ok(Tuple::from_vec(iter_items(a.value())?).into()),
+            None => Ok(Tuple::from_vec(Vec::new()).into()),
+        },
         Builtin::Dict => {
             let mut d = Dict::new();
             if let Some(a) = args.first() {
@@ -183,14 +189,14 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
             let items = iter_items(args[0].value())?;
             let pairs = items.into_iter().enumerate().map(|(k, x)| {
                 let i = start.checked_add(k as i64).ok_or_else(|| overflow("enumerate()"))?;
-                Ok(List::from_vec(vec![AnyValue::from_int(i), x]).into_any())
+                Ok(Tuple::from_vec(vec![AnyValue::from_int(i), x]).into_any())
             });
             list(pairs.collect::<Result<_>>()?)
         }
         Builtin::Zip => {
             let columns = args.iter().map(|a| iter_items(a.value())).collect::<Result<Vec<_>>>()?;
             let n = columns.iter().map(Vec::len).min().unwrap_or(0);
-            list((0..n).map(|k| List::from_vec(columns.iter().map(|c| c[k].clone()).collect()).into_any()).collect())
+            list((0..n).map(|k| Tuple::from_vec(columns.iter().map(|c| c[k].clone()).collect()).into_any()).collect())
         }
         Builtin::Ord => ord(args[0].value()),
         Builtin::Chr => {
@@ -746,7 +752,8 @@ mod tests {
     fn containers() {
         assert_eq!(ok("list", &[]), "[]");
         assert_eq!(ok("list", &[s("日本")]), "['日', '本']");
-        assert_eq!(ok("tuple", &[list(vec![i(1)])]), "[1]");
+        assert_eq!(ok("tuple", &[list(vec![i(1)])]), "(1,)");
+        assert_eq!(ok("tuple", &[]), "()");
         assert_eq!(ok("list", &[dict(vec![(s("a"), i(1))])]), "['a']");
         assert_eq!(err_of("list", &[i(1)]), te("'int' object is not iterable"));
         // list() copies.
@@ -768,14 +775,14 @@ mod tests {
         assert_eq!(ok("reversed", &[s("abc")]), "['c', 'b', 'a']");
         assert_eq!(ok("reversed", &[list(vec![i(1), i(2)])]), "[2, 1]");
         assert_eq!(err_of("reversed", &[i(1)]), te("'int' object is not reversible"));
-        assert_eq!(ok("enumerate", &[s("ab"), i(1)]), "[[1, 'a'], [2, 'b']]");
+        assert_eq!(ok("enumerate", &[s("ab"), i(1)]), "[(1, 'a'), (2, 'b')]");
         assert_eq!(ok("enumerate", &[list(vec![])]), "[]");
         assert_eq!(
             err_of("enumerate", &[list(vec![]), f(1.5)]),
             te("'float' object cannot be interpreted as an integer")
         );
-        assert_eq!(ok("zip", &[list(vec![i(1), i(2), i(3)]), s("ab")]), "[[1, 'a'], [2, 'b']]");
-        assert_eq!(ok("zip", &[list(vec![i(1)])]), "[[1]]");
+        assert_eq!(ok("zip", &[list(vec![i(1), i(2), i(3)]), s("ab")]), "[(1, 'a'), (2, 'b')]");
+        assert_eq!(ok("zip", &[list(vec![i(1)])]), "[(1,)]");
         assert_eq!(ok("zip", &[]), "[]");
         assert_eq!(err_of("zip", &[list(vec![]), i(1)]), te("'int' object is not iterable"));
         assert_eq!(ok("any", &[list(vec![i(0), s("")])]), "False");

@@ -745,7 +745,15 @@ impl<'a> FnCompiler<'a> {
                     item_names = (view == DictView::Items).then(|| two_names(target)).flatten();
                 }
                 None => {
-                    let src = self.expr(iter, None)?;
+                    let src = match iter {
+                        // CPython's optimizer makes a display of constants that a loop iterates
+                        // a frozenset of its items in order (`fold_iter`), laid out as a set
+                        // built item by item, not as the copy a display elsewhere makes of it.
+                        Expr::Set { items } if items.iter().all(constants::is_folded_constant) => {
+                            self.set_display(items, false, None)?
+                        }
+                        _ => self.expr(iter, None)?,
+                    };
                     self.emit(Inst::IterStart { slot, src });
                 }
             },
@@ -898,6 +906,16 @@ impl<'a> FnCompiler<'a> {
         dst.unwrap_or_else(|| self.temp())
     }
 
+    /// A set display of `items`; `folded` lays it out as CPython's copy of the frozenset it
+    /// folds a display of more than two constants into.
+    fn set_display(&mut self, items: &[Expr], folded: bool, dst: Option<Reg>) -> Result<Reg> {
+        let regs = self.exprs(items)?;
+        let items = self.operands(&regs);
+        let d = self.dst(dst);
+        self.emit(Inst::BuildSet { dst: d, items, folded });
+        Ok(d)
+    }
+
     /// Compiles `e`; the value ends up in `dst` when given, else in the returned register
     /// (a local's own register for a plain name).
     fn expr(&mut self, e: &Expr, dst: Option<Reg>) -> Result<Reg> {
@@ -978,7 +996,10 @@ impl<'a> FnCompiler<'a> {
                 let regs = self.exprs(items)?;
                 let items = self.operands(&regs);
                 let d = self.dst(dst);
-                self.emit(Inst::BuildList { dst: d, items });
+                self.emit(match e {
+                    Expr::Tuple { .. } => Inst::BuildTuple { dst: d, items },
+                    _ => Inst::BuildList { dst: d, items },
+                });
                 Ok(d)
             }
             Expr::Dict { keys, values } => {
@@ -993,12 +1014,8 @@ impl<'a> FnCompiler<'a> {
                 Ok(d)
             }
             Expr::Set { items } => {
-                let regs = self.exprs(items)?;
                 let folded = items.len() > 2 && items.iter().all(constants::is_folded_constant);
-                let items = self.operands(&regs);
-                let d = self.dst(dst);
-                self.emit(Inst::BuildSet { dst: d, items, folded });
-                Ok(d)
+                self.set_display(items, folded, dst)
             }
             Expr::Subscript { value, index } => {
                 let obj = self.expr(value, None)?;

@@ -122,6 +122,7 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             Inst::SetItem { obj, key, value } => Inst::SetItem { obj: reg(obj), key: reg(key), value: reg(value) },
             Inst::Slice { dst, obj, bounds } => Inst::Slice { dst: reg(dst), obj: reg(obj), bounds: operands(bounds) },
             Inst::BuildList { dst, items } => Inst::BuildList { dst: reg(dst), items: operands(items) },
+            Inst::BuildTuple { dst, items } => Inst::BuildTuple { dst: reg(dst), items: operands(items) },
             Inst::BuildDict { dst, items } => Inst::BuildDict { dst: reg(dst), items: operands(items) },
             Inst::BuildSet { dst, items, folded } => Inst::BuildSet { dst: reg(dst), items: operands(items), folded },
             Inst::Unpack { src, targets } => Inst::Unpack { src: reg(src), targets: operands(targets) },
@@ -233,6 +234,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::GetItem { dst, .. }
             | Inst::Slice { dst, .. }
             | Inst::BuildList { dst, .. }
+            | Inst::BuildTuple { dst, .. }
             | Inst::BuildDict { dst, .. }
             | Inst::BuildSet { dst, .. }
             | Inst::CallOp { dst, .. }

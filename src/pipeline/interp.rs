@@ -16,15 +16,15 @@ use super::iterate::{LoopState, iter_values, unpack_items};
 use super::keyed::call_keyed;
 use super::methods::{call_method, check_method};
 use super::value_ops::{
-    binary, compare, del_item, dict_update_from, get_item, in_place_error, len, repr_value, set_item, slice, to_str,
-    truthy, unary,
+    binary, check_hashable, compare, del_item, dict_update_from, get_item, in_place_error, len, list_of, repr_value,
+    set_item, slice, to_str, truthy, unary,
 };
 use crate::any::type_index::OPAQUE_PTR;
 use crate::any::{StackSlots, clear_values};
 use crate::container::{items_in_slot, list_len_in_slot, push_chars, try_reserve_items};
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::call_obj;
-use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Value};
+use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Tuple, Value};
 use arrayvec::ArrayVec;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
@@ -352,9 +352,14 @@ impl Vm<'_> {
                     }
                     reg!(dst) = Slot::from(list);
                 }
+                Inst::BuildTuple { dst, items } => {
+                    let items = items.of(f).iter().map(|&x| reg!(x).clone().resize::<0>()).collect();
+                    reg!(dst) = Slot::from(Tuple::from_vec(items));
+                }
                 Inst::BuildDict { dst, items } => {
                     let mut dict = Dict::new();
                     for kv in items.of(f).chunks_exact(2) {
+                        tri!(check_hashable(reg!(kv[0]).value()));
                         dict.set(reg!(kv[0]).clone().resize::<0>(), reg!(kv[1]).clone().resize::<0>());
                     }
                     reg!(dst) = Slot::from(dict);
@@ -708,11 +713,11 @@ fn update_in_place(regs: &mut [Slot], op: BinOp, a: usize, b: usize) -> Result<b
 }
 
 /// `xs *= n` for a list: the list itself repeated (or emptied for `n <= 0`), so that every
-/// other reference to it sees the change, as in Python; false when `a` is not a list. The
-/// repetition is `xs * n` (with its errors: a `MemoryError`, a `TypeError` for a non-int `n`)
-/// moved into the list.
+/// other reference to it sees the change, as in Python; false when `a` is not a list (nor for a
+/// tuple: `t *= n` makes a new tuple). The repetition is `xs * n` (with its errors: a
+/// `MemoryError`, a `TypeError` for a non-int `n`) moved into the list.
 fn repeat_in_place(regs: &mut [Slot], a: usize, b: usize) -> Result<bool> {
-    let Some(mut list) = List::from_view(&regs[a].view()) else { return Ok(false) };
+    let Some(mut list) = list_of(regs[a].value()) else { return Ok(false) };
     let repeated = binary(BinOp::Mul, regs[a].view(), regs[b].view())?;
     let Some(mut repeated) = List::from_view(&repeated.view()) else { return Ok(false) };
     let items = repeated.with_items_mut(std::mem::take);
@@ -727,7 +732,7 @@ fn repeat_in_place(regs: &mut [Slot], a: usize, b: usize) -> Result<bool> {
 /// reference to), so that building a string a piece at a time is linear, not quadratic.
 /// False when neither applies and `a + b` is to be computed the ordinary way.
 fn add_in_place(regs: &mut [Slot], a: usize, b: usize) -> Result<bool> {
-    if let Some(mut list) = List::from_view(&regs[a].view()) {
+    if let Some(mut list) = list_of(regs[a].value()) {
         let items = iter_values(regs[b].view())?;
         list.try_extend(items, "list +=")?;
         return Ok(true);

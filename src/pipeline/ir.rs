@@ -65,6 +65,8 @@ pub enum Inst {
     Slice { dst: Reg, obj: Reg, bounds: Operands },
     /// `dst = [operands...]`.
     BuildList { dst: Reg, items: Operands },
+    /// `dst = (operands...)`.
+    BuildTuple { dst: Reg, items: Operands },
     /// `dst = {k0: v0, ...}` from operands `k0 v0 k1 v1 ...`.
     BuildDict { dst: Reg, items: Operands },
     /// `dst = {items...}`; `folded` lays it out as CPython lays out a literal of more than two
@@ -296,6 +298,7 @@ impl fmt::Display for Function {
                 Inst::SetItem { obj, key, value } => format!("{}[{}] = {}", r(obj), r(key), r(value)),
                 Inst::Slice { dst, obj, bounds } => format!("{} = {}[{}]", r(dst), r(obj), self.regs(bounds)),
                 Inst::BuildList { dst, items } => format!("{} = [{}]", r(dst), self.regs(items)),
+                Inst::BuildTuple { dst, items } => format!("{} = ({})", r(dst), self.regs(items)),
                 Inst::BuildDict { dst, items } => format!("{} = dict({})", r(dst), self.regs(items)),
                 Inst::BuildSet { dst, items, folded } => {
                     format!("{} = set({}){}", r(dst), self.regs(items), if folded { " folded" } else { "" })

@@ -6,10 +6,10 @@
 
 use super::Slot;
 use super::methods::{Method, call_method};
-use super::value_ops::list_obj;
+use super::value_ops::seq_obj;
 use crate::container::{ListCursor, try_reserve_items};
 use crate::error::{Error, ErrorKind, Result};
-use crate::{AnyValue, AnyView, Dict, FromAny, List, Set, Value};
+use crate::{AnyValue, AnyView, Dict, FromAny, List, Set, Tuple, Value};
 use smallvec::SmallVec;
 
 /// What one loop slot iterates.
@@ -139,7 +139,7 @@ impl LoopState {
             LoopState::Keys { keys, index, dict, view: view @ (DictView::Values | DictView::Items) } => {
                 Ok(next_entry(keys, index, dict)?.map(|(k, v)| match view {
                     DictView::Values => v.resize(),
-                    _ => List::from_vec(vec![k.clone(), v]).into(),
+                    _ => Tuple::from_vec(vec![k.clone(), v]).into(),
                 }))
             }
             LoopState::Set { set, len, .. } if set.len() != *len => Err(super::set_ops::changed_size_error()),
@@ -213,7 +213,7 @@ impl LoopState {
                     // A key removed since the loop started ends a loop that does not check
                     // (`next_checked` raises CPython's error instead).
                     DictView::Values => dict.get(k).map(AnyValue::resize),
-                    DictView::Items => Some(List::from_vec(vec![k.clone(), dict.get(k)?]).into()),
+                    DictView::Items => Some(Tuple::from_vec(vec![k.clone(), dict.get(k)?]).into()),
                 }
             }
             LoopState::Set { set, pos, .. } => {
@@ -284,7 +284,7 @@ pub fn unpack_starred(v: AnyView<'_>, n: usize, star: usize) -> Result<Vec<Slot>
 /// A list of the right length (a pair of `d.items()`, a tuple) is read under one lock into
 /// slots on the stack; anything else is iterated as a `for` loop would.
 pub fn unpack_items(v: AnyView<'_>, n: usize) -> Result<SmallVec<[Slot; 4]>> {
-    let list = list_obj(v.value());
+    let list = seq_obj(v.value());
     let read = |xs: &[AnyValue]| (xs.len() == n).then(|| xs.iter().map(|x| x.clone().resize::<1>()).collect());
     if let Some(items) = list.and_then(|l| l.with_items(read)) {
         return Ok(items);

@@ -8,13 +8,14 @@
 use super::Slot;
 use super::format::FormatArgs;
 use super::value_ops::{
-    Text, byte_of, check_hashable, dict_obj, dict_of, dict_update_from, index_arg, index_error, iter_items, key_error,
-    list_obj, list_of, norm_index, repr_value, sort_values, text_item, text_slot, type_error, value_error, vname,
+    Text, byte_of, check_hashable, dict_obj, dict_of, dict_update_from, index_arg, index_error, is_tuple, iter_items,
+    key_error, list_of, norm_index, repr_value, seq_obj, sort_values, text_item, text_slot, type_error, value_error,
+    vname,
 };
 use crate::any::type_index as ti;
 use crate::any::values_equal;
-use crate::container::try_reserve_items;
-use crate::{AnyValue, AnyView, Dict, Error, List, Result, Value};
+use crate::container::{ListObj, try_reserve_items};
+use crate::{AnyValue, AnyView, Dict, Error, List, Result, Tuple, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -76,19 +77,21 @@ methods! {
 enum Recv {
     Str,
     List,
+    Tuple,
     Dict,
     Set,
     Bytes,
 }
 
 impl Recv {
-    const ALL: [Recv; 5] = [Recv::Str, Recv::List, Recv::Dict, Recv::Set, Recv::Bytes];
+    const ALL: [Recv; 6] = [Recv::Str, Recv::List, Recv::Tuple, Recv::Dict, Recv::Set, Recv::Bytes];
 
     fn of(v: Value<'_>) -> Option<Recv> {
         match v {
             Value::Str(_) | Value::UStr(_) => Some(Recv::Str),
             Value::Bytes(_) => Some(Recv::Bytes),
             Value::Object(o) if o.type_index() == ti::LIST => Some(Recv::List),
+            Value::Object(o) if o.type_index() == ti::TUPLE => Some(Recv::Tuple),
             Value::Object(o) if o.type_index() == ti::DICT => Some(Recv::Dict),
             Value::Object(o) if o.type_index() == ti::SET => Some(Recv::Set),
             _ => None,
@@ -99,6 +102,7 @@ impl Recv {
         match self {
             Recv::Str => "str",
             Recv::List => "list",
+            Recv::Tuple => "tuple",
             Recv::Dict => "dict",
             Recv::Set => "set",
             Recv::Bytes => "bytes",
@@ -129,7 +133,8 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Str, Encode) | (Recv::Bytes, Decode) => (0, 2),
         (Recv::List, Append | Extend | Remove | Count) => (1, 1),
         (Recv::List, Insert) => (2, 2),
-        (Recv::List, Index) => (1, 3),
+        (Recv::List | Recv::Tuple, Index) => (1, 3),
+        (Recv::Tuple, Count) => (1, 1),
         (Recv::List, Pop) => (0, 1),
         (Recv::List, Reverse | Sort | Copy | Clear) => (0, 0),
         (Recv::Dict, Get | Setdefault | Pop) => (1, 2),
@@ -191,6 +196,7 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
     match recv {
         Recv::Str => str_method(method, Text::of(v).expect("a str"), args),
         Recv::List => list_method(method, list_of(v).expect("a list"), args),
+        Recv::Tuple => tuple_method(method, seq_obj(v).expect("a tuple"), args),
         Recv::Dict if method == Method::Get => dict_get(v, args),
         Recv::Dict => dict_method(method, dict_of(v).expect("a dict"), args),
         Recv::Set => super::set_ops::set_method(method, super::set_ops::set_of(v).expect("a set"), args),
@@ -675,7 +681,7 @@ fn join(t: Text<'_>, iterable: &AnyView<'_>) -> Result<Slot> {
 /// Calls `f` with each piece `str.join` joins (and its index): a list's items, a str's
 /// characters, a dict's keys.
 fn for_each_join_piece(it: Value<'_>, f: &mut dyn FnMut(usize, Value<'_>) -> Result<()>) -> Result<()> {
-    if let Some(l) = list_obj(it) {
+    if let Some(l) = seq_obj(it) {
         l.with_items(|xs| xs.iter().enumerate().try_for_each(|(i, x)| f(i, x.value())))
     } else if let Some(src) = Text::of(it) {
         src.chars().enumerate().try_for_each(|(i, c)| f(i, AnyValue::from_char(c).value()))
@@ -708,7 +714,7 @@ fn starts_ends(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<bool> {
     if let Some(p) = Text::of(x) {
         return Ok(tailmatch(&s, &p.as_str(), start, end, at_end));
     }
-    let Some(l) = list_obj(x) else {
+    let Some(l) = seq_obj(x).filter(|_| is_tuple(x)) else {
         return Err(type_error(format!("{} first arg must be str or a tuple of str, not {}", m.name(), vname(x))));
     };
     // A tuple of prefixes is tried in order; a non-str fails only when it is reached, as in CPython.
@@ -799,6 +805,40 @@ fn replace_items(l: &mut List, items: Vec<AnyValue>) {
     l.extend(items);
 }
 
+/// `tuple.index` and `tuple.count`, the two methods of a tuple.
+fn tuple_method(m: Method, t: &ListObj, args: &[AnyView<'_>]) -> Result<Slot> {
+    match m {
+        Method::Index => {
+            let found = t.with_items(|xs| index_of(xs, args))?;
+            found.map(Slot::from_int).ok_or_else(|| value_error("tuple.index(x): x not in tuple"))
+        }
+        _ => Ok(t.with_items(|xs| count_of(xs, args[0].value()))),
+    }
+}
+
+/// The first position of `args[0]` in `xs[start:stop]` (`args[1..]`), as `list.index` and
+/// `tuple.index` find it.
+fn index_of(xs: &[AnyValue], args: &[AnyView<'_>]) -> Result<Option<i64>> {
+    let x = args[0].value();
+    // Unlike `str.index`, these take no `None` bounds.
+    let bound = |a: Option<&AnyView<'_>>| -> Result<Option<i64>> {
+        a.map(|a| {
+            a.value().as_int().ok_or_else(|| type_error("slice indices must be integers or have an __index__ method"))
+        })
+        .transpose()
+    };
+    let (start, stop) = (bound(args.get(1))?, bound(args.get(2))?);
+    let n = xs.len() as i64;
+    let clamp = |v: i64| if v < 0 { (v + n).max(0) } else { v.min(n) };
+    let (st, en) = (start.map_or(0, clamp), stop.map_or(n, clamp));
+    Ok((st..en).find(|&i| values_equal(xs[i as usize].value(), x, 0)))
+}
+
+/// How many items of `xs` equal `x`.
+fn count_of(xs: &[AnyValue], x: Value<'_>) -> Slot {
+    Slot::from_int(xs.iter().filter(|v| values_equal(v.value(), x, 0)).count() as i64)
+}
+
 fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Result<Slot> {
     use Method::*;
     let none = Ok(Slot::none());
@@ -834,29 +874,12 @@ fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Result<Slot> {
             Ok(item.into())
         }
         Index => {
-            let x = args[0].value();
-            // Unlike `str.index`, `list.index` takes no `None` bounds.
-            let list_bound = |a: Option<&AnyView<'_>>| -> Result<Option<i64>> {
-                a.map(|a| {
-                    a.value()
-                        .as_int()
-                        .ok_or_else(|| type_error("slice indices must be integers or have an __index__ method"))
-                })
-                .transpose()
-            };
-            let (start, stop) = (list_bound(args.get(1))?, list_bound(args.get(2))?);
-            let found = l.with_items(|xs| {
-                let n = xs.len() as i64;
-                let clamp = |v: i64| if v < 0 { (v + n).max(0) } else { v.min(n) };
-                let (st, en) = (start.map_or(0, clamp), stop.map_or(n, clamp));
-                (st..en).find(|&i| values_equal(xs[i as usize].value(), x, 0))
-            });
-            found.map(Slot::from_int).ok_or_else(|| value_error(format!("{} is not in list", repr_value(x))))
+            let found = l.with_items(|xs| index_of(xs, args))?;
+            found
+                .map(Slot::from_int)
+                .ok_or_else(|| value_error(format!("{} is not in list", repr_value(args[0].value()))))
         }
-        Count => {
-            let x = args[0].value();
-            Ok(Slot::from_int(l.with_items(|xs| xs.iter().filter(|v| values_equal(v.value(), x, 0)).count()) as i64))
-        }
+        Count => Ok(l.with_items(|xs| count_of(xs, args[0].value()))),
         Copy => Ok(List::from_vec(l.to_vec()).into()),
         Reverse => {
             let mut items = l.to_vec();
@@ -921,7 +944,7 @@ fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Result<Slot> {
         Keys => Ok(List::from_vec(d.keys()).into()),
         Values => Ok(List::from_vec(d.values()).into()),
         Items => {
-            let pairs = d.items().into_iter().map(|(k, v)| List::from_vec(vec![k, v]).into_any()).collect();
+            let pairs = d.items().into_iter().map(|(k, v)| Tuple::from_vec(vec![k, v]).into_any()).collect();
             Ok(List::from_vec(pairs).into())
         }
         Pop => match d.remove(args[0]) {
@@ -1093,8 +1116,8 @@ mod tests {
     fn prefixes() {
         assert_eq!(ok(&s("##ab"), "startswith", &[s("##")]), "True");
         assert_eq!(ok(&u("日本"), "endswith", &[s("本")]), "True");
-        assert_eq!(ok(&s("abc"), "startswith", &[list(vec![s("x"), s("ab")])]), "True");
-        assert_eq!(ok(&s("abc"), "startswith", &[list(vec![s("a"), i(1)])]), "True");
+        assert_eq!(ok(&s("abc"), "startswith", &[tuple(vec![s("x"), s("ab")])]), "True");
+        assert_eq!(ok(&s("abc"), "startswith", &[tuple(vec![s("a"), i(1)])]), "True");
         assert_eq!(ok(&s("abc"), "startswith", &[s(""), i(5)]), "False");
         assert_eq!(ok(&s("abc"), "startswith", &[s(""), i(3)]), "True");
         assert_eq!(ok(&s("abc"), "startswith", &[s("b"), i(1)]), "True");
@@ -1105,8 +1128,13 @@ mod tests {
             Err((ErrorKind::Type, "startswith first arg must be str or a tuple of str, not int".into()))
         );
         assert_eq!(
-            call(&s("abc"), "endswith", &[list(vec![i(1)])]),
+            call(&s("abc"), "endswith", &[tuple(vec![i(1)])]),
             Err((ErrorKind::Type, "tuple for endswith must only contain str, not int".into()))
+        );
+        // A list is not a tuple of prefixes.
+        assert_eq!(
+            call(&s("abc"), "startswith", &[list(vec![s("a")])]),
+            Err((ErrorKind::Type, "startswith first arg must be str or a tuple of str, not list".into()))
         );
     }
 
@@ -1216,7 +1244,7 @@ mod tests {
         assert_eq!(ok(&d, "get", &[s("z"), i(0)]), "0");
         assert_eq!(ok(&d, "keys", &[]), "['a', 'b']");
         assert_eq!(ok(&d, "values", &[]), "[1, 2]");
-        assert_eq!(ok(&d, "items", &[]), "[['a', 1], ['b', 2]]");
+        assert_eq!(ok(&d, "items", &[]), "[('a', 1), ('b', 2)]");
         assert_eq!(ok(&d, "setdefault", &[s("a"), i(9)]), "1");
         assert_eq!(ok(&d, "setdefault", &[s("c")]), "None");
         assert_eq!(ok(&d, "pop", &[s("c")]), "None");

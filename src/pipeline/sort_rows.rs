@@ -7,7 +7,7 @@
 //! standard library's stable sort gives the order CPython's stable sort gives. Each row is
 //! read once, under its list's lock, instead of twice per comparison.
 
-use super::value_ops::{list_obj, num, num_cmp};
+use super::value_ops::{is_tuple, num, num_cmp, seq_obj};
 use crate::{AnyValue, Value};
 use std::cmp::Ordering;
 
@@ -27,11 +27,16 @@ fn column_of(v: Value<'_>) -> Option<Column> {
     }
 }
 
-/// The items of every list in `items` (read through `key`), when all are lists whose items
-/// at each position are all numbers or all strs; `None` otherwise.
+/// The items of every list or tuple in `items` (read through `key`), when all are lists (or all
+/// tuples) whose items at each position are all numbers or all strs; `None` otherwise.
 pub(crate) fn rows_of<T>(items: &[T], key: fn(&T) -> Value<'_>) -> Option<Vec<Vec<AnyValue>>> {
     let rows: Vec<Vec<AnyValue>> =
-        items.iter().map(|x| list_obj(key(x)).map(|l| l.with_items(<[AnyValue]>::to_vec))).collect::<Option<_>>()?;
+        items.iter().map(|x| seq_obj(key(x)).map(|l| l.with_items(<[AnyValue]>::to_vec))).collect::<Option<_>>()?;
+    // A list and a tuple do not compare: the general sort raises CPython's error for them.
+    let tuples = items.iter().filter(|x| is_tuple(key(x))).count();
+    if tuples != 0 && tuples != items.len() {
+        return None;
+    }
     let mut columns: Vec<Column> = Vec::new();
     for row in &rows {
         for (p, v) in row.iter().enumerate() {

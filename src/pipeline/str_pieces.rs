@@ -1,11 +1,11 @@
 //! `str.partition`, `rpartition`, `removeprefix`, `removesuffix` and `splitlines`, as
-//! CPython 3.11 has them (tuples are lists in anyscript).
+//! CPython 3.11 has them.
 
 use super::Slot;
 use super::methods::Method;
 use super::value_ops::{Text, c_int_arg, text_item, text_slot, type_error, value_error, vname};
 use crate::container::try_reserve_items;
-use crate::{AnyValue, AnyView, List, Result, Value};
+use crate::{AnyValue, AnyView, List, Result, Tuple, Value};
 
 /// `t.partition(sep)` / `t.rpartition(sep)`: `[before, sep, after]`.
 pub(crate) fn partition(m: Method, t: Text<'_>, sep: &AnyView<'_>) -> Result<Slot> {
@@ -23,7 +23,7 @@ pub(crate) fn partition(m: Method, t: Text<'_>, sep: &AnyView<'_>) -> Result<Slo
         None => ("", "", &s[..]),
     };
     let ucs4 = t.is_ucs4();
-    Ok(List::from_vec(vec![text_item(a, ucs4), text_item(b, ucs4), text_item(c, ucs4)]).into())
+    Ok(Tuple::from_vec(vec![text_item(a, ucs4), text_item(b, ucs4), text_item(c, ucs4)]).into())
 }
 
 /// `t.removeprefix(p)` / `t.removesuffix(p)`.
@@ -84,11 +84,11 @@ mod tests {
 
     #[test]
     fn pieces_as_cpython() {
-        // CPython 3.11's results (its tuples as lists).
-        assert_eq!(call("a-b-c", "partition", &[s("-")]), "['a', '-', 'b-c']");
-        assert_eq!(call("a-b-c", "rpartition", &[s("-")]), "['a-b', '-', 'c']");
-        assert_eq!(call("ab", "partition", &[s("z")]), "['ab', '', '']");
-        assert_eq!(call("ab", "rpartition", &[s("z")]), "['', '', 'ab']");
+        // CPython 3.11's results.
+        assert_eq!(call("a-b-c", "partition", &[s("-")]), "('a', '-', 'b-c')");
+        assert_eq!(call("a-b-c", "rpartition", &[s("-")]), "('a-b', '-', 'c')");
+        assert_eq!(call("ab", "partition", &[s("z")]), "('ab', '', '')");
+        assert_eq!(call("ab", "rpartition", &[s("z")]), "('', '', 'ab')");
         assert_eq!(call("a", "partition", &[s("")]), "empty separator");
         assert_eq!(call("ab", "removeprefix", &[i(1)]), "removeprefix() argument must be str, not int");
         assert_eq!(call("abc", "removesuffix", &[s("bc")]), "'a'");

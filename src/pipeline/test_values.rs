@@ -39,6 +39,11 @@ pub fn list(items: Vec<Slot>) -> Slot {
     List::from_vec(items.into_iter().map(|x| x.resize::<0>()).collect()).into()
 }
 
+/// A tuple of the values.
+pub fn tuple(items: Vec<Slot>) -> Slot {
+    crate::Tuple::from_vec(items.into_iter().map(|x| x.resize::<0>()).collect()).into()
+}
+
 /// A dict of the pairs, in order.
 pub fn dict(items: Vec<(Slot, Slot)>) -> Slot {
     items.into_iter().map(|(k, v)| (k.resize::<0>(), v.resize::<0>())).collect::<Dict>().into()

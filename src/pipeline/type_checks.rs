@@ -3,15 +3,13 @@
 //! `dict` and `set` are the built-in functions themselves; the types with no such built-in
 //! (`NoneType`, `bytes`, `function`, ...) are a function each that refuses to be called.
 //!
-//! Tuples are lists at run time, so a list is an instance of `tuple` too, and `type` of a tuple
-//! is `list` (documented with the other differences in `docs/architecture.md`).
 
 use super::Slot;
 use super::builtins::Builtin;
 use super::set_ops::set_of;
 use super::value_ops::{type_error, vname};
 use crate::error::Result;
-use crate::{AnyView, FromAny, List, PackedFunc, Value};
+use crate::{AnyView, FromAny, List, PackedFunc, Tuple, Value};
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 
@@ -62,6 +60,7 @@ pub(crate) fn type_of(x: Value<'_>) -> PackedFunc {
         Value::Int(_) => Builtin::Int,
         Value::Float(_) => Builtin::Float,
         Value::Str(_) | Value::UStr(_) => Builtin::Str,
+        _ if Tuple::from_value(x).is_some() => Builtin::Tuple,
         _ if List::from_value(x).is_some() => Builtin::List,
         _ if crate::Dict::from_value(x).is_some() => Builtin::Dict,
         _ if set_of(x).is_some() => Builtin::Set,
@@ -70,20 +69,17 @@ pub(crate) fn type_of(x: Value<'_>) -> PackedFunc {
     builtin.as_func()
 }
 
-/// The types `x` is an instance of: its own, `int` for a bool, `tuple` for a list.
+/// The types `x` is an instance of: its own, and `int` for a bool.
 fn types_of(x: Value<'_>) -> Vec<PackedFunc> {
     let own = type_of(x);
     let mut types = vec![own.clone()];
     if own.ptr_eq(&Builtin::Bool.as_func()) {
         types.push(Builtin::Int.as_func());
     }
-    if own.ptr_eq(&Builtin::List.as_func()) {
-        types.push(Builtin::Tuple.as_func());
-    }
     types
 }
 
-/// `isinstance(x, t)`: `t` a type or a tuple (list) of types, nested or not.
+/// `isinstance(x, t)`: `t` a type or a tuple of types, nested or not.
 pub(crate) fn isinstance(x: AnyView<'_>, t: AnyView<'_>) -> Result<Slot> {
     let types = types_of(x.value());
     matches_any(&types, t.value(), 0).map(Slot::from_bool)
@@ -93,7 +89,7 @@ fn matches_any(types: &[PackedFunc], t: Value<'_>, depth: usize) -> Result<bool>
     if let Some(f) = PackedFunc::from_value(t).filter(is_type) {
         return Ok(types.iter().any(|own| own.ptr_eq(&f)));
     }
-    match List::from_value(t) {
+    match Tuple::from_value(t) {
         // CPython recurses into nested tuples, and stops where its recursion limit does.
         Some(items) if depth < crate::object::MAX_DEPTH => {
             for item in items.to_vec() {
@@ -126,9 +122,13 @@ mod tests {
         assert!(isa("é", f(Builtin::Str)).unwrap());
         assert!(!isa(1.5, f(Builtin::Int)).unwrap());
         let choices =
-            List::from_vec(vec![f(Builtin::Dict).into(), List::from_vec(vec![f(Builtin::Float).into()]).into()]);
+            Tuple::from_vec(vec![f(Builtin::Dict).into(), Tuple::from_vec(vec![f(Builtin::Float).into()]).into()]);
         assert!(isa(1.5, choices.clone()).unwrap());
         assert!(!isa("x", choices).unwrap());
+        // A tuple is a tuple, and a list is not one; a list of types is no second argument.
+        assert!(isa(Tuple::from_vec(vec![]), f(Builtin::Tuple)).unwrap());
+        assert!(!isa(List::new(), f(Builtin::Tuple)).unwrap());
+        assert!(isa(1.5, List::from_vec(vec![f(Builtin::Float).into()])).is_err());
         assert!(isa(AnyValue::none(), type_of(Value::None)).unwrap());
         assert!(!isa(0i64, type_of(Value::None)).unwrap());
     }

@@ -4,7 +4,8 @@
 //! Behaviour follows CPython 3.11. Where an i64 cannot hold Python's result (there are no
 //! big ints) the operation fails with an `OverflowError` ("integer overflow in +") instead of
 //! wrapping. Python's exception classes map onto [`ErrorKind`] (ZeroDivisionError and
-//! OverflowError have kinds of their own); AttributeError becomes `Type`. Tuples are lists here.
+//! OverflowError have kinds of their own); AttributeError becomes `Type`. Tuples share lists'
+//! code for reading (`seq_obj`); what changes a list takes only a list (`list_obj`).
 
 use super::Slot;
 use super::ast::{BinOp, CmpOp, UnaryOp};
@@ -14,7 +15,7 @@ use crate::any::type_index as ti;
 use crate::any::{text_first_equal, values_equal};
 use crate::container::{DictObj, ListObj, SetObj, try_reserve_items};
 use crate::object::MAX_DEPTH;
-use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, FromAny, List, Result, Value};
+use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, FromAny, List, Result, Tuple, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt::{self, Write};
@@ -63,6 +64,7 @@ pub(crate) fn vname(v: Value<'_>) -> Cow<'static, str> {
 fn index_name(t: i32) -> Cow<'static, str> {
     Cow::Borrowed(match t {
         ti::LIST => "list",
+        ti::TUPLE => "tuple",
         ti::DICT => "dict",
         ti::SET => "set",
         ti::FUNC => "function",
@@ -79,9 +81,20 @@ pub fn type_name(v: AnyView<'_>) -> String {
 
 // ---------------------------------------------------------------- shared accessors
 
-/// The list behind a value, if it is one (checked by index first: no registry lookup).
+/// The list behind a value, if it is one (checked by index first: no registry lookup); not a
+/// tuple, so this is the accessor for what changes a list.
 pub(crate) fn list_obj(v: Value<'_>) -> Option<&ListObj> {
     v.as_obj().filter(|o| o.type_index() == ti::LIST).and_then(|o| o.downcast_ref::<ListObj>())
+}
+
+/// The items' owner behind a list or a tuple, for what only reads a sequence.
+pub(crate) fn seq_obj(v: Value<'_>) -> Option<&ListObj> {
+    v.as_obj().filter(|o| matches!(o.type_index(), ti::LIST | ti::TUPLE)).and_then(|o| o.downcast_ref::<ListObj>())
+}
+
+/// Whether `v` is a tuple.
+pub(crate) fn is_tuple(v: Value<'_>) -> bool {
+    v.as_obj().is_some_and(|o| o.type_index() == ti::TUPLE)
 }
 
 /// The dict object behind a value, if it is one, borrowed where it stands (no handle made).
@@ -112,12 +125,26 @@ pub(crate) fn c_int_arg(v: &AnyView<'_>) -> Result<i32> {
     i32::try_from(i).map_err(|_| Error::new(ErrorKind::Overflow, "Python int too large to convert to C int"))
 }
 
-/// Dict keys must be hashable; lists are allowed because they stand in for tuples.
+/// Dict keys must be hashable: not a list, a dict or a set, as in CPython (a tuple is, when its
+/// items are).
 pub(crate) fn check_hashable(k: Value<'_>) -> Result<()> {
+    check_hashable_at(k, 0)
+}
+
+fn check_hashable_at(k: Value<'_>, depth: usize) -> Result<()> {
     match k.as_obj() {
-        Some(o) if matches!(o.type_index(), ti::DICT | ti::SET) => {
+        Some(o) if matches!(o.type_index(), ti::LIST | ti::DICT | ti::SET) => {
             Err(type_error(format!("unhashable type: '{}'", vname(k))))
         }
+        // Tuples nest without bound (one made in Python may be a million deep), so the depth is
+        // capped where hashing stops too.
+        Some(o) if o.type_index() == ti::TUPLE => match seq_obj(k) {
+            Some(_) if depth >= MAX_DEPTH => {
+                Err(Error::runtime("maximum recursion depth exceeded while calling a Python object"))
+            }
+            Some(t) => t.with_items(|xs| xs.iter().try_for_each(|x| check_hashable_at(x.value(), depth + 1))),
+            None => Ok(()),
+        },
         _ => Ok(()),
     }
 }
@@ -224,7 +251,7 @@ pub(crate) fn try_copy_items(xs: &[AnyValue], what: &str) -> Result<Vec<AnyValue
 
 /// The items of an iterable: a list's items, a str's characters, a dict's keys, a bytes' ints.
 pub(crate) fn iter_items(v: Value<'_>) -> Result<Vec<AnyValue>> {
-    if let Some(l) = list_obj(v) {
+    if let Some(l) = seq_obj(v) {
         return l.with_items(|xs| try_copy_items(xs, "copy of a list"));
     }
     if let Some(d) = dict_of(v) {
@@ -266,7 +293,7 @@ pub(crate) fn dict_update_from(d: &mut Dict, src: Value<'_>) -> Result<()> {
         let pair = match el.value() {
             Value::Str(_) | Value::UStr(_) | Value::Bytes(_) => iter_items(el.value())?,
             // Any iterable of two: a dict's two keys make a pair too, as in CPython.
-            x => match (list_obj(x), dict_of(x)) {
+            x => match (seq_obj(x), dict_of(x)) {
                 (Some(l), _) => l.with_items(<[AnyValue]>::to_vec),
                 (None, Some(d)) => d.keys(),
                 (None, None) => {
@@ -299,7 +326,7 @@ pub fn truthy(v: AnyView<'_>) -> bool {
         Value::Bytes(b) => !b.is_empty(),
         Value::Pod(..) => true,
         x @ Value::Object(o) => match o.type_index() {
-            ti::LIST => list_obj(x).is_some_and(|l| !l.is_empty()),
+            ti::LIST | ti::TUPLE => seq_obj(x).is_some_and(|l| !l.is_empty()),
             ti::DICT => o.downcast_ref::<DictObj>().is_some_and(|d| !d.is_empty()),
             ti::SET => o.downcast_ref::<SetObj>().is_some_and(|s| !s.is_empty()),
             _ => true,
@@ -406,8 +433,7 @@ fn unsupported(op: BinOp, x: Value<'_>, y: Value<'_>) -> Error {
 /// operator `-=` (and `**=`, not `** or pow()`) there, and repeats only a sequence on the left.
 #[cold]
 pub(crate) fn in_place_error(op: BinOp, e: Error, x: Value<'_>, y: Value<'_>) -> Error {
-    let sequence =
-        |v: Value<'_>| matches!(v, Value::Str(_) | Value::UStr(_) | Value::Bytes(_)) || list_obj(v).is_some();
+    let sequence = |v: Value<'_>| matches!(v, Value::Str(_) | Value::UStr(_) | Value::Bytes(_)) || seq_obj(v).is_some();
     if op == BinOp::Mul && e.message().starts_with("can't multiply sequence") && !sequence(x) {
         return type_error(format!("unsupported operand type(s) for *=: '{}' and '{}'", vname(x), vname(y)));
     }
@@ -562,7 +588,15 @@ fn float_pow(v: f64, w: f64) -> Result<f64> {
 // ---------------------------------------------------------------- sequences
 
 fn is_sequence(v: Value<'_>) -> bool {
-    matches!(v, Value::Str(_) | Value::UStr(_) | Value::Bytes(_)) || list_obj(v).is_some()
+    matches!(v, Value::Str(_) | Value::UStr(_) | Value::Bytes(_)) || seq_obj(v).is_some()
+}
+
+/// A new sequence of `items` of the same kind as `like`: a tuple for a tuple, else a list.
+pub(crate) fn same_kind(like: Value<'_>, items: Vec<AnyValue>) -> Slot {
+    match is_tuple(like) {
+        true => Tuple::from_vec(items).into(),
+        false => List::from_vec(items).into(),
+    }
 }
 
 fn seq_binary(op: BinOp, x: Value<'_>, y: Value<'_>) -> Result<Slot> {
@@ -578,15 +612,18 @@ fn seq_binary(op: BinOp, x: Value<'_>, y: Value<'_>) -> Result<Slot> {
             (Value::Bytes(p), Value::Bytes(q)) => Slot::try_concat_bytes(&[p, q])
                 .ok_or_else(|| Error::out_of_memory("bytes +", p.len().saturating_add(q.len()))),
             (Value::Bytes(_), _) => Err(type_error(format!("can't concat {} to bytes", vname(y)))),
-            _ => match (list_obj(x), list_obj(y)) {
-                (Some(p), Some(q)) => {
+            _ => match (seq_obj(x), seq_obj(y)) {
+                (Some(p), Some(q)) if is_tuple(x) == is_tuple(y) => {
                     let mut items = p.with_items(|xs| try_copy_items(xs, "list +"))?;
                     q.with_items(|ys| {
                         try_reserve_items(&mut items, ys.len(), "list +").map(|()| items.extend_from_slice(ys))
                     })?;
-                    Ok(List::from_vec(items).into())
+                    Ok(same_kind(x, items))
                 }
-                (Some(_), None) => Err(type_error(format!("can only concatenate list (not \"{}\") to list", vname(y)))),
+                (Some(_), _) => {
+                    let kind = vname(x);
+                    Err(type_error(format!("can only concatenate {kind} (not \"{}\") to {kind}", vname(y))))
+                }
                 _ => Err(unsupported(op, x, y)),
             },
         },
@@ -664,7 +701,7 @@ fn repeat(seq: Value<'_>, n: i64) -> Result<Slot> {
             Slot::try_repeat_bytes(b, n).ok_or_else(|| refused("repeated bytes", bytes))
         }
         _ => {
-            let items = list_obj(seq).map(|l| l.with_items(<[AnyValue]>::to_vec)).unwrap_or_default();
+            let items = seq_obj(seq).map(|l| l.with_items(<[AnyValue]>::to_vec)).unwrap_or_default();
             let Some(bytes) = items.len().checked_mul(n).and_then(|k| k.checked_mul(16)) else {
                 return Err(Error::new(ErrorKind::Memory, "repeated list: its size overflows"));
             };
@@ -683,7 +720,7 @@ fn repeat(seq: Value<'_>, n: i64) -> Result<Slot> {
                 let more = (total - out.len()).min(out.len());
                 out.extend_from_within(..more);
             }
-            Ok(List::from_vec(out).into())
+            Ok(same_kind(seq, out))
         }
     }
 }
@@ -766,8 +803,8 @@ fn rich_order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Result<bool> {
             Text::of(x).unwrap().chars().cmp(Text::of(y).unwrap().chars())
         }
         (Value::Bytes(p), Value::Bytes(q)) => p.cmp(q),
-        _ => match (list_obj(x), list_obj(y)) {
-            (Some(p), Some(q)) => return list_order(op, p, q),
+        _ => match (seq_obj(x), seq_obj(y)) {
+            (Some(p), Some(q)) if is_tuple(x) == is_tuple(y) => return list_order(op, p, q),
             _ if let Some(subset) = set_ops::order(op, x, y) => return Ok(subset),
             _ => {
                 return Err(type_error(format!(
@@ -829,7 +866,7 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
         _ => {
             // By type index, and on the object where it stands: no handle (two atomic counts)
             // is made for a membership test.
-            if let Some(l) = list_obj(c) {
+            if let Some(l) = seq_obj(c) {
                 // Text against text as bytes, without decoding each item (`w in stopwords`).
                 let text = item.as_str();
                 let equal = |v: &AnyValue| text_first_equal(v.as_str(), text, || values_equal(v.value(), x, 0));
@@ -905,12 +942,13 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
             norm_index(i, b.len()).map(|i| Slot::from_int(b[i] as i64)).ok_or_else(|| index_error("index out of range"))
         }
         _ => {
-            if let Some(l) = list_obj(o) {
-                let i = k
-                    .as_int()
-                    .ok_or_else(|| type_error(format!("list indices must be integers or slices, not {}", vname(k))))?;
+            if let Some(l) = seq_obj(o) {
+                let kind = vname(o);
+                let i = k.as_int().ok_or_else(|| {
+                    type_error(format!("{kind} indices must be integers or slices, not {}", vname(k)))
+                })?;
                 let item = l.with_items(|xs| norm_index(i, xs.len()).map(|i| xs[i].clone()));
-                return item.map(Slot::from).ok_or_else(|| index_error("list index out of range"));
+                return item.map(Slot::from).ok_or_else(|| index_error(format!("{kind} index out of range")));
             }
             if let Some(d) = dict_of(o) {
                 check_hashable(k)?;
@@ -959,7 +997,9 @@ pub fn del_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<()> {
     }
     // A type with sequence methods given an int says "doesn't", anything else "does not"
     // (CPython's two paths); a set has them too, for `in`.
-    let sequence = matches!(o, Value::Str(_) | Value::UStr(_) | Value::Bytes(_)) || super::set_ops::set_of(o).is_some();
+    let sequence = matches!(o, Value::Str(_) | Value::UStr(_) | Value::Bytes(_))
+        || is_tuple(o)
+        || super::set_ops::set_of(o).is_some();
     Err(type_error(match sequence && matches!(k, Value::Int(_) | Value::Bool(_)) {
         true => format!("'{}' object doesn't support item deletion", vname(o)),
         false => format!("'{}' object does not support item deletion", vname(o)),
@@ -1036,7 +1076,11 @@ pub(crate) fn byte_of(s: &str, k: usize) -> usize {
 pub fn slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: AnyView<'_>) -> Result<Slot> {
     // CPython's order of checks: the receiver, then the step, then the bounds.
     let o = obj.value();
-    if !matches!(o, Value::Str(_) | Value::UStr(_) | Value::Bytes(_)) && list_obj(o).is_none() {
+    if !matches!(o, Value::Str(_) | Value::UStr(_) | Value::Bytes(_)) && seq_obj(o).is_none() {
+        // A dict looks the slice up as a key, which CPython 3.11 cannot hash.
+        if dict_obj(o).is_some() {
+            return Err(type_error("unhashable type: 'slice'"));
+        }
         return Err(type_error(format!("'{}' object is not subscriptable", vname(o))));
     }
     let step = slice_arg(&step)?.unwrap_or(1);
@@ -1061,8 +1105,8 @@ pub fn slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: Any
         }
         Value::UStr(u) => Ok(Slot::from_chars(&SliceSpan::new(lo, hi, step, u.len()).pick(u))),
         Value::Bytes(b) => Ok(Slot::from_bytes(&SliceSpan::new(lo, hi, step, b.len()).pick(b))),
-        _ => match list_obj(o) {
-            Some(l) => Ok(List::from_vec(l.with_items(|xs| SliceSpan::new(lo, hi, step, xs.len()).pick(xs))).into()),
+        _ => match seq_obj(o) {
+            Some(l) => Ok(same_kind(o, l.with_items(|xs| SliceSpan::new(lo, hi, step, xs.len()).pick(xs)))),
             None => Err(type_error(format!("'{}' object is not subscriptable", vname(o)))),
         },
     }
@@ -1075,7 +1119,7 @@ pub fn len(v: AnyView<'_>) -> Result<i64> {
         Value::Str(s) => s.chars().count(),
         Value::UStr(u) => u.len(),
         Value::Bytes(b) => b.len(),
-        _ => match (list_obj(x), x.as_obj().filter(|o| o.type_index() == ti::DICT)) {
+        _ => match (seq_obj(x), x.as_obj().filter(|o| o.type_index() == ti::DICT)) {
             (Some(l), _) => l.len(),
             (None, Some(o)) => o.downcast_ref::<DictObj>().map_or(0, DictObj::len),
             _ if let Some(s) = set_of(x) => s.len(),
@@ -1195,18 +1239,24 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
             if items.is_empty() {
                 return out.push_str("set()");
             }
-            write_items(out, ('{', '}'), &items, seen);
+            write_items(out, ("{", "}"), &items, seen);
         }
-        Value::Object(o) if matches!(o.type_index(), ti::LIST | ti::DICT) => {
-            let is_list = o.type_index() == ti::LIST;
+        Value::Object(o) if matches!(o.type_index(), ti::LIST | ti::TUPLE | ti::DICT) => {
             let addr = o.as_raw().as_ptr() as usize;
             if seen.contains(&addr) || seen.len() >= MAX_DEPTH {
-                out.push_str(if is_list { "[...]" } else { "{...}" });
+                out.push_str(match o.type_index() {
+                    ti::LIST => "[...]",
+                    ti::TUPLE => "(...)",
+                    _ => "{...}",
+                });
                 return;
             }
             seen.push(addr);
             if let Some(l) = list_obj(v) {
-                l.with_items(|xs| write_items(out, ('[', ']'), xs, seen));
+                l.with_items(|xs| write_items(out, ("[", "]"), xs, seen));
+            } else if let Some(t) = seq_obj(v) {
+                // A tuple: `(x,)` for one item, so that it reads back as a tuple.
+                t.with_items(|xs| write_items(out, ("(", if xs.len() == 1 { ",)" } else { ")" }), xs, seen));
             } else if let Some(d) = dict_of(v) {
                 out.push('{');
                 for (i, (k, x)) in d.items().iter().enumerate() {
@@ -1228,15 +1278,15 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
 }
 
 /// The reprs of `items` between `brackets`, separated by ", " (a list's, a set's).
-fn write_items(out: &mut ReprOut, (open, close): (char, char), items: &[AnyValue], seen: &mut Vec<usize>) {
-    out.push(open);
+fn write_items(out: &mut ReprOut, (open, close): (&str, &str), items: &[AnyValue], seen: &mut Vec<usize>) {
+    out.push_str(open);
     for (i, x) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
         write_repr(out, x.value(), seen);
     }
-    out.push(close);
+    out.push_str(close);
 }
 
 /// Falls back to the crate's repr for values Python has no literal for (NDArray, functions).
@@ -1594,9 +1644,13 @@ mod tests {
             err(get_item(l.view(), s("a").view())),
             (ErrorKind::Type, "list indices must be integers or slices, not str".into())
         );
-        let d = dict(vec![(s("a"), i(1)), (list(vec![i(1), i(2)]), i(2))]);
+        let d = dict(vec![(s("a"), i(1)), (tuple(vec![i(1), i(2)]), i(2))]);
         assert_eq!(get_item(d.view(), u("a").view()).unwrap(), 1);
-        assert_eq!(get_item(d.view(), list(vec![i(1), i(2)]).view()).unwrap(), 2);
+        assert_eq!(get_item(d.view(), tuple(vec![i(1), i(2)]).view()).unwrap(), 2);
+        assert_eq!(
+            err(get_item(d.view(), list(vec![i(1)]).view())),
+            (ErrorKind::Type, "unhashable type: 'list'".into())
+        );
         assert_eq!(err(get_item(d.view(), s("zz").view())), (ErrorKind::Key, "'zz'".into()));
         assert_eq!(err(get_item(d.view(), i(3).view())), (ErrorKind::Key, "3".into()));
         assert_eq!(err(get_item(d.view(), dict(vec![]).view())), (ErrorKind::Type, "unhashable type: 'dict'".into()));
@@ -1667,6 +1721,10 @@ mod tests {
             (ErrorKind::Type, "slice indices must be integers or None or have an __index__ method".into())
         );
         assert_eq!(err(sl(&i(1), n(), n(), n())), (ErrorKind::Type, "'int' object is not subscriptable".into()));
+        // CPython 3.11 looks a slice of a dict up as a key, and cannot hash it.
+        assert_eq!(err(sl(&dict(vec![]), n(), i(2), n())), (ErrorKind::Type, "unhashable type: 'slice'".into()));
+        // A slice of a tuple is a tuple.
+        assert_eq!(sl(&tuple(vec![i(1), i(2), i(3)]), i(1), n(), n()).unwrap(), "(2, 3)");
         // A short slice of a long string is inline again.
         let long = s("abcdefghijklmnopqrstuvwxyz");
         assert!(!slice(long.view(), i(0).view(), i(16).view(), n().view()).unwrap().is_object());

@@ -5,7 +5,7 @@ use super::{FnCompiler, Globals, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
 use crate::pipeline::ast::{Expr, Literal, Module, UnaryOp};
-use crate::{Dict, List};
+use crate::{Dict, List, Tuple};
 
 /// The value of a default parameter value: a literal, a negated number, or a list, tuple, set
 /// or dict display of such; `None` for anything else.
@@ -21,10 +21,8 @@ pub(crate) fn constant_value(e: &Expr) -> Option<Slot> {
             Expr::Const { value: Literal::Int(_) | Literal::Float(_) } => constant_value(operand)?,
             _ => return None,
         },
-        Expr::List { items } | Expr::Tuple { items } => {
-            let items = items.iter().map(|i| constant_value(i).map(Slot::resize::<0>)).collect::<Option<Vec<_>>>()?;
-            List::from_vec(items).into()
-        }
+        Expr::List { items } => List::from_vec(constant_items(items)?).into(),
+        Expr::Tuple { items } => Tuple::from_vec(constant_items(items)?).into(),
         Expr::Set { items } => {
             let items = items.iter().map(|i| constant_value(i).map(Slot::resize::<0>)).collect::<Option<Vec<_>>>()?;
             let folded = items.len() > 2;
@@ -39,6 +37,11 @@ pub(crate) fn constant_value(e: &Expr) -> Option<Slot> {
         }
         _ => return None,
     })
+}
+
+/// The values of constant `items`, or `None` when one is not a constant.
+fn constant_items(items: &[Expr]) -> Option<Vec<crate::AnyValue>> {
+    items.iter().map(|i| constant_value(i).map(Slot::resize::<0>)).collect()
 }
 
 /// Whether CPython 3.11's AST optimizer folds `e` into a constant (a literal, an operator on

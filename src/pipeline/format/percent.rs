@@ -1,7 +1,7 @@
 //! printf-style `fmt % args` as CPython 3.11's `PyUnicode_Format` does it, errors worded alike.
 //!
-//! Tuples are lists in anyscript, so a list on the right is the argument tuple (CPython would
-//! format a list as one argument); a dict is the mapping `%(key)s` reads.
+//! A tuple on the right is the argument list (a list is one argument, as in CPython); a dict is
+//! the mapping `%(key)s` reads.
 
 use super::float::{Flags, Mode, float_digits};
 use super::layout::{reserve, text_with_room};
@@ -10,7 +10,7 @@ use super::with_chars;
 use crate::any::py_text::int_text;
 use crate::pipeline::Slot;
 use crate::pipeline::value_ops::{
-    Text, dict_of, get_item, list_of, to_str, try_repr_value, type_error, value_error, vname,
+    Text, dict_of, get_item, is_tuple, seq_obj, to_str, try_repr_value, type_error, value_error, vname,
 };
 use crate::{AnyValue, AnyView, Error, ErrorKind, Result, Value};
 
@@ -84,7 +84,8 @@ pub(crate) fn percent_format(fmt: Text<'_>, args: AnyView<'_>) -> Result<String>
 fn format_chars(chars: &[char], args: AnyView<'_>) -> Result<String> {
     let value = args.value();
     let mapping: Option<Slot> = dict_of(value).map(|_| args.to_owned());
-    let mut state = match list_of(value) {
+    // Only a tuple is an argument list: a list is one argument, as in CPython.
+    let mut state = match seq_obj(value).filter(|_| is_tuple(value)) {
         Some(list) => {
             let items = list.with_items(|xs| xs.to_vec());
             let len = items.len() as i64;
@@ -371,16 +372,16 @@ mod tests {
 
     #[test]
     fn conversions_as_cpython() {
-        // Expected strings: CPython 3.11's `%` of the same arguments (a list standing for a tuple).
+        // Expected strings: CPython 3.11's `%` of the same arguments.
         assert_eq!(pct("%-05d|", i(5)), "5    |");
         assert_eq!(pct("%+05d", i(5)), "+0005");
         assert_eq!(pct("%#08x", i(255)), "0x0000ff");
         assert_eq!(pct("%#-8x|", i(255)), "0xff    |");
         assert_eq!(pct("% 8.3f", f(3.25159)), "   3.252");
         assert_eq!(pct("%.3r", s("abcdef")), "'ab");
-        assert_eq!(pct("%*d", list(vec![i(5), i(3)])), "    3");
-        assert_eq!(pct("%-*d|", list(vec![i(-5), i(3)])), "3    |");
-        assert_eq!(pct("%.*f", list(vec![i(-2), f(3.25159)])), "3");
+        assert_eq!(pct("%*d", tuple(vec![i(5), i(3)])), "    3");
+        assert_eq!(pct("%-*d|", tuple(vec![i(-5), i(3)])), "3    |");
+        assert_eq!(pct("%.*f", tuple(vec![i(-2), f(3.25159)])), "3");
         assert_eq!(pct("%.5d", i(-42)), "-00042");
         assert_eq!(pct("%#.5x", i(42)), "0x0002a");
         assert_eq!(pct("%d", f(1e30)), "1000000000000000019884624838656");
@@ -388,16 +389,16 @@ mod tests {
         assert_eq!(pct("%05.1f", f(-2.5)), "-02.5");
         assert_eq!(pct("%(a)s %(a)s", dict(vec![(s("a"), i(1))])), "1 1");
         assert_eq!(pct("%s %(a)s", dict(vec![(s("a"), i(1))])), "{'a': 1} 1");
-        assert_eq!(pct("%ld %hd %Ld", list(vec![i(1), i(2), i(3)])), "1 2 3");
-        assert_eq!(pct("%c|%5c", list(vec![i(65), s("é")])), "A|    é");
+        assert_eq!(pct("%ld %hd %Ld", tuple(vec![i(1), i(2), i(3)])), "1 2 3");
+        assert_eq!(pct("%c|%5c", tuple(vec![i(65), s("é")])), "A|    é");
     }
 
     #[test]
     fn errors_as_cpython() {
-        assert_eq!(pct("%5%", list(vec![])), "TypeError: not enough arguments for format string");
+        assert_eq!(pct("%5%", tuple(vec![])), "TypeError: not enough arguments for format string");
         assert_eq!(pct("%y", i(1)), "ValueError: unsupported format character 'y' (0x79) at index 1");
         assert_eq!(pct("%é", i(1)), "ValueError: unsupported format character '?' (0xe9) at index 1");
-        assert_eq!(pct("%", list(vec![])), "ValueError: incomplete format");
+        assert_eq!(pct("%", tuple(vec![])), "ValueError: incomplete format");
         assert_eq!(pct("%(a", dict(vec![])), "ValueError: incomplete format key");
         assert_eq!(pct("%(a)", dict(vec![(s("a"), i(1))])), "ValueError: incomplete format");
         assert_eq!(pct("abc", i(5)), "TypeError: not all arguments converted during string formatting");
@@ -405,7 +406,7 @@ mod tests {
         assert_eq!(pct("%d", s("s")), "TypeError: %d format: a real number is required, not str");
         assert_eq!(pct("%c", s("ab")), "TypeError: %c requires int or char");
         assert_eq!(pct("%(a)s", i(5)), "TypeError: format requires a mapping");
-        assert_eq!(pct("%*d", list(vec![s("a"), i(3)])), "TypeError: * wants int");
+        assert_eq!(pct("%*d", tuple(vec![s("a"), i(3)])), "TypeError: * wants int");
         assert_eq!(pct("%d", f(f64::NAN)), "ValueError: cannot convert float NaN to integer");
         assert_eq!(pct("%f", none()), "TypeError: must be real number, not NoneType");
     }
