@@ -97,6 +97,16 @@ def unhashable_inside_a_tuple(text):
         return str(e)
 
 
+def unhashable_keys_in_one_display(text):
+    out = []
+    for w in text.split()[:3]:
+        try:
+            out.append({(w[:1], [1]): 1, (w, [2]): 2, w: 3})
+        except TypeError as e:
+            out.append(str(e) + "|" + w)
+    return out
+
+
 def tuple_is_not_a_list(text):
     t, l = tuple(text[:3]), list(text[:3])
     out = [t == l, t != l, t == tuple(l), list(t) == l, (1, 2) < (1, 3), (1, 2) < (1, 2, 0), () < (0,)]

@@ -358,8 +358,9 @@ impl Vm<'_> {
                 }
                 Inst::BuildDict { dst, items } => {
                     let mut dict = Dict::new();
+                    // Checked before the loop: `tri!` continues the dispatch loop, not this one.
+                    tri!(items.of(f).chunks_exact(2).try_for_each(|kv| check_hashable(reg!(kv[0]).value())));
                     for kv in items.of(f).chunks_exact(2) {
-                        tri!(check_hashable(reg!(kv[0]).value()));
                         dict.set(reg!(kv[0]).clone().resize::<0>(), reg!(kv[1]).clone().resize::<0>());
                     }
                     reg!(dst) = Slot::from(dict);
