@@ -191,6 +191,11 @@ def stmt(s: Dict[str, Any], indent: str, out: List[str]) -> None:
             out.append(f"{indent}{_except_header(h)}:")
             stmts(h["body"], inner, out)
         _else_block(s, indent, out)
+        if s.get("finalbody"):
+            out.append(f"{indent}finally:")
+            stmts(s["finalbody"], inner, out)
+    elif kind == "reraise":
+        out.append(f"{indent}raise")
     elif kind == "return":
         value = s.get("value")
         out.append(f"{indent}return" if value is None else f"{indent}return {expr(value)}")

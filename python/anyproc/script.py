@@ -338,6 +338,8 @@ class _Lowerer:
 
     def function(self, fn: types.FunctionType) -> Tuple[Dict[str, Any], str]:
         self.fn, self.src = fn, _Source(fn)
+        # How many `except` clauses enclose the statement being lowered (a bare `raise` needs one).
+        self.clauses = 0
         node = self.src.node
         for deco in node.decorator_list:
             # `@anyproc.script` and `@anyproc.script(while_limit=...)`: the function being
@@ -525,9 +527,7 @@ class _Lowerer:
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} statements"))
 
     def try_(self, node: ast.Try, line: int) -> Dict[str, Any]:
-        """``try``/``except``/``else``; the clauses name exceptions by plain names."""
-        if node.finalbody:
-            raise self.src.error(node.finalbody[0], "try ... finally")
+        """``try``/``except``/``else``/``finally``; the clauses name exceptions by plain names."""
         handlers = []
         for h in node.handlers:
             kinds = [] if h.type is None else _flat_types(h.type)
@@ -536,15 +536,27 @@ class _Lowerer:
                     raise self.src.error(k, "an except clause naming anything but exception names")
                 if k.id not in _CATCHABLE:
                     raise self.src.error(k, f"except {k.id} (anyscript catches " + ", ".join(_CATCHABLE) + ")")
+            self.clauses += 1
+            try:
+                body = self.block(h.body)
+            finally:
+                self.clauses -= 1
             handlers.append({"line": self.src.line(h), "types": [k.id for k in kinds], "name": h.name,
-                             "body": self.block(h.body)})
-        return {"line": line, "stmt": "try", "body": self.block(node.body), "handlers": handlers,
-                "orelse": self.block(node.orelse)}
+                             "body": body})
+        out = {"line": line, "stmt": "try", "body": self.block(node.body), "handlers": handlers,
+               "orelse": self.block(node.orelse)}
+        if node.finalbody:
+            out["finalbody"] = self.block(node.finalbody)
+        return out
 
     def raise_(self, node: ast.Raise, line: int) -> Dict[str, Any]:
-        """``raise X``, ``raise X()`` or ``raise X(value)`` of an exception anyscript raises."""
+        """``raise X``, ``raise X()`` or ``raise X(value)`` of an exception anyscript raises, or a bare
+        ``raise`` (which the compiler accepts inside an ``except`` clause)."""
         if node.exc is None:
-            raise self.src.error(node, "bare raise (re-raising needs try/except)")
+            if not self.clauses:
+                # CPython raises RuntimeError when it runs (or re-raises a caller's exception).
+                raise self.src.error(node, "a bare 'raise' outside an 'except' clause")
+            return {"line": line, "stmt": "reraise"}
         if node.cause is not None:
             raise self.src.error(node.cause, "raise ... from")
         exc, value = node.exc, None

@@ -1682,9 +1682,10 @@ class Gen:
 
     # -- try/except/else, raise, assert, del
     def try_stmt(self, level: int, depth: int) -> None:
-        """``try:`` with one to three except clauses (names, tuples of them, a bare one last; `as e`
-        read only through its message), maybe ``else:``. What the body binds may be unassigned after
-        it (an exception before the binding), as may what a clause or the else block binds."""
+        """``try:`` with up to three except clauses (names, tuples of them, a bare one last; `as e`
+        read only through its message), maybe ``else:``, maybe ``finally:`` (then perhaps no clause
+        at all). What the body binds may be unassigned after it (an exception before the binding),
+        as may what a clause, the else block or the finally block binds."""
         r = self.r
         self.emit(level, "try:")
         self.in_try += 1
@@ -1692,7 +1693,8 @@ class Gen:
         if depth and r.random() < 0.1:
             self.emit(level + 1, f"return {self.expr('any')}")
         self.in_try -= 1
-        n = r.choice([1, 1, 1, 2, 2, 3])
+        finally_block = r.random() < 0.25
+        n = r.choice([0, 1, 1, 2]) if finally_block else r.choice([1, 1, 1, 2, 2, 3])
         for i in range(n):
             name = None
             if i == n - 1 and r.random() < 0.12:
@@ -1708,9 +1710,19 @@ class Gen:
                     name = "e" if r.random() < 0.2 else self.fresh("e")
                 self.emit(level, f"except {types}{' as ' + name if name else ''}:")
             self.handler_body(level + 1, depth + 1, name)
-        if r.random() < 0.3:
+        if n and r.random() < 0.3:
             self.emit(level, "else:")
             self.maybe.update(self.block(level + 1, r.randint(1, 2), depth + 1))
+        if finally_block:
+            self.emit(level, "finally:")
+            self.scopes.append({})
+            for _ in range(r.choice([1, 1, 2])):
+                self.stmt(level + 1, depth + 1)
+            if r.random() < 0.1:
+                self.emit(level + 1, f"return {self.expr('any')}")
+            elif r.random() < 0.1 and self.loops:
+                self.emit(level + 1, r.choice(["break", "continue"]))
+            self.maybe.update(self.scopes.pop())
 
     def handler_body(self, level: int, depth: int, name: Optional[str]) -> None:
         """An except clause's statements: often the message kept where the result shows it, then
@@ -1728,6 +1740,9 @@ class Gen:
             self.emit(level, f"return {self.expr('any')}")
         elif r.random() < 0.1 and self.loops:
             self.emit(level, r.choice(["break", "continue"]))
+        elif r.random() < 0.1:
+            # The clause's error raised again (bare `raise`), now and then only on a condition.
+            self.emit(level, "raise" if r.random() < 0.5 else f"if {self.expr('bool', 1)}: raise")
         if len(self.lines) == start:
             self.emit(level, "pass")
         self.maybe.update(self.scopes.pop())
@@ -2094,8 +2109,8 @@ class _SizeGuard(ast.NodeTransformer):
 
 
 class _HandlerGuard(ast.NodeTransformer):
-    """Starts every except clause with ``_harness_reraise()``: a bare ``except:`` or an ``except
-    BaseException`` must not catch the harness's TooBig or _BigSeen."""
+    """Starts every except clause and finally block with ``_harness_reraise()``: a bare ``except:``
+    or an ``except BaseException`` must not catch the harness's TooBig or _BigSeen."""
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler):
         """The clause with the check first."""
@@ -2104,9 +2119,19 @@ class _HandlerGuard(ast.NodeTransformer):
         node.body = [ast.copy_location(check, node)] + node.body
         return node
 
+    def visit_Try(self, node: ast.Try):
+        """A ``finally:`` block with the check first: a ``return``, ``break`` or ``continue`` in
+        it must not swallow the harness's exception in flight."""
+        self.generic_visit(node)
+        if node.finalbody:
+            check = ast.Expr(ast.Call(ast.Name("_harness_reraise", ast.Load()), [], []))
+            node.finalbody = [ast.copy_location(check, node.finalbody[0])] + node.finalbody
+        return node
+
 
 def _harness_reraise() -> None:
-    """In an except clause: re-raises the exception it caught when the harness raised it."""
+    """In an except clause (or a finally block an exception runs): re-raises the exception when the
+    harness raised it."""
     exc = sys.exc_info()[1]
     if isinstance(exc, (TooBig, _BigSeen)):
         raise exc

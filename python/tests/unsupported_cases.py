@@ -18,13 +18,6 @@ def uses_class(text):
     return text
 
 
-def uses_try_finally(text):
-    try:
-        return text
-    finally:
-        text = ""  # unsupported: try ... finally
-
-
 def uses_except_of_other_exception(text):
     try:
         return int(text)
@@ -108,7 +101,7 @@ def uses_raise_of_exception(text):
 
 
 def uses_bare_raise(text):
-    raise  # unsupported: bare raise
+    raise  # unsupported: a bare 'raise' outside an 'except' clause
 
 
 def uses_big_int(text):

@@ -96,12 +96,21 @@ pub enum StmtKind {
     /// `raise exc(value)`, `raise exc()` or `raise exc` (`value` None), `exc` the name of one of
     /// Python's built-in exceptions that anyscript raises itself (`ValueError`, `KeyError`, ...).
     Raise { exc: String, value: Option<Expr> },
+    /// A bare `raise` inside an `except` clause: the error the clause caught, raised again.
+    Reraise,
     /// `assert test[, msg]`: `msg` is evaluated only when the assertion fails.
     Assert { test: Expr, msg: Option<Expr> },
     /// `del t0, t1, ...`: each target a subscript (`del d[k]`, `del xs[i]`), deleted in order.
     Delete { targets: Vec<Target> },
-    /// `try: body` with `except` clauses and an optional `else:` (no `finally:`).
-    Try { body: Vec<Stmt>, handlers: Vec<ExceptHandler>, orelse: Vec<Stmt> },
+    /// `try: body` with `except` clauses, an optional `else:` and an optional `finally:`, which
+    /// runs however the others end (`handlers` may be empty when there is a `finally:`).
+    Try {
+        body: Vec<Stmt>,
+        handlers: Vec<ExceptHandler>,
+        orelse: Vec<Stmt>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        finalbody: Vec<Stmt>,
+    },
 }
 
 /// `except (T1, T2) as name: body`; no types for a bare `except:`.
@@ -125,9 +134,9 @@ impl StmtKind {
             StmtKind::If { body, orelse, .. }
             | StmtKind::For { body, orelse, .. }
             | StmtKind::While { body, orelse, .. } => vec![body, orelse],
-            StmtKind::Try { body, handlers, orelse } => {
+            StmtKind::Try { body, handlers, orelse, finalbody } => {
                 let clauses = handlers.iter().map(|h| h.body.as_slice());
-                std::iter::once(body.as_slice()).chain(clauses).chain([orelse.as_slice()]).collect()
+                std::iter::once(body.as_slice()).chain(clauses).chain([orelse.as_slice(), finalbody]).collect()
             }
             _ => Vec::new(),
         }
@@ -139,9 +148,9 @@ impl StmtKind {
             StmtKind::If { body, orelse, .. }
             | StmtKind::For { body, orelse, .. }
             | StmtKind::While { body, orelse, .. } => vec![body, orelse],
-            StmtKind::Try { body, handlers, orelse } => {
+            StmtKind::Try { body, handlers, orelse, finalbody } => {
                 let clauses = handlers.iter_mut().map(|h| &mut h.body);
-                std::iter::once(body).chain(clauses).chain([orelse]).collect()
+                std::iter::once(body).chain(clauses).chain([orelse, finalbody]).collect()
             }
             _ => Vec::new(),
         }

@@ -175,6 +175,19 @@ struct LoopCtx {
     continues: Vec<usize>,
 }
 
+/// A `try` body with a `finally:` block being compiled: the `return`, `break` and `continue`
+/// jumps that leave it, which go through a copy of the block first (`compile/exceptions.rs`).
+struct FinallyCtx {
+    /// How many loops were open when the `try` began: a `break` in a loop opened inside the
+    /// body stays inside it.
+    loops: usize,
+    /// The register a `return` leaves its value in before its copy of the block runs.
+    ret: Reg,
+    returns: Vec<usize>,
+    breaks: Vec<usize>,
+    continues: Vec<usize>,
+}
+
 struct FnCompiler<'a> {
     module: &'a ModuleScope<'a>,
     f: Function,
@@ -192,6 +205,11 @@ struct FnCompiler<'a> {
     /// A lambda's parameters that stand for the enclosing function's variables which may be
     /// unassigned when the lambda is made: a read raises CPython's free-variable `NameError`.
     free_maybe_unbound: Vec<String>,
+    /// The `try` bodies with a `finally:` around the current statement, innermost last.
+    finallys: Vec<FinallyCtx>,
+    /// The registers holding the errors that the `except` clauses around the current statement
+    /// caught (for a bare `raise`), innermost last.
+    clause_errors: Vec<Reg>,
 }
 
 fn err(line: u32, kind: ErrorKind, msg: impl Into<String>) -> Error {
@@ -440,6 +458,8 @@ impl<'a> FnCompiler<'a> {
             statement_bound,
             comprehension_depth: 0,
             free_maybe_unbound: Vec::new(),
+            finallys: Vec::new(),
+            clause_errors: Vec::new(),
         }
     }
 
@@ -636,35 +656,22 @@ impl<'a> FnCompiler<'a> {
                 self.patch(exit, ended);
                 self.leave_loop(top, orelse)?;
             }
-            StmtKind::Break => {
-                let at = self.emit(Inst::Jump { to: 0 });
-                let line = self.line;
-                self.loops
-                    .last_mut()
-                    .ok_or_else(|| err(line, ErrorKind::Parse, "'break' outside loop"))?
-                    .breaks
-                    .push(at);
-            }
-            StmtKind::Continue => {
-                let at = self.emit(Inst::Jump { to: 0 });
-                let line = self.line;
-                self.loops
-                    .last_mut()
-                    .ok_or_else(|| err(line, ErrorKind::Parse, "'continue' not properly in loop"))?
-                    .continues
-                    .push(at);
-            }
+            StmtKind::Break => self.leave_iteration(true)?,
+            StmtKind::Continue => self.leave_iteration(false)?,
             StmtKind::Pass => {}
             StmtKind::Raise { exc, value } => self.raise(exc, value.as_ref())?,
+            StmtKind::Reraise => self.reraise()?,
             StmtKind::Assert { test, msg } => self.assert(test, msg.as_ref())?,
             StmtKind::Delete { targets } => targets.iter().try_for_each(|t| self.delete(t))?,
-            StmtKind::Try { body, handlers, orelse } => self.try_statement(body, handlers, orelse)?,
+            StmtKind::Try { body, handlers, orelse, finalbody } => {
+                self.try_statement(body, handlers, orelse, finalbody)?
+            }
             StmtKind::Return { value } => {
                 let src = match value {
                     Some(v) => self.expr(v, None)?,
                     None => self.constant(Slot::default()),
                 };
-                self.emit(Inst::Return { src });
+                self.return_value(src);
             }
         }
         Ok(())

@@ -168,6 +168,7 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             }
             Inst::Return { src } => Inst::ReturnTo { dst, src: reg(src), exit },
             Inst::Raise { kind, value } => Inst::Raise { kind, value: reg(value) },
+            Inst::Reraise { src } => Inst::Reraise { src: reg(src) },
             Inst::DelItem { obj, key } => Inst::DelItem { obj: reg(obj), key: reg(key) },
             Inst::ReturnTo { .. } | Inst::Clear { .. } => unreachable!("only callers hold inlined code"),
         });
@@ -281,6 +282,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::GuardReset { .. }
             | Inst::CheckBound { .. }
             | Inst::Raise { .. }
+            | Inst::Reraise { .. }
             | Inst::DelItem { .. }
             | Inst::Guard { .. } => {}
         }

@@ -247,10 +247,13 @@ impl Vm<'_> {
     fn exec(&mut self, f: &Function, regs: &mut [Slot], loops: &mut [LoopState]) -> Result<Slot> {
         let code = &f.code[..];
         let mut pc = 0usize;
+        // The errors clauses keep to raise again (`Handler::keep`): empty, and never allocated,
+        // unless a clause that keeps one catches.
+        let mut kept = KeptErrors::default();
         // An error continues at the `except` clause that catches it, or leaves the function.
         macro_rules! fail {
             ($e:expr) => {
-                match caught(f, (pc - 1) as u32, $e, regs) {
+                match caught(f, (pc - 1) as u32, Raised::new($e, (pc - 1) as u32), regs, &mut kept) {
                     Ok(target) => {
                         pc = target as usize;
                         continue;
@@ -338,6 +341,17 @@ impl Vm<'_> {
                         _ => tri!(to_str(reg!(value).view())),
                     };
                     fail!(Error::new(kind, message));
+                }
+                Inst::Reraise { src } => {
+                    if let Some(raised) = kept.take(src) {
+                        match caught(f, (pc - 1) as u32, raised, regs, &mut kept) {
+                            Ok(target) => {
+                                pc = target as usize;
+                                continue;
+                            }
+                            Err(e) => return Err(e),
+                        }
+                    }
                 }
                 Inst::Slice { dst, obj, bounds } => {
                     widen_long_text(&mut reg!(obj));
@@ -623,14 +637,48 @@ fn is_unbound(slot: &Slot) -> bool {
     slot.type_index() == OPAQUE_PTR && matches!(slot.value(), Value::Pod(_, bits) if bits == mark)
 }
 
-/// Where an error raised by instruction `pc` of `f` continues: the first `except` clause that
-/// catches it (its message given to the clause's `as` variable), or `Err` with the error located.
-/// An error that carries a foreign exception (a Python callback's) is never caught: anyscript
+/// An error and the instruction that first raised it (where it is located when it leaves the
+/// function, even after a `finally:` block or a bare `raise` raised it again).
+struct Raised {
+    error: Error,
+    at: u32,
+}
+
+impl Raised {
+    fn new(error: Error, at: u32) -> Self {
+        Raised { error, at }
+    }
+}
+
+/// The errors that clauses keep for a bare `raise` or the end of a `finally:` block, by the
+/// register the clause names (`Handler::keep`): at most one each, so a loop that catches again
+/// and again keeps only the last.
+#[derive(Default)]
+struct KeptErrors(Vec<(Reg, Raised)>);
+
+impl KeptErrors {
+    fn keep(&mut self, reg: Reg, raised: Raised) {
+        self.0.retain(|(r, _)| *r != reg);
+        self.0.push((reg, raised));
+    }
+
+    /// The error kept for `reg`, no longer kept.
+    fn take(&mut self, reg: Reg) -> Option<Raised> {
+        let i = self.0.iter().position(|(r, _)| *r == reg)?;
+        Some(self.0.swap_remove(i).1)
+    }
+}
+
+/// Where an error raised by instruction `pc` of `f` continues: the first clause that catches it
+/// (its message given to the clause's `as` variable, the error kept when the clause keeps it),
+/// or `Err` with the error located where it was first raised. An error that carries a foreign
+/// exception (a Python callback's) is caught only by a `finally:` block's clause: anyscript
 /// cannot tell its class, which may be one `except Exception` must not catch (`KeyboardInterrupt`).
 #[cold]
 #[inline(never)]
-fn caught(f: &Function, pc: u32, e: Error, regs: &mut [Slot]) -> Result<u32> {
-    let catcher = f.handlers.iter().find(|h| e.payload().is_none() && h.catches(pc, &e));
+fn caught(f: &Function, pc: u32, raised: Raised, regs: &mut [Slot], kept: &mut KeptErrors) -> Result<u32> {
+    let e = &raised.error;
+    let catcher = f.handlers.iter().find(|h| h.catches(pc, e));
     // An error that leaves an `except ... as name` clause deletes `name`, as the end of the
     // clause does; one caught by a `try` inside the clause's body does not leave it.
     for left in f.handlers.iter().filter(|h| h.bind != NO_REG && (h.target..h.body_end).contains(&pc)) {
@@ -643,9 +691,12 @@ fn caught(f: &Function, pc: u32, e: Error, regs: &mut [Slot]) -> Result<u32> {
         if h.bind != NO_REG {
             regs[h.bind as usize] = Slot::from_text(e.message());
         }
+        if h.keep != NO_REG {
+            kept.keep(h.keep, raised);
+        }
         return Ok(h.target);
     }
-    Err(located(f, pc, e))
+    Err(located(f, raised.at, raised.error))
 }
 
 /// The state of `range(start, stop, step)`: ints, and a step that is not zero.

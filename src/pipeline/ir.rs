@@ -134,6 +134,10 @@ pub enum Inst {
     /// `raise kind(value)`: fails with an error of `kind` whose message is `str(value)`
     /// (`repr` for a `KeyError`, as CPython prints one), or empty when `value` is [`NO_REG`].
     Raise { kind: ErrorKind, value: Reg },
+    /// Raises again the error a clause kept in `src` (a bare `raise`, the end of a `finally:`
+    /// block reached by an error), located where it was first raised; nothing when `src` holds
+    /// none (a `finally:` block reached without an error never gets here).
+    Reraise { src: Reg },
     /// `del obj[key]`.
     DelItem { obj: Reg, key: Reg },
     /// `return src` of inlined code: moves `src` into the call's `dst` and continues at `exit`.
@@ -145,7 +149,10 @@ pub enum Inst {
 
 /// An `except` clause: an error raised by an instruction in `start..end` whose kind is in
 /// `kinds` (bit `1 << kind`) continues at `target`, with its message in register `bind` (the
-/// `as e` variable) unless that is [`NO_REG`]. A function lists inner clauses before outer ones.
+/// `as e` variable) unless that is [`NO_REG`], and the error itself in `keep` (for a bare
+/// `raise`) unless that is `NO_REG`. A `finally` clause catches every error, a Python callback's
+/// exception too, which an `except` clause never catches. A function lists inner clauses
+/// before outer ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Handler {
     /// The first instruction of the `try` body.
@@ -161,12 +168,17 @@ pub struct Handler {
     pub kinds: u32,
     /// The register given the error's message, or [`NO_REG`].
     pub bind: Reg,
+    /// The register given the error, to raise it again (`Inst::Reraise`), or [`NO_REG`].
+    pub keep: Reg,
+    /// Whether this is a `finally:` block's catch-all clause.
+    pub finally: bool,
 }
 
 impl Handler {
     /// Whether the clause catches `e`, raised at instruction `pc`.
     pub fn catches(&self, pc: u32, e: &Error) -> bool {
-        (self.start..self.end).contains(&pc) && self.kinds & (1 << e.kind() as u32) != 0
+        (self.start..self.end).contains(&pc)
+            && (self.finally || (e.payload().is_none() && self.kinds & (1 << e.kind() as u32) != 0))
     }
 }
 
@@ -355,6 +367,7 @@ impl fmt::Display for Function {
                 Inst::Return { src } => format!("return {}", r(src)),
                 Inst::Raise { kind, value } if value == NO_REG => format!("raise {}", kind.name()),
                 Inst::Raise { kind, value } => format!("raise {}({})", kind.name(), r(value)),
+                Inst::Reraise { src } => format!("reraise {}", r(src)),
                 Inst::DelItem { obj, key } => format!("del {}[{}]", r(obj), r(key)),
                 Inst::ReturnTo { dst, src, exit } => format!("{} = {} and jump {exit} (return)", r(dst), r(src)),
                 Inst::Clear { first, count, first_loop, loops } => {
@@ -375,7 +388,9 @@ impl fmt::Display for Function {
         }
         for h in &self.handlers {
             let bind = if h.bind == NO_REG { String::new() } else { format!(" as %{}", h.bind) };
-            writeln!(f, "  (errors of kinds {:#x} at {}..{} continue at {}{bind})", h.kinds, h.start, h.end, h.target)?;
+            let kinds = if h.finally { "every error".to_string() } else { format!("errors of kinds {:#x}", h.kinds) };
+            let keep = if h.keep == NO_REG { String::new() } else { format!(", kept in %{}", h.keep) };
+            writeln!(f, "  ({kinds} at {}..{} continue at {}{bind}{keep})", h.start, h.end, h.target)?;
         }
         Ok(())
     }

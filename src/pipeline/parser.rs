@@ -21,7 +21,7 @@ pub const MAX_DEPTH: usize = 200;
 
 /// Python keywords anyscript rejects wherever they appear.
 const UNSUPPORTED_KEYWORDS: &[&str] =
-    &["class", "finally", "with", "import", "from", "global", "nonlocal", "yield", "async", "await"];
+    &["class", "with", "import", "from", "global", "nonlocal", "yield", "async", "await"];
 
 /// Parses a module of top-level `def`s.
 pub fn parse_module(src: &str) -> crate::Result<Module> {
@@ -520,7 +520,7 @@ impl Parser {
             Some("raise") => self.raise_statement()?,
             Some("assert") => self.assert_statement()?,
             Some("del") => self.del_statement()?,
-            Some(word @ ("if" | "while" | "for" | "def" | "elif" | "else" | "try" | "except")) => {
+            Some(word @ ("if" | "while" | "for" | "def" | "elif" | "else" | "try" | "except" | "finally")) => {
                 return Err(self.error(format!("invalid syntax: '{word}' cannot appear here")));
             }
             Some(word) if UNSUPPORTED_KEYWORDS.contains(&word) => return Err(self.unexpected()),
@@ -538,11 +538,12 @@ impl Parser {
         Ok(StmtKind::Return { value })
     }
 
-    /// `raise NAME`, `raise NAME()` or `raise NAME(value)`; the compiler checks that NAME is an exception it raises.
+    /// `raise NAME`, `raise NAME()` or `raise NAME(value)`; the compiler checks that NAME is an
+    /// exception it raises (and that a bare `raise` is inside an `except` clause).
     fn raise_statement(&mut self) -> Result<StmtKind> {
-        let head = self.take();
+        self.take();
         if self.at_statement_end() {
-            return Err(self.error_at(&head, not_supported("bare 'raise' (re-raising the current exception) is")));
+            return Ok(StmtKind::Reraise);
         }
         let at = self.token().clone();
         let exc = self.test()?;
@@ -823,7 +824,8 @@ impl Parser {
         self.block("'else' statement", head.line)
     }
 
-    /// `try:` with one or more `except` clauses and an optional `else:`; `finally:` and `except*` are refused.
+    /// `try:` with `except` clauses, an optional `else:` and an optional `finally:` (at least one
+    /// clause or the `finally:`); `except*` is refused.
     fn try_statement(&mut self) -> Result<StmtKind> {
         let head = self.take();
         self.expect_op(":", "expected ':' after 'try'")?;
@@ -841,17 +843,20 @@ impl Parser {
             }
             handlers.push(handler);
         }
-        if self.is_kw("finally") {
-            return Err(self.error(not_supported("'finally' is")));
-        }
-        if handlers.is_empty() {
+        if handlers.is_empty() && !self.is_kw("finally") {
             return Err(self.error("expected 'except' or 'finally' block"));
         }
-        let orelse = self.else_block()?;
-        if self.is_kw("finally") {
-            return Err(self.error(not_supported("'finally' is")));
-        }
-        Ok(StmtKind::Try { body, handlers, orelse })
+        // As in Python, `else:` needs an `except` clause before it.
+        let orelse = if handlers.is_empty() { Vec::new() } else { self.else_block()? };
+        let finalbody = match self.is_kw("finally") {
+            true => {
+                let head = self.take();
+                self.expect_op(":", "expected ':' after 'finally'")?;
+                self.block("'finally' statement", head.line)?
+            }
+            false => Vec::new(),
+        };
+        Ok(StmtKind::Try { body, handlers, orelse, finalbody })
     }
 
     /// `except [types ['as' NAME]] ':' block`, on `except`.
@@ -2023,14 +2028,6 @@ mod tests {
     #[test]
     fn raise_errors() {
         let cases: &[(&str, &str)] = &[
-            (
-                "raise",
-                "line 2, column 5: bare 'raise' (re-raising the current exception) is not supported in anyscript",
-            ),
-            (
-                "raise; x = 1",
-                "line 2, column 5: bare 'raise' (re-raising the current exception) is not supported in anyscript",
-            ),
             ("raise E from e", "line 2, column 13: 'raise ... from' is not supported in anyscript"),
             ("raise E(1) from None", "line 2, column 16: 'raise ... from' is not supported in anyscript"),
             (
@@ -2225,7 +2222,8 @@ mod tests {
         let src = "try:\n    x = 1\nexcept ValueError:\n    pass\nexcept (KeyError, IndexError) as e:\n    pass\nexcept:\n    pass\nelse:\n    pass";
         let s = stmts(src);
         assert_eq!(s.len(), 1);
-        let StmtKind::Try { body, handlers, orelse } = &s[0].kind else { panic!("{s:?}") };
+        let StmtKind::Try { body, handlers, orelse, finalbody } = &s[0].kind else { panic!("{s:?}") };
+        assert!(finalbody.is_empty());
         assert_eq!(s[0].line, 2);
         assert!(matches!(&body[..], [Stmt { line: 3, kind: StmtKind::Assign { .. } }]), "{body:?}");
         assert_eq!(
@@ -2260,17 +2258,27 @@ mod tests {
         );
         let StmtKind::For { body, .. } = &s[0].kind else { panic!() };
         assert_eq!(body.iter().map(|s| s.line).collect::<Vec<_>>(), vec![3, 9]);
-        let StmtKind::Try { body: inner, handlers, orelse } = &body[0].kind else { panic!("{body:?}") };
+        let StmtKind::Try { body: inner, handlers, orelse, .. } = &body[0].kind else { panic!("{body:?}") };
         assert!(matches!(&inner[..], [Stmt { line: 3, kind: StmtKind::Assign { .. } }]));
         assert_eq!(orelse, &vec![pass(8)]);
         let nested = StmtKind::Try {
             body: vec![Stmt { line: 6, kind: StmtKind::Break }],
             handlers: vec![handler(7, &["F"], None, vec![Stmt { line: 7, kind: StmtKind::Continue }])],
             orelse: vec![],
+            finalbody: vec![],
         };
         assert_eq!(handlers, &vec![handler(4, &["E"], None, vec![Stmt { line: 5, kind: nested }])]);
         // `try` and `except` are names of no expression.
         assert_eq!(stmt_err("x = try"), "line 2, column 9: expected an expression, found 'try'");
+        // `finally:` after the body, after clauses, after `else:`.
+        let finally = |src: &str| match stmt(src) {
+            StmtKind::Try { handlers, orelse, finalbody, .. } => (handlers.len(), orelse.len(), finalbody),
+            other => panic!("{src}: {other:?}"),
+        };
+        assert_eq!(finally("try: x = 1\nfinally: pass"), (0, 0, vec![pass(3)]));
+        assert_eq!(finally("try: x = 1\nexcept E: pass\nfinally:\n    pass"), (1, 0, vec![pass(5)]));
+        assert_eq!(finally("try: x = 1\nexcept E: pass\nelse: pass\nfinally: pass"), (1, 1, vec![pass(5)]));
+        assert_eq!(stmt("raise"), StmtKind::Reraise);
     }
 
     #[test]
@@ -2279,14 +2287,14 @@ mod tests {
             ("try:\n        pass", "line 3, column 13: expected 'except' or 'finally' block"),
             ("try:\n        pass\n    x = 1", "line 4, column 5: expected 'except' or 'finally' block"),
             ("try: pass\n    else: pass", "line 3, column 5: expected 'except' or 'finally' block"),
-            ("try: pass\n    finally: pass", "line 3, column 5: 'finally' is not supported in anyscript"),
+            ("try: pass\n    finally pass", "line 3, column 13: expected ':' after 'finally'"),
             (
-                "try: pass\n    except E: pass\n    finally: pass",
-                "line 4, column 5: 'finally' is not supported in anyscript",
+                "try: pass\n    finally: pass\n    else: pass",
+                "line 4, column 5: invalid syntax: 'else' cannot appear here",
             ),
             (
-                "try: pass\n    except E: pass\n    else: pass\n    finally: pass",
-                "line 5, column 5: 'finally' is not supported in anyscript",
+                "try: pass\n    finally: pass\n    finally: pass",
+                "line 4, column 5: invalid syntax: 'finally' cannot appear here",
             ),
             (
                 "try: pass\n    except* E: pass",
@@ -2341,7 +2349,7 @@ mod tests {
             ),
             ("except E: pass", "line 2, column 5: invalid syntax: 'except' cannot appear here"),
             ("if x: pass\n    except E: pass", "line 3, column 5: invalid syntax: 'except' cannot appear here"),
-            ("finally: pass", "line 2, column 5: 'finally' is not supported in anyscript"),
+            ("finally: pass", "line 2, column 5: invalid syntax: 'finally' cannot appear here"),
             ("x = 1; try: pass", "line 2, column 12: invalid syntax: 'try' cannot appear here"),
         ];
         for (src, msg) in cases {
@@ -2605,10 +2613,6 @@ mod tests {
     #[test]
     fn unsupported_constructs() {
         let cases: &[(&str, &str)] = &[
-            (
-                "def f(x):\n    try:\n        pass\n    finally:\n        pass",
-                "line 4, column 5: 'finally' is not supported",
-            ),
             ("def f(x):\n    try:\n        pass\n    except* E:\n        pass", "line 4, column 5: 'except*'"),
             ("def f(x):\n    with a as b:\n        pass", "line 2, column 5: 'with' is not supported"),
             ("class A:\n    pass", "line 1, column 1: 'class' is not supported"),

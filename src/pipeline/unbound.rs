@@ -9,7 +9,7 @@
 //! first (a loop is assumed to run zero times, `while True` included), which only costs a
 //! check; it never misses one that may be read unassigned.
 
-use super::ast::{Expr, Stmt, StmtKind, Target};
+use super::ast::{ExceptHandler, Expr, Stmt, StmtKind, Target};
 use super::compile::visit_children;
 use std::collections::HashSet;
 
@@ -119,24 +119,21 @@ impl Walk<'_> {
                     self.reads(m, &assigned);
                 }
             }
-            StmtKind::Try { body, handlers, orelse } => {
-                // The body may fail before any of its assignments, so a clause starts from what
-                // was assigned before the `try`; its `as` variable is deleted when it ends.
-                let body_end = self.block(body, Some(assigned.clone()));
-                let mut ends = vec![body_end.and_then(|a| self.block(orelse, Some(a)))];
-                for h in handlers {
-                    let mut inside = assigned.clone();
-                    inside.extend(h.name.iter().cloned());
-                    let end = self.block(&h.body, Some(inside));
-                    ends.push(end.map(|mut a| {
-                        h.name.iter().for_each(|n| {
-                            a.remove(n);
-                        });
-                        a
-                    }));
+            StmtKind::Try { body, handlers, orelse, finalbody } => {
+                // The `finally:` block may run after an error anywhere in the rest, so it starts
+                // from what was assigned before the `try`; what it assigns is assigned after.
+                let before = assigned.clone();
+                let rest = self.try_except(body, handlers, orelse, assigned);
+                if finalbody.is_empty() {
+                    return rest;
                 }
-                return ends.into_iter().flatten().reduce(|a, b| a.intersection(&b).cloned().collect());
+                let finally_end = self.block(finalbody, Some(before.clone()))?;
+                return rest.map(|mut a| {
+                    a.extend(finally_end.difference(&before).cloned());
+                    a
+                });
             }
+            StmtKind::Reraise => return None,
             StmtKind::Delete { targets } => {
                 for t in targets {
                     // Deleting reads the target's parts and binds nothing.
@@ -145,6 +142,32 @@ impl Walk<'_> {
             }
         }
         Some(assigned)
+    }
+
+    /// `try: body` / `except` clauses / `else: orelse`, from `assigned`.
+    fn try_except(
+        &mut self,
+        body: &[Stmt],
+        handlers: &[ExceptHandler],
+        orelse: &[Stmt],
+        assigned: HashSet<String>,
+    ) -> Assigned {
+        // The body may fail before any of its assignments, so a clause starts from what was
+        // assigned before the `try`; its `as` variable is deleted when it ends.
+        let body_end = self.block(body, Some(assigned.clone()));
+        let mut ends = vec![body_end.and_then(|a| self.block(orelse, Some(a)))];
+        for h in handlers {
+            let mut inside = assigned.clone();
+            inside.extend(h.name.iter().cloned());
+            let end = self.block(&h.body, Some(inside));
+            ends.push(end.map(|mut a| {
+                h.name.iter().for_each(|n| {
+                    a.remove(n);
+                });
+                a
+            }));
+        }
+        ends.into_iter().flatten().reduce(|a, b| a.intersection(&b).cloned().collect())
     }
 
     /// Records the names `t` binds (and the reads of a subscript target's parts).
