@@ -99,3 +99,24 @@ fn an_op_s_error_is_caught_too() {
     let src = "def f(x):\n    try:\n        return text.lower(x)\n    except TypeError:\n        return 'caught'\n";
     assert_eq!(run(src, AnyView::from(1i64)).unwrap(), "caught");
 }
+
+#[test]
+fn finally_blocks_nested_deep_in_finally_blocks_are_refused_not_multiplied() {
+    // Each level compiles its block several times: 200 levels would be 2**200 copies.
+    let nest = |depth: usize| {
+        let mut src = String::from("def f(x):\n");
+        for level in 0..depth {
+            let pad = "    ".repeat(level * 2 + 1);
+            src.push_str(&format!("{pad}try:\n{pad}    x = x + 1\n{pad}finally:\n"));
+        }
+        src.push_str(&format!("{}x = x * 2\n", "    ".repeat(depth * 2 + 1)));
+        src.push_str("    return x\n");
+        src
+    };
+    // Four levels compile and run as CPython does: each body adds one, the innermost block doubles.
+    assert_eq!(run(&nest(4), AnyView::from(0i64)).unwrap(), "8");
+    let e = run(&nest(5), AnyView::from(0i64)).unwrap_err();
+    assert!(e.contains("nested more than 4 deep"), "{e}");
+    let e = run(&nest(150), AnyView::from(0i64)).unwrap_err();
+    assert!(e.contains("nested more than 4 deep"), "{e}");
+}

@@ -210,6 +210,8 @@ struct FnCompiler<'a> {
     /// The registers holding the errors that the `except` clauses around the current statement
     /// caught (for a bare `raise`), innermost last.
     clause_errors: Vec<Reg>,
+    /// How many copies of `finally:` blocks are being compiled around the current statement.
+    finally_nesting: u32,
 }
 
 fn err(line: u32, kind: ErrorKind, msg: impl Into<String>) -> Error {
@@ -460,6 +462,7 @@ impl<'a> FnCompiler<'a> {
             free_maybe_unbound: Vec::new(),
             finallys: Vec::new(),
             clause_errors: Vec::new(),
+            finally_nesting: 0,
         }
     }
 

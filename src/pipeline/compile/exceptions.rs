@@ -12,6 +12,10 @@ use crate::error::{ErrorKind, Result};
 use crate::pipeline::ast::{ExceptHandler, Stmt, StmtKind};
 use crate::pipeline::ir::{Handler, Inst, NO_REG, Reg};
 
+/// How deep `finally:` blocks may nest in `finally:` blocks: each level compiles its block two
+/// to five times, so the copies of the innermost one multiply with the depth.
+const MAX_FINALLY_NESTING: u32 = 4;
+
 /// The error kinds `except name` catches, one bit each: the kind of that name, with the
 /// kinds CPython makes subclasses of it (`LookupError` catches `KeyError` and `IndexError`).
 fn caught_kinds(name: &str) -> Option<u32> {
@@ -94,6 +98,12 @@ impl FnCompiler<'_> {
 
     /// `try: body() finally: finalbody`, `body` being the rest of the statement.
     fn try_finally(&mut self, finalbody: &[Stmt], body: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        if self.finally_nesting >= MAX_FINALLY_NESTING {
+            let message = format!(
+                "'finally:' blocks nested more than {MAX_FINALLY_NESTING} deep in 'finally:' blocks are not supported"
+            );
+            return Err(err(self.line, ErrorKind::Parse, message));
+        }
         // Temporaries of this statement: they live until it ends, across the statements inside.
         let (keep, ret) = (self.temp(), self.temp());
         let loops = self.loops.len();
@@ -105,13 +115,13 @@ impl FnCompiler<'_> {
         compiled?;
         let end = self.here();
         let line = self.line;
-        self.block(finalbody)?;
+        self.finally_block(finalbody)?;
         let mut exits = vec![self.emit(Inst::Jump { to: 0 })];
         // After the clauses of the body's `try`s: an error they do not catch ends up here.
         let target = self.here();
         let (bind, kinds, finally) = (NO_REG, u32::MAX, true);
         self.f.handlers.push(Handler { start, end, target, body_end: target, kinds, bind, keep, finally });
-        self.block(finalbody)?;
+        self.finally_block(finalbody)?;
         self.line = line;
         self.emit(Inst::Reraise { src: keep });
         if !ctx.returns.is_empty() {
@@ -136,7 +146,15 @@ impl FnCompiler<'_> {
     fn patch_all(&mut self, at: Vec<usize>, finalbody: &[Stmt]) -> Result<()> {
         let here = self.here();
         at.into_iter().for_each(|j| self.patch(j, here));
-        self.block(finalbody)
+        self.finally_block(finalbody)
+    }
+
+    /// One copy of a `finally:` block.
+    fn finally_block(&mut self, finalbody: &[Stmt]) -> Result<()> {
+        self.finally_nesting += 1;
+        let compiled = self.block(finalbody);
+        self.finally_nesting -= 1;
+        compiled
     }
 
     /// `return` of the value in `src`: through the `finally:` blocks around it, if any.
