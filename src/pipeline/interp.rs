@@ -247,19 +247,24 @@ impl Vm<'_> {
     fn exec(&mut self, f: &Function, regs: &mut [Slot], loops: &mut [LoopState]) -> Result<Slot> {
         let code = &f.code[..];
         let mut pc = 0usize;
-        // The errors clauses keep to raise again (`Handler::keep`): empty, and never allocated,
-        // unless a clause that keeps one catches.
+        // The errors that clauses keep to raise again (`Handler::keep`): empty, and never
+        // allocated, unless a clause that keeps one catches.
         let mut kept = KeptErrors::default();
-        // An error continues at the `except` clause that catches it, or leaves the function.
-        macro_rules! fail {
-            ($e:expr) => {
-                match caught(f, (pc - 1) as u32, Raised::new($e, (pc - 1) as u32), regs, &mut kept) {
+        // An error continues at the clause that catches it, or leaves the function.
+        macro_rules! resume {
+            ($raised:expr) => {
+                match caught(f, (pc - 1) as u32, $raised, regs, &mut kept) {
                     Ok(target) => {
                         pc = target as usize;
                         continue;
                     }
                     Err(e) => return Err(e),
                 }
+            };
+        }
+        macro_rules! fail {
+            ($e:expr) => {
+                resume!(Raised::new($e, (pc - 1) as u32))
             };
         }
         macro_rules! tri {
@@ -344,13 +349,7 @@ impl Vm<'_> {
                 }
                 Inst::Reraise { src } => {
                     if let Some(raised) = kept.take(src) {
-                        match caught(f, (pc - 1) as u32, raised, regs, &mut kept) {
-                            Ok(target) => {
-                                pc = target as usize;
-                                continue;
-                            }
-                            Err(e) => return Err(e),
-                        }
+                        resume!(raised);
                     }
                 }
                 Inst::Slice { dst, obj, bounds } => {

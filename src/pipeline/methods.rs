@@ -678,8 +678,8 @@ fn join(t: Text<'_>, iterable: &AnyView<'_>) -> Result<Slot> {
     Slot::try_concat_text(&out, "").ok_or_else(|| Error::out_of_memory("str.join() result", out.len()))
 }
 
-/// Calls `f` with each piece `str.join` joins (and its index): a list's items, a str's
-/// characters, a dict's keys.
+/// Calls `f` with each piece `str.join` joins (and its index): a list's or a tuple's items, a
+/// str's characters, a dict's keys.
 fn for_each_join_piece(it: Value<'_>, f: &mut dyn FnMut(usize, Value<'_>) -> Result<()>) -> Result<()> {
     if let Some(l) = seq_obj(it) {
         l.with_items(|xs| xs.iter().enumerate().try_for_each(|(i, x)| f(i, x.value())))
