@@ -647,7 +647,7 @@ class Gen:
         return r.choice(makers)(kind, d)
 
     def typed_value(self, d: int) -> str:
-        """A value for type() or isinstance(): of a kind that is never a tuple (a list in anyscript)."""
+        """A value for type() or isinstance()."""
         kind = self.r.choice(TYPED_KINDS)
         return "None" if kind == "none" else self.expr(kind, d)
 
@@ -680,6 +680,7 @@ class Gen:
             lambda: f"(type({x}) {r.choice(['in', 'not in'])} ({t}, {r.choice(TYPE_NAMES)}))",
             lambda: f"(type({x})() {r.choice(EMPTY_TESTS)})",
             lambda: "(type(None)() is None)",
+            lambda: f"(type({x}).__name__ {r.choice(['==', '!=', '<'])} {r.choice(['int', 'str', 'list', 'tuple'])!r})",
         ]
         return r.choice(choices)()
 

@@ -1,7 +1,6 @@
-"""``isinstance`` and ``type`` in ``anyproc.script`` and in anyscript source: the same answers
-and errors as CPython on real text. Types are the built-ins that make them, as in Python
-(``type(3) is int``, ``type(s)(x)`` converts); tuples are lists at run time, so no tuple is
-among the values compared here."""
+"""``isinstance``, ``type`` and ``__name__`` in ``anyproc.script`` and in anyscript source: the same
+answers and errors as CPython on real text. Types are the built-ins that make them, as in Python
+(``type(3) is int``, ``type(s)(x)`` converts)."""
 
 from __future__ import annotations
 
@@ -13,9 +12,9 @@ from test_formatting import check_all, check_printed_source
 def classify(text):
     n = len(text)
     out = []
-    for x in [text, n, n / 3, n > 3, None, text.split(), {"k": text}, set(text), -n]:
+    for x in [text, n, n / 3, n > 3, None, text.split(), {"k": text}, set(text), -n, (text, n)]:
         out.append([isinstance(x, str), isinstance(x, int), isinstance(x, (float, bool)),
-                    isinstance(x, (list, (dict, set))), isinstance(x, type(None)), type(x) is int,
+                    isinstance(x, (list, (dict, set))), isinstance(x, type(None)), type(x) is int, isinstance(x, tuple),
                     type(x) == str, type(x) is type(None), type(x) is bool, type(x) is type(n),
                     isinstance(x, type(x)), type(x) in [list, dict]])
     return out
@@ -54,7 +53,22 @@ def type_errors(text):
     return isinstance(text, (str, 5))
 
 
-CASES = [classify, convert, dispatch, type_errors]
+def checked(text):
+    # Validation glue that names the type it got, as error messages do.
+    out = []
+    for x in [text, len(text), text.split(), None, (text,), {"k": 1}, 2.5, True, set(), text.encode()]:
+        out.append(type(x).__name__)
+        if not isinstance(x, str):
+            out.append(f"expected str, got {type(x).__name__}")
+    out.append([len.__name__, sorted.__name__, str.__name__, tuple.__name__])
+    try:
+        out.append(text.__name__)
+    except Exception as e:
+        out.append(str(e))
+    return out
+
+
+CASES = [classify, convert, dispatch, type_errors, checked]
 
 
 @pytest.mark.parametrize("fn", CASES, ids=[f.__name__ for f in CASES])

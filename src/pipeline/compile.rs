@@ -940,6 +940,16 @@ impl<'a> FnCompiler<'a> {
                 Ok(self.move_to(r, dst))
             }
             Expr::Attribute { value, attr } => {
+                if attr == "__name__" {
+                    // `type(x).__name__`: a call of the function that reads it, with CPython's
+                    // error for a value that has none.
+                    let callee = self.constant(Slot::from(crate::pipeline::type_checks::name_attribute_func()));
+                    let obj = self.expr(value, None)?;
+                    let args = self.operands(&[obj]);
+                    let d = self.dst(dst);
+                    self.emit(Inst::CallValue { dst: d, callee, args });
+                    return Ok(d);
+                }
                 if let Some((path, root)) = dotted_path(e)
                     && !self.is_defined(root)
                 {
@@ -954,7 +964,6 @@ impl<'a> FnCompiler<'a> {
                     self.emit(Inst::Const { dst: d, index });
                     return Ok(d);
                 }
-                let _ = value;
                 Err(err(line, ErrorKind::Parse, format!("attribute '{attr}' can only be called as a method")))
             }
             Expr::Call { func, args, keywords } => self.call(func, args, keywords, dst),

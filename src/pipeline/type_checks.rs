@@ -79,6 +79,30 @@ fn types_of(x: Value<'_>) -> Vec<PackedFunc> {
     types
 }
 
+/// `x.__name__`: the name of a type (`type(x).__name__`) or of a built-in function; CPython's
+/// AttributeError (a TypeError in anyscript) for a value that has no `__name__`, and an error
+/// saying so for a function of the program, whose name anyscript does not keep.
+pub(crate) fn name_attribute(x: Value<'_>) -> Result<Slot> {
+    let Some(f) = PackedFunc::from_value(x) else {
+        return Err(type_error(format!("'{}' object has no attribute '__name__'", vname(x))));
+    };
+    if let Some(b) = Builtin::ALL.iter().find(|b| b.as_func().ptr_eq(&f)) {
+        return Ok(Slot::from_text(b.name()));
+    }
+    let types = OTHER_TYPES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match types.iter().find(|(_, t)| t.ptr_eq(&f)) {
+        Some((name, _)) => Ok(Slot::from_text(name)),
+        None => Err(type_error("__name__ is known only of types and built-in functions in anyscript")),
+    }
+}
+
+/// [`name_attribute`] as a function value, which `x.__name__` compiles to a call of.
+pub(crate) fn name_attribute_func() -> PackedFunc {
+    static FUNC: LazyLock<PackedFunc> =
+        LazyLock::new(|| PackedFunc::new(|args| name_attribute(args[0].value()).map(Slot::resize)));
+    FUNC.clone()
+}
+
 /// `isinstance(x, t)`: `t` a type or a tuple of types, nested or not.
 pub(crate) fn isinstance(x: AnyView<'_>, t: AnyView<'_>) -> Result<Slot> {
     let types = types_of(x.value());
@@ -131,6 +155,17 @@ mod tests {
         assert!(isa(1.5, List::from_vec(vec![f(Builtin::Float).into()])).is_err());
         assert!(isa(AnyValue::none(), type_of(Value::None)).unwrap());
         assert!(!isa(0i64, type_of(Value::None)).unwrap());
+    }
+
+    #[test]
+    fn names_of_types_and_built_ins() {
+        let name = |x: Value<'_>| name_attribute(x).map(|s| s.to_string()).map_err(|e| e.message().to_string());
+        let of = |v: AnyValue| name(type_of(v.value()).into_any().value());
+        assert_eq!(of(AnyValue::from_int(3)), Ok("int".into()));
+        assert_eq!(of(Tuple::from_vec(vec![]).into_any()), Ok("tuple".into()));
+        assert_eq!(of(AnyValue::none()), Ok("NoneType".into()));
+        assert_eq!(name(Builtin::Len.as_func().into_any().value()), Ok("len".into()));
+        assert_eq!(name(Value::Int(3)), Err("'int' object has no attribute '__name__'".into()));
     }
 
     #[test]
