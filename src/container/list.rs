@@ -178,7 +178,12 @@ enum SlotList<'s> {
 fn list_in_slot<const N: usize>(slot: &mut AnyPad<N>, tuples: bool) -> Option<SlotList<'_>> {
     let obj = slot.as_obj()?;
     // The exact type first: a range check through the type registry costs more than a push.
-    if obj.type_index() != LIST && !(obj.is::<ListObj>() && (tuples || obj.type_index() != TUPLE)) {
+    let list_like = match obj.type_index() {
+        LIST => true,
+        TUPLE => tuples,
+        _ => obj.is::<ListObj>(),
+    };
+    if !list_like {
         return None;
     }
     let ptr = obj.as_raw().cast::<ListObj>();

@@ -8,8 +8,8 @@
 use super::Slot;
 use super::format::FormatArgs;
 use super::value_ops::{
-    Text, byte_of, check_hashable, dict_obj, dict_of, dict_update_from, index_arg, index_error, is_tuple, iter_items,
-    key_error, list_of, norm_index, repr_value, seq_obj, sort_values, text_item, text_slot, type_error, value_error,
+    Text, byte_of, check_hashable, dict_obj, dict_of, dict_update_from, index_arg, index_error, iter_items, key_error,
+    list_of, norm_index, repr_value, seq_obj, sort_values, text_item, text_slot, tuple_obj, type_error, value_error,
     vname,
 };
 use crate::any::type_index as ti;
@@ -196,7 +196,7 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
     match recv {
         Recv::Str => str_method(method, Text::of(v).expect("a str"), args),
         Recv::List => list_method(method, list_of(v).expect("a list"), args),
-        Recv::Tuple => tuple_method(method, seq_obj(v).expect("a tuple"), args),
+        Recv::Tuple => tuple_method(method, tuple_obj(v).expect("a tuple"), args),
         Recv::Dict if method == Method::Get => dict_get(v, args),
         Recv::Dict => dict_method(method, dict_of(v).expect("a dict"), args),
         Recv::Set => super::set_ops::set_method(method, super::set_ops::set_of(v).expect("a set"), args),
@@ -714,7 +714,7 @@ fn starts_ends(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<bool> {
     if let Some(p) = Text::of(x) {
         return Ok(tailmatch(&s, &p.as_str(), start, end, at_end));
     }
-    let Some(l) = seq_obj(x).filter(|_| is_tuple(x)) else {
+    let Some(l) = tuple_obj(x) else {
         return Err(type_error(format!("{} first arg must be str or a tuple of str, not {}", m.name(), vname(x))));
     };
     // A tuple of prefixes is tried in order; a non-str fails only when it is reached, as in CPython.

@@ -92,6 +92,11 @@ pub(crate) fn seq_obj(v: Value<'_>) -> Option<&ListObj> {
     v.as_obj().filter(|o| matches!(o.type_index(), ti::LIST | ti::TUPLE)).and_then(|o| o.downcast_ref::<ListObj>())
 }
 
+/// The items' owner behind a tuple, if `v` is one.
+pub(crate) fn tuple_obj(v: Value<'_>) -> Option<&ListObj> {
+    v.as_obj().filter(|o| o.type_index() == ti::TUPLE).and_then(|o| o.downcast_ref::<ListObj>())
+}
+
 /// Whether `v` is a tuple.
 pub(crate) fn is_tuple(v: Value<'_>) -> bool {
     v.as_obj().is_some_and(|o| o.type_index() == ti::TUPLE)
@@ -138,14 +143,13 @@ fn check_hashable_at(k: Value<'_>, depth: usize) -> Result<()> {
         }
         // Tuples nest without bound (one made in Python may be a million deep), so the depth is
         // capped where hashing stops too.
-        Some(o) if o.type_index() == ti::TUPLE => match seq_obj(k) {
+        _ => match tuple_obj(k) {
             Some(_) if depth >= MAX_DEPTH => {
                 Err(Error::runtime("maximum recursion depth exceeded while calling a Python object"))
             }
             Some(t) => t.with_items(|xs| xs.iter().try_for_each(|x| check_hashable_at(x.value(), depth + 1))),
             None => Ok(()),
         },
-        _ => Ok(()),
     }
 }
 

@@ -10,7 +10,7 @@ use super::with_chars;
 use crate::any::py_text::int_text;
 use crate::pipeline::Slot;
 use crate::pipeline::value_ops::{
-    Text, dict_of, get_item, is_tuple, seq_obj, to_str, try_repr_value, type_error, value_error, vname,
+    Text, dict_of, get_item, to_str, try_repr_value, tuple_obj, type_error, value_error, vname,
 };
 use crate::{AnyValue, AnyView, Error, ErrorKind, Result, Value};
 
@@ -85,7 +85,7 @@ fn format_chars(chars: &[char], args: AnyView<'_>) -> Result<String> {
     let value = args.value();
     let mapping: Option<Slot> = dict_of(value).map(|_| args.to_owned());
     // Only a tuple is an argument list: a list is one argument, as in CPython.
-    let mut state = match seq_obj(value).filter(|_| is_tuple(value)) {
+    let mut state = match tuple_obj(value) {
         Some(list) => {
             let items = list.with_items(|xs| xs.to_vec());
             let len = items.len() as i64;
