@@ -1,6 +1,6 @@
 //! The operator library: text normalizers, splitters, tokenization models and
 //! sequence ops, each registered in the global registry under a dotted name
-//! (`text.*`, `tok.*`, `seq.*`, `vocab.*`, `math.*`). One file per family.
+//! (`text.*`, `tok.*`, `seq.*`, `vocab.*`, `math.*`, `re.*`). One file per family.
 
 use crate::Result;
 use crate::func::Registry;
@@ -11,6 +11,7 @@ pub mod bytelevel;
 pub mod math;
 pub mod merge_queue;
 pub mod normalize;
+pub mod re;
 pub mod seq;
 pub mod split;
 pub mod vocab;
@@ -27,5 +28,6 @@ pub fn register(reg: &Registry) -> Result<()> {
     bpe::register(reg)?;
     seq::register(reg)?;
     math::register(reg)?;
+    re::register(reg)?;
     Ok(())
 }

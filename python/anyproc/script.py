@@ -28,6 +28,7 @@ import ast
 import inspect
 import json
 import math
+import re
 import textwrap
 import types
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
@@ -176,8 +177,19 @@ def script(fn: Optional[Callable] = None, *, while_limit: Optional[int] = None,
 _MISSING = object()
 
 
+def _module_op(value: Any) -> Optional[str]:
+    """The op a function of Python's ``re`` module is (``re.sub`` is the op ``re.sub``), else None."""
+    if getattr(value, "__module__", None) != "re" or not callable(value) or isinstance(value, type):
+        return None
+    op = f"re.{getattr(value, '__name__', '')}"
+    return op if op in _native.list_global_funcs() else None
+
+
 def _is_constant(value: Any, depth: int = 0) -> bool:
     """Whether ``value`` can be inlined as a literal (plain data, not too deep)."""
+    if isinstance(value, re.Pattern):
+        # A compiled pattern is `re.compile(pattern, flags)`, made once with the module.
+        return isinstance(value.pattern, str)
     if value is None or isinstance(value, (bool, int, float, str)):
         return not isinstance(value, int) or isinstance(value, bool) or I64_MIN <= value <= I64_MAX
     if depth > 32:
@@ -191,12 +203,15 @@ def _is_constant(value: Any, depth: int = 0) -> bool:
 
 def _const(value: Any) -> Dict[str, Any]:
     """A literal value as an expression (lists, tuples, dicts and sets as displays)."""
+    if isinstance(value, re.Pattern):
+        compile_ = {"expr": "attribute", "value": _name("re"), "attr": "compile"}
+        return _call(compile_, [_const(value.pattern), _const(int(value.flags))])
     if value is None:
         return {"expr": "const", "value": {"type": "none"}}
     if isinstance(value, bool):
         return {"expr": "const", "value": {"type": "bool", "value": value}}
     if isinstance(value, int):
-        return {"expr": "const", "value": {"type": "int", "value": value}}
+        return {"expr": "const", "value": {"type": "int", "value": int(value)}}
     if isinstance(value, float):
         if math.isfinite(value):
             return {"expr": "const", "value": {"type": "float", "value": value}}
@@ -408,6 +423,9 @@ class _Lowerer:
             if not value._name:
                 return _name("ops")
             return _op_chain(value._name)
+        op = _module_op(value)
+        if op is not None:
+            return _op_chain(op)
         if isinstance(value, (types.FunctionType, ScriptFunction)):
             return _name(self.name_of(value))
         if isinstance(value, types.BuiltinFunctionType):
@@ -416,7 +434,7 @@ class _Lowerer:
             if op in set(_native.list_global_funcs()):
                 return _op_chain(op)
         if _is_constant(value):
-            if isinstance(value, (list, tuple, dict, set, frozenset)):
+            if isinstance(value, (list, tuple, dict, set, frozenset, re.Pattern)):
                 return _name(self.module_constant(value, shown))
             return _const(value)
         if isinstance(value, types.ModuleType):

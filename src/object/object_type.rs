@@ -28,15 +28,20 @@ pub unsafe trait ObjectType: Send + Sync + Sized + 'static {
 /// `Self` must be `#[repr(C)]` with a `Base` as its first field.
 pub unsafe trait SubObject<Base: ObjectType>: ObjectType {}
 
-/// Declares a dynamically indexed object type: `declare_object_type!(MyNode, "my.Node", parent = Object, child_slots = 0);`
+/// Declares a dynamically indexed object type: `declare_object_type!(MyNode, "my.Node", parent = Object, child_slots = 0);`,
+/// with `hooks = Some(&HOOKS)` after the slots for a type that compares, hashes or prints by value.
 ///
 /// The type must be `#[repr(C)]` with `header: Object` (or its parent type) first.
 #[macro_export]
 macro_rules! declare_object_type {
     ($ty:ty, $key:expr, parent = $parent:ty, child_slots = $slots:expr) => {
+        $crate::declare_object_type!($ty, $key, parent = $parent, child_slots = $slots, hooks = None);
+    };
+    ($ty:ty, $key:expr, parent = $parent:ty, child_slots = $slots:expr, hooks = $hooks:expr) => {
         // SAFETY: the macro's contract requires a repr(C) type with its header first.
         unsafe impl $crate::object::ObjectType for $ty {
             const TYPE_KEY: &'static str = $key;
+            const HOOKS: Option<&'static $crate::object::TypeHooks> = $hooks;
             fn type_index() -> i32 {
                 static INDEX: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
                 *INDEX.get_or_init(|| {

@@ -954,6 +954,11 @@ impl<'a> FnCompiler<'a> {
                     && !self.is_defined(root)
                 {
                     let path = path.strip_prefix("ops.").unwrap_or(&path);
+                    // `re.IGNORECASE` and the other flags of the `re` module.
+                    if let Some(&(_, bits)) = crate::ops::re::FLAGS.iter().find(|(name, _)| *name == path) {
+                        let r = self.constant(Slot::from(bits));
+                        return Ok(self.move_to(r, dst));
+                    }
                     let f = match unbound_method(path) {
                         Some((method, ty)) => crate::pipeline::methods::unbound_method_func(method, ty),
                         None => registry().get(path).map_err(|e| err(line, e.kind(), e.message()))?,
@@ -1251,8 +1256,11 @@ impl<'a> FnCompiler<'a> {
                         self.emit(Inst::CallMethod { dst: d, method, obj, args });
                         return Ok(d);
                     }
-                    no_keywords(line, &path, keywords)?;
-                    return self.call_op(path.strip_prefix("ops.").unwrap_or(&path), args, dst);
+                    let op = path.strip_prefix("ops.").unwrap_or(&path);
+                    if !keywords.is_empty() {
+                        return self.call_op_keywords(op, args, keywords, dst);
+                    }
+                    return self.call_op(op, args, dst);
                 }
                 let method = Method::from_name(attr)
                     .ok_or_else(|| err(line, ErrorKind::Key, format!("unknown method '{attr}'")))?;

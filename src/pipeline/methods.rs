@@ -70,6 +70,9 @@ methods! {
     Issubset => "issubset", Issuperset => "issuperset", Isdisjoint => "isdisjoint",
     Maketrans => "maketrans", Translate => "translate", Fromkeys => "fromkeys",
     Encode => "encode", Decode => "decode",
+    Sub => "sub", Subn => "subn", Findall => "findall", Finditer => "finditer", Search => "search",
+    Match => "match", Fullmatch => "fullmatch",
+    Group => "group", Groups => "groups", Groupdict => "groupdict", Start => "start", End => "end", Span => "span",
 }
 
 /// The receiver types that have methods.
@@ -81,10 +84,15 @@ enum Recv {
     Dict,
     Set,
     Bytes,
+    /// A compiled regular expression (`re.compile(...)`).
+    Pattern,
+    /// A match of one (`re.search(...)`).
+    Match,
 }
 
 impl Recv {
-    const ALL: [Recv; 6] = [Recv::Str, Recv::List, Recv::Tuple, Recv::Dict, Recv::Set, Recv::Bytes];
+    const ALL: [Recv; 8] =
+        [Recv::Str, Recv::List, Recv::Tuple, Recv::Dict, Recv::Set, Recv::Bytes, Recv::Pattern, Recv::Match];
 
     fn of(v: Value<'_>) -> Option<Recv> {
         match v {
@@ -94,6 +102,8 @@ impl Recv {
             Value::Object(o) if o.type_index() == ti::TUPLE => Some(Recv::Tuple),
             Value::Object(o) if o.type_index() == ti::DICT => Some(Recv::Dict),
             Value::Object(o) if o.type_index() == ti::SET => Some(Recv::Set),
+            Value::Object(_) if crate::ops::re::Pattern::of(v).is_some() => Some(Recv::Pattern),
+            Value::Object(o) if o.type_index() == crate::ops::re::match_type_index() => Some(Recv::Match),
             _ => None,
         }
     }
@@ -106,6 +116,8 @@ impl Recv {
             Recv::Dict => "dict",
             Recv::Set => "set",
             Recv::Bytes => "bytes",
+            Recv::Pattern => "re.Pattern",
+            Recv::Match => "re.Match",
         }
     }
 }
@@ -147,6 +159,11 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Set, Update | Union | Intersection | IntersectionUpdate | Difference | DifferenceUpdate) => {
             (0, super::builtins::VARIADIC)
         }
+        (Recv::Pattern, Search | Match | Fullmatch | Findall | Finditer) => (1, 1),
+        (Recv::Pattern, Split) => (1, 2),
+        (Recv::Pattern, Sub | Subn) => (2, 3),
+        (Recv::Match, Group) => (0, super::builtins::VARIADIC),
+        (Recv::Match, Groups | Groupdict | Start | End | Span) => (0, 1),
         _ => return None,
     })
 }
@@ -163,7 +180,9 @@ impl Method {
     /// `str.format_map` for a method of one type, as CPython names it in errors; the bare name
     /// for one that several types have (`pop`), whose receiver is known only at run time.
     pub fn qualified_name(self) -> String {
-        let mut types = Recv::ALL.into_iter().filter(|&r| spec(self, r).is_some());
+        // `str.split` stays its name beside `Pattern.split`.
+        let core = |r: &Recv| !matches!(r, Recv::Pattern | Recv::Match) || spec(self, Recv::Str).is_none();
+        let mut types = Recv::ALL.into_iter().filter(|&r| spec(self, r).is_some()).filter(core);
         match (types.next(), types.next()) {
             (Some(only), None) => format!("{}.{}", only.name(), self.name()),
             _ => self.name().to_string(),
@@ -201,7 +220,31 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         Recv::Dict => dict_method(method, dict_of(v).expect("a dict"), args),
         Recv::Set => super::set_ops::set_method(method, super::set_ops::set_of(v).expect("a set"), args),
         Recv::Bytes => super::str_codecs::decode(super::str_codecs::bytes_of(v).expect("bytes"), args),
+        Recv::Pattern => regex_method(method, v, args),
+        Recv::Match => match_method(method, v, args),
     }
+}
+
+/// A method of a compiled pattern (`p.sub(" ", text)`).
+fn regex_method(method: Method, v: Value<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
+    let compiled = crate::ops::re::Pattern::shared(v).expect("a pattern");
+    crate::ops::re::pattern_method(method.name(), &compiled, args).map(|v| v.resize())
+}
+
+/// A method of a match (`m.group(1)`).
+fn match_method(method: Method, v: Value<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
+    use crate::ops::re::Position;
+    let m = crate::ops::re::match_of(v).expect("a match");
+    let result = match method {
+        Method::Group => m.group(args)?,
+        Method::Groups => m.groups(args.first()),
+        Method::Groupdict => m.groupdict(args.first())?,
+        Method::Start => m.position(Position::Start, args.first())?,
+        Method::End => m.position(Position::End, args.first())?,
+        Method::Span => m.position(Position::Span, args.first())?,
+        _ => unreachable!("spec admits only match methods"),
+    };
+    Ok(result.resize())
 }
 
 /// The types whose methods a script may call through the type (`str.upper(w)`), by the index

@@ -70,7 +70,11 @@ fn index_name(t: i32) -> Cow<'static, str> {
         ti::FUNC => "function",
         ti::NDARRAY => "NDArray",
         ti::MODULE => "module",
-        _ => return Cow::Owned(crate::object::type_name(t)),
+        // `re.Pattern` and `re.Match` are named `Pattern` and `Match` in Python.
+        _ => {
+            let key = crate::object::type_name(t);
+            return Cow::Owned(key.strip_prefix("re.").map_or_else(|| key.clone(), str::to_string));
+        }
     })
 }
 
@@ -957,6 +961,10 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
             if let Some(d) = dict_of(o) {
                 check_hashable(k)?;
                 return d.get(key).map(Slot::from).ok_or_else(|| key_error(k));
+            }
+            if let Some(m) = crate::ops::re::match_of(o) {
+                // `m[1]` is `m.group(1)`.
+                return m.group(&[key]).map(AnyValue::resize);
             }
             Err(type_error(format!("'{}' object is not subscriptable", vname(o))))
         }

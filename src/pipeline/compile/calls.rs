@@ -36,6 +36,9 @@ fn method_params(m: Method) -> Option<(&'static [&'static str], &'static [Litera
         Method::Encode | Method::Decode => (&["encoding", "errors"], &CODEC_DEFAULTS[..]),
         Method::Splitlines => (&["keepends"], &[]),
         Method::Expandtabs => (&["tabsize"], &[]),
+        // A compiled pattern's (`str.split`'s names serve `Pattern.split(string, maxsplit)`).
+        Method::Sub | Method::Subn => (&["repl", "string", "count"], &[Literal::Int(0)]),
+        Method::Groups | Method::Groupdict => (&["default"], &[]),
         _ => return None,
     })
 }
@@ -178,6 +181,31 @@ impl FnCompiler<'_> {
         let args = self.operands(&regs);
         let d = self.dst(dst);
         self.emit(Inst::CallMethod { dst: d, method: m, obj, args });
+        Ok(d)
+    }
+
+    /// A call of op `name` (one of `re.*`, whose parameters [`crate::ops::re::PARAMS`] names)
+    /// with keyword arguments.
+    pub(super) fn call_op_keywords(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        keywords: &[Keyword],
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
+        let line = self.line;
+        let Some(&(_, names, n_defaults)) = crate::ops::re::PARAMS.iter().find(|(n, ..)| *n == name) else {
+            return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
+        };
+        const ZEROS: [Literal; 2] = [Literal::Int(0), Literal::Int(0)];
+        let short = name.rsplit('.').next().unwrap_or(name);
+        let regs = self.keyword_slots(short, (names, &ZEROS[..n_defaults]), args, keywords, false)?;
+        let f = crate::func::registry().get(name).map_err(|e| err(line, e.kind(), e.message()))?;
+        let args = self.operands(&regs);
+        let op = self.f.ops.len() as u32;
+        self.f.ops.push((name.to_string(), f));
+        let d = self.dst(dst);
+        self.emit(Inst::CallOp { dst: d, op, args });
         Ok(d)
     }
 

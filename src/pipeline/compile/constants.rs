@@ -35,8 +35,35 @@ pub(crate) fn constant_value(e: &Expr) -> Option<Slot> {
             }
             d.into_any().resize()
         }
+        Expr::Call { func, args, keywords } if keywords.is_empty() && is_re_compile(func) => {
+            // `WORDS = re.compile(r"\w+", re.I)`: compiled once, as the module is.
+            let args = args.iter().map(|a| constant_value(a).or_else(|| re_flags(a))).collect::<Option<Vec<_>>>()?;
+            let views: Vec<_> = args.iter().map(Slot::view).collect();
+            let f = crate::func::registry().get("re.compile").ok()?;
+            Slot::from(f.call(&views).ok()?)
+        }
         _ => return None,
     })
+}
+
+/// Whether `func` is `re.compile`.
+fn is_re_compile(func: &Expr) -> bool {
+    matches!(func, Expr::Attribute { value, attr } if attr == "compile" && matches!(value.as_ref(), Expr::Name { id } if id == "re"))
+}
+
+/// `re.I`, `re.I | re.M`: the flags of a constant pattern.
+fn re_flags(e: &Expr) -> Option<Slot> {
+    match e {
+        Expr::Attribute { value, attr } if matches!(value.as_ref(), Expr::Name { id } if id == "re") => {
+            let path = format!("re.{attr}");
+            crate::ops::re::FLAGS.iter().find(|(n, _)| *n == path).map(|&(_, bits)| Slot::from(bits))
+        }
+        Expr::BinOp { op: crate::pipeline::ast::BinOp::BitOr, left, right } => {
+            let (a, b) = (re_flags(left)?.value().as_int()?, re_flags(right)?.value().as_int()?);
+            Some(Slot::from(a | b))
+        }
+        _ => constant_value(e),
+    }
 }
 
 /// The values of constant `items`, or `None` when one is not a constant.
@@ -67,8 +94,8 @@ pub fn module_globals(module: &Module, base: &Globals) -> Result<Globals> {
                 c.line,
                 ErrorKind::Parse,
                 format!(
-                    "the module constant '{}' must be a constant (a literal, a negative number, or a list, tuple, \
-                     dict or set of such)",
+                    "the module constant '{}' must be a constant (a literal, a negative number, a list, tuple, \
+                     dict or set of such, or re.compile of a literal pattern)",
                     c.name
                 ),
             )

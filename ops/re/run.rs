@@ -1,0 +1,174 @@
+//! Running a pattern as CPython's `re` does: one search, and the scan behind `findall`,
+//! `finditer`, `sub` and `split`, with Python 3.7's rule for empty matches (an empty match may
+//! follow a non-empty one at the same place; after an empty match the next must move on).
+//!
+//! After an empty match at `p`, CPython backtracks into the pattern for a non-empty match at
+//! `p` before moving on (`re.findall('|a', 'a')` is `['', 'a', '']`): the scan asks for one
+//! with `\G(?:P)(?!\G)`, a match at the search position that does not end there.
+
+use super::matches::{Spans, new_match};
+use super::pattern::{Anchor, Compiled};
+use super::template::Replacement;
+use crate::error::{Error, ErrorKind, Result};
+use crate::{AnyValue, AnyView, List, Tuple, Value};
+use std::sync::Arc;
+
+/// The first match at or after byte `pos`.
+pub(super) fn search_at(c: &Compiled, anchor: Anchor, text: &str, pos: usize) -> Result<Option<Spans>> {
+    let caps = c.program(anchor)?.captures_from_pos(text, pos).map_err(|e| run_error(c, e))?;
+    Ok(caps.map(|caps| (0..=c.groups).map(|i| caps.get(i).map(|m| (m.start(), m.end()))).collect()))
+}
+
+fn run_error(c: &Compiled, e: fancy_regex::Error) -> Error {
+    Error::new(ErrorKind::Runtime, format!("the pattern {:?} failed while matching: {e}", c.source))
+}
+
+/// `re.search`/`match`/`fullmatch`: a match object or None.
+pub(super) fn find(c: &Arc<Compiled>, anchor: Anchor, text: &str) -> Result<AnyValue> {
+    Ok(match search_at(c, anchor, text, 0)? {
+        Some(spans) => new_match(c, &Arc::from(text), spans),
+        None => AnyValue::none(),
+    })
+}
+
+/// Calls `each` on the successive matches, at most `limit` of them (`None`: all).
+fn scan(c: &Compiled, text: &str, limit: Option<usize>, mut each: impl FnMut(Spans) -> Result<()>) -> Result<()> {
+    let (mut pos, mut must_advance, mut n) = (0, false, 0);
+    while limit.is_none_or(|l| n < l) && pos <= text.len() {
+        let Some(mut spans) = search_at(c, Anchor::Search, text, pos)? else { break };
+        let (s, e) = spans[0].expect("group 0 of a match");
+        if must_advance && s == e && s == pos {
+            // CPython backtracks for a longer match here before it moves on.
+            let longer = if c.may_prefer_empty { search_at(c, Anchor::NonEmptyAt, text, pos)? } else { None };
+            if let Some(found) = longer {
+                spans = found;
+            } else {
+                let Some(next) = text[pos..].chars().next().map(|ch| pos + ch.len_utf8()) else { break };
+                match search_at(c, Anchor::Search, text, next)? {
+                    Some(found) => spans = found,
+                    None => break,
+                }
+            }
+        }
+        let (s, e) = spans[0].expect("group 0 of a match");
+        must_advance = s == e;
+        pos = e;
+        n += 1;
+        each(spans)?;
+    }
+    Ok(())
+}
+
+/// A count argument (`count`, `maxsplit`) as a scan limit: 0 is no limit, a negative count
+/// none at all (as CPython's loops read it).
+pub(super) fn limit_of(n: i64) -> Option<usize> {
+    match n {
+        0 => None,
+        n if n < 0 => Some(0),
+        n => Some(usize::try_from(n).unwrap_or(usize::MAX)),
+    }
+}
+
+fn group_text(text: &str, span: Option<(usize, usize)>, missing: AnyValue) -> AnyValue {
+    span.map_or(missing, |(s, e)| AnyValue::from_text(&text[s..e]))
+}
+
+/// `re.findall`: the matches, their one group, or tuples of their groups ('' for a group
+/// that took no part).
+pub(super) fn findall(c: &Compiled, text: &str) -> Result<AnyValue> {
+    let mut out = Vec::new();
+    scan(c, text, None, |spans| {
+        let empty = || AnyValue::from_text("");
+        out.push(match c.groups {
+            0 => group_text(text, spans[0], empty()),
+            1 => group_text(text, spans[1], empty()),
+            _ => Tuple::from_vec(spans[1..].iter().map(|&s| group_text(text, s, empty())).collect()).into(),
+        });
+        Ok(())
+    })?;
+    Ok(List::from_vec(out).into_any())
+}
+
+/// `re.finditer`: the match objects, as a list.
+pub(super) fn finditer(c: &Arc<Compiled>, text: &str) -> Result<AnyValue> {
+    let shared: Arc<str> = Arc::from(text);
+    let mut out = Vec::new();
+    scan(c, text, None, |spans| {
+        out.push(new_match(c, &shared, spans));
+        Ok(())
+    })?;
+    Ok(List::from_vec(out).into_any())
+}
+
+/// `re.split`: the pieces between matches, each match's groups among them.
+pub(super) fn split(c: &Compiled, text: &str, limit: Option<usize>) -> Result<AnyValue> {
+    let mut out = Vec::new();
+    let mut last = 0;
+    scan(c, text, limit, |spans| {
+        let (s, e) = spans[0].expect("group 0");
+        out.push(AnyValue::from_text(&text[last..s]));
+        out.extend(spans[1..].iter().map(|&g| group_text(text, g, AnyValue::none())));
+        last = e;
+        Ok(())
+    })?;
+    out.push(AnyValue::from_text(&text[last..]));
+    Ok(List::from_vec(out).into_any())
+}
+
+/// `re.sub`/`re.subn`: the text with at most `limit` matches replaced, and the count.
+pub(super) fn sub(c: &Arc<Compiled>, repl: &Replacement, text: &str, limit: Option<usize>) -> Result<(String, i64)> {
+    let shared: Option<Arc<str>> = matches!(repl, Replacement::Func(_)).then(|| Arc::from(text));
+    let mut out = String::with_capacity(text.len());
+    let (mut last, mut n, mut pieces) = (0, 0i64, 0usize);
+    scan(c, text, limit, |spans| {
+        let (s, e) = spans[0].expect("group 0");
+        if last < s {
+            pieces += 1;
+        }
+        out.push_str(&text[last..s]);
+        match repl {
+            Replacement::Template(t) => {
+                t.expand(text, &spans, &mut out);
+                pieces += 1;
+            }
+            Replacement::Func(f) => {
+                let m = new_match(c, shared.as_ref().expect("made for a function"), spans);
+                let r = f.call(&[m.view()])?;
+                match r.value() {
+                    Value::None => {}
+                    Value::Str(s) => {
+                        out.push_str(s);
+                        pieces += 1;
+                    }
+                    Value::UStr(u) => {
+                        out.extend(u.iter());
+                        pieces += 1;
+                    }
+                    other => {
+                        let ty = crate::pipeline::value_ops::vname(other);
+                        let message = format!("sequence item {pieces}: expected str instance, {ty} found");
+                        return Err(Error::new(ErrorKind::Type, message));
+                    }
+                }
+            }
+        }
+        last = e;
+        n += 1;
+        Ok(())
+    })?;
+    out.push_str(&text[last..]);
+    Ok((out, n))
+}
+
+/// The replacement argument of `sub`: a template or a function of the match.
+pub(super) fn replacement(c: &Compiled, repl: &AnyView<'_>) -> Result<Replacement> {
+    let v = repl.value();
+    if let Some(t) = crate::pipeline::value_ops::Text::of(v) {
+        return super::template::Template::parse(&t.as_str(), c).map(Replacement::Template);
+    }
+    if let Some(f) = <crate::PackedFunc as crate::FromAny>::from_value(v) {
+        return Ok(Replacement::Func(f));
+    }
+    let ty = crate::pipeline::value_ops::vname(v);
+    Err(Error::new(ErrorKind::Type, format!("expected str instance, {ty} found")))
+}
