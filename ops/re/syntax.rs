@@ -65,11 +65,30 @@ pub struct PatternError {
     pub message: String,
     /// The position in code points.
     pub pos: usize,
+    /// The line and column of the position, when the pattern has several lines.
+    pub line_col: Option<(usize, usize)>,
+}
+
+impl PatternError {
+    /// Adds the line and column CPython names when `pattern` spans lines.
+    fn located(mut self, pattern: &str) -> PatternError {
+        if pattern.contains('\n') {
+            let before: Vec<char> = pattern.chars().take(self.pos).collect();
+            let line = before.iter().filter(|&&c| c == '\n').count() + 1;
+            let column = self.pos - before.iter().rposition(|&c| c == '\n').map_or(0, |i| i + 1) + 1;
+            self.line_col = Some((line, column));
+        }
+        self
+    }
 }
 
 impl std::fmt::Display for PatternError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} at position {}", self.message, self.pos)
+        write!(f, "{} at position {}", self.message, self.pos)?;
+        match self.line_col {
+            Some((line, column)) => write!(f, " (line {line}, column {column})"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -118,6 +137,8 @@ impl Flags {
 enum Item {
     /// Something a quantifier may follow.
     Repeatable,
+    /// A lookaround, which a quantifier may follow in Python but not in fancy-regex.
+    Lookaround,
     /// An anchor (`^ $ \A \Z \b \B`): "nothing to repeat".
     Anchor,
     /// Nothing (the start of a sequence, a comment, a flags group).
@@ -126,8 +147,12 @@ enum Item {
 
 /// Translates `pattern` compiled with `flags` (the `re` module's bits).
 pub fn translate(pattern: &str, flags: i64) -> Result<Translated, PatternError> {
+    translate_unlocated(pattern, flags).map_err(|e| e.located(pattern))
+}
+
+fn translate_unlocated(pattern: &str, flags: i64) -> Result<Translated, PatternError> {
     if flags & !KNOWN_FLAGS != 0 {
-        return Err(PatternError { message: format!("unknown flags {flags:#x}"), pos: 0 });
+        return Err(PatternError { message: format!("unknown flags {flags:#x}"), pos: 0, line_col: None });
     }
     let mut p = Parser {
         chars: pattern.chars().collect(),
@@ -142,7 +167,11 @@ pub fn translate(pattern: &str, flags: i64) -> Result<Translated, PatternError> 
         return Err(p.error_at("bad inline flags: cannot use 'L' flag with a str pattern", 0));
     }
     if flags & ASCII != 0 && flags & UNICODE != 0 {
-        return Err(PatternError { message: "ASCII and UNICODE flags are incompatible".into(), pos: 0 });
+        return Err(PatternError {
+            message: "ASCII and UNICODE flags are incompatible".into(),
+            pos: 0,
+            line_col: None,
+        });
     }
     let body = p.alternation(Flags::of(flags))?;
     if p.pos < p.chars.len() {
@@ -167,7 +196,7 @@ struct Parser {
 
 impl Parser {
     fn error_at(&self, message: impl Into<String>, pos: usize) -> PatternError {
-        PatternError { message: message.into(), pos }
+        PatternError { message: message.into(), pos, line_col: None }
     }
 
     fn peek(&self) -> Option<char> {
@@ -176,6 +205,13 @@ impl Parser {
 
     fn peek_at(&self, offset: usize) -> Option<char> {
         self.chars.get(self.pos + offset).copied()
+    }
+
+    /// The next character, consumed.
+    fn next_char(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.pos += 1;
+        Some(c)
     }
 
     fn eat(&mut self, c: char) -> bool {
@@ -255,16 +291,34 @@ impl Parser {
             if let Some(q) = self.quantifier()? {
                 let at = self.pos;
                 return Err(self.error_at(
-                    if last == Item::Repeatable { "multiple repeat" } else { "nothing to repeat" },
+                    if matches!(last, Item::Repeatable | Item::Lookaround) {
+                        "multiple repeat"
+                    } else {
+                        "nothing to repeat"
+                    },
                     at - q.len,
                 ));
             }
             let (atom, kind) = self.atom(flags)?;
             let mut piece = atom;
-            if kind == Item::Repeatable {
+            if kind == Item::Lookaround {
                 self.skip_verbose(flags);
                 if let Some(q) = self.quantifier()? {
-                    piece = q.apply(&piece);
+                    // Repeating a zero-width test is the test at most once.
+                    piece = match (q.min, q.mode) {
+                        (0, Greed::Lazy) => format!("(?:|{piece})"),
+                        (0, _) => format!("(?:{piece}|)"),
+                        _ => piece,
+                    };
+                }
+            } else if kind == Item::Repeatable {
+                self.skip_verbose(flags);
+                if let Some(q) = self.quantifier()? {
+                    // An empty group repeated matches empty, as it does once (fancy-regex
+                    // refuses the repetition).
+                    if !matches!(piece.as_str(), "(?:)" | "()") {
+                        piece = q.apply(&piece);
+                    }
                     self.skip_verbose(flags);
                     if let Some(q2) = self.quantifier()? {
                         return Err(self.error_at("multiple repeat", self.pos - q2.len));
@@ -391,7 +445,7 @@ impl Parser {
             '>' => Ok((format!("(?>{})", self.group_body(flags, start)?), Item::Repeatable)),
             '=' | '!' => {
                 let body = self.group_body(flags, start)?;
-                Ok((format!("(?{c}{body})"), Item::Repeatable))
+                Ok((format!("(?{c}{body})"), Item::Lookaround))
             }
             '#' => {
                 while let Some(c) = self.peek() {
@@ -408,7 +462,7 @@ impl Parser {
                     self.lookbehind += 1;
                     let body = self.group_body(flags, start);
                     self.lookbehind -= 1;
-                    Ok((format!("(?<{d}{}", body?) + ")", Item::Repeatable))
+                    Ok((format!("(?<{d}{}", body?) + ")", Item::Lookaround))
                 }
                 Some(_) => {
                     // `(?<name>...)` is Python 3.12's spelling; 3.11 refuses it.
@@ -420,6 +474,11 @@ impl Parser {
             'P' => self.p_group(flags, start),
             '(' => self.conditional(flags, start),
             c if flag_bit(c).is_some() || c == '-' => self.flag_group(flags, start, c),
+            // CPython shows an escape whole (`?\\1`).
+            '\\' => {
+                let next = self.peek().map_or(String::new(), String::from);
+                Err(self.error_at(format!("unknown extension ?\\{next}"), start + 1))
+            }
             c => Err(self.error_at(format!("unknown extension ?{c}"), start + 1)),
         }
     }
@@ -495,7 +554,11 @@ impl Parser {
     fn conditional(&mut self, flags: Flags, start: usize) -> Result<(String, Item), PatternError> {
         let name_at = self.pos;
         let mut name = String::new();
-        while let Some(c) = self.peek() {
+        loop {
+            let Some(c) = self.peek() else {
+                let message = if name.is_empty() { "missing group name" } else { "missing ), unterminated name" };
+                return Err(self.error_at(message, name_at));
+            };
             self.pos += 1;
             if c == ')' {
                 break;
@@ -541,38 +604,57 @@ impl Parser {
     /// `(?imsx-imsx:...)`, after `(?` and its first letter `first`; a global `(?i)` here is
     /// CPython's "global flags not at the start" error.
     fn flag_group(&mut self, flags: Flags, start: usize, first: char) -> Result<(String, Item), PatternError> {
-        let mut on = 0;
-        let mut off = 0;
+        // CPython's `_parse_flags`: flags to add, then `-` and flags to remove, then `:`; each
+        // error at the character that broke the sequence.
+        let (mut on, mut off) = (0, 0);
         let mut c = first;
-        let mut negative = false;
-        loop {
-            if c == '-' {
-                if negative {
-                    return Err(self.error_at("bad inline flags: flag turned on and off", self.pos));
+        if c != '-' {
+            loop {
+                on |= flag_bit(c).expect("the caller checked");
+                let Some(next) = self.next_char() else {
+                    return Err(self.error_at("missing -, : or )", self.pos));
+                };
+                c = next;
+                if matches!(c, ')' | '-' | ':') {
+                    break;
                 }
-                negative = true;
-            } else if let Some(b) = flag_bit(c) {
-                if negative {
-                    if b & (ASCII | UNICODE | LOCALE) != 0 {
-                        return Err(self.error_at("bad inline flags: cannot turn off flags 'a', 'u' and 'L'", self.pos));
-                    }
-                    off |= b;
-                } else {
-                    on |= b;
+                if flag_bit(c).is_none() {
+                    let message = if c.is_alphabetic() { "unknown flag" } else { "missing -, : or )" };
+                    return Err(self.error_at(message, self.pos - 1));
                 }
-            } else if c == ':' {
-                break;
-            } else if c == ')' && !negative {
-                return Err(self.error_at("global flags not at the start of the expression", start));
-            } else {
-                let message = if c.is_ascii_alphabetic() { "unknown flag" } else { "missing :" };
+            }
+        }
+        if c == ')' {
+            return Err(self.error_at("global flags not at the start of the expression", start));
+        }
+        if c == '-' {
+            let Some(next) = self.next_char() else {
+                return Err(self.error_at("missing flag", self.pos));
+            };
+            c = next;
+            if flag_bit(c).is_none() {
+                let message = if c.is_alphabetic() { "unknown flag" } else { "missing flag" };
                 return Err(self.error_at(message, self.pos - 1));
             }
-            let Some(next) = self.peek() else {
-                return Err(self.error_at("missing -, : or )", self.pos));
-            };
-            self.pos += 1;
-            c = next;
+            loop {
+                let bit = flag_bit(c).expect("checked");
+                if bit & (ASCII | UNICODE | LOCALE) != 0 {
+                    let message = "bad inline flags: cannot turn off flags 'a', 'u' and 'L'";
+                    return Err(self.error_at(message, self.pos - 1));
+                }
+                off |= bit;
+                let Some(next) = self.next_char() else {
+                    return Err(self.error_at("missing :", self.pos));
+                };
+                c = next;
+                if c == ':' {
+                    break;
+                }
+                if flag_bit(c).is_none() {
+                    let message = if c.is_alphabetic() { "unknown flag" } else { "missing :" };
+                    return Err(self.error_at(message, self.pos - 1));
+                }
+            }
         }
         if on & off != 0 {
             return Err(self.error_at("bad inline flags: flag turned on and off", self.pos - 1));
@@ -873,10 +955,11 @@ impl Quantifier {
             (m, Some(n)) if m == n => format!("{{{m}}}"),
             (m, Some(n)) => format!("{{{m},{n}}}"),
         };
+        // Grouped, since fancy-regex refuses to repeat some atoms (a lookaround) bare.
         match self.mode {
-            Greed::Greedy => format!("{atom}{bounds}"),
-            Greed::Lazy => format!("{atom}{bounds}?"),
-            Greed::Possessive => format!("(?>{atom}{bounds})"),
+            Greed::Greedy => format!("(?:{atom}){bounds}"),
+            Greed::Lazy => format!("(?:{atom}){bounds}?"),
+            Greed::Possessive => format!("(?>(?:{atom}){bounds})"),
         }
     }
 }
@@ -915,12 +998,16 @@ mod tests {
         assert_eq!(err("a{3,2}"), "min repeat greater than max repeat at position 4");
         assert_eq!(err(r"(a)\2"), "invalid group reference 2 at position 4");
         assert_eq!(err(r"[z-a]"), "bad character range z-a at position 1");
+        assert_eq!(err("\n\\"), "bad escape (end of pattern) at position 1 (line 2, column 1)");
+        assert_eq!(err("d(?->"), "missing flag at position 4");
+        assert_eq!(err("(?s?xi"), "missing -, : or ) at position 3");
+        assert_eq!(err("(?("), "missing group name at position 3");
     }
 
     #[test]
     fn braces_that_are_not_quantifiers_are_literals() {
         let t = translate("a{b}{,2}c{1, 2}", 0).unwrap();
-        assert_eq!(t.pattern, "a\\x{7b}b\\x{7d}{0,2}c\\x{7b}1\\x{2c}\\x{20}2\\x{7d}");
+        assert_eq!(t.pattern, "a\\x{7b}b(?:\\x{7d}){0,2}c\\x{7b}1\\x{2c}\\x{20}2\\x{7d}");
     }
 
     #[test]
