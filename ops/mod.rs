@@ -1,6 +1,6 @@
 //! The operator library: text normalizers, splitters, tokenization models and
 //! sequence ops, each registered in the global registry under a dotted name
-//! (`text.*`, `tok.*`, `seq.*`, `vocab.*`, `math.*`, `re.*`). One file per family.
+//! (`text.*`, `tok.*`, `seq.*`, `vocab.*`, `math.*`, `re.*`, `unicodedata.*`). One file per family.
 
 use crate::Result;
 use crate::func::Registry;
@@ -14,6 +14,7 @@ pub mod normalize;
 pub mod re;
 pub mod seq;
 pub mod split;
+pub mod unicodedata;
 pub mod vocab;
 pub mod wordpiece;
 
@@ -29,5 +30,6 @@ pub fn register(reg: &Registry) -> Result<()> {
     seq::register(reg)?;
     math::register(reg)?;
     re::register(reg)?;
+    unicodedata::register(reg)?;
     Ok(())
 }
