@@ -15,7 +15,14 @@ use std::sync::Arc;
 
 /// The first match at or after byte `pos`.
 pub(super) fn search_at(c: &Compiled, anchor: Anchor, text: &str, pos: usize) -> Result<Option<Spans>> {
-    let caps = c.program(anchor)?.captures_from_pos(text, pos).map_err(|e| run_error(c, e))?;
+    let program = c.program(anchor)?;
+    if c.groups == 0 {
+        // Without groups only the match's span is wanted, which the regex crate finds with its
+        // DFA, without the slower engines that track groups.
+        let found = program.find_from_pos(text, pos).map_err(|e| run_error(c, e))?;
+        return Ok(found.map(|m| vec![Some((m.start(), m.end()))]));
+    }
+    let caps = program.captures_from_pos(text, pos).map_err(|e| run_error(c, e))?;
     Ok(caps.map(|caps| (0..=c.groups).map(|i| caps.get(i).map(|m| (m.start(), m.end()))).collect()))
 }
 
