@@ -66,17 +66,21 @@ enum Form {
     Nfkd,
 }
 
-fn normalize(args: &[AnyView<'_>]) -> Result<AnyValue> {
-    let (Some(form), s) = form_and_text("normalize", args)? else {
-        return Ok(AnyValue::from_text(""));
-    };
-    let out: String = match form {
+/// `s` in `form`.
+fn normalized(form: Form, s: &str) -> String {
+    match form {
         Form::Nfc => s.nfc().collect(),
         Form::Nfd => s.nfd().collect(),
         Form::Nfkc => s.nfkc().collect(),
         Form::Nfkd => s.nfkd().collect(),
+    }
+}
+
+fn normalize(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    let (Some(form), s) = form_and_text("normalize", args)? else {
+        return Ok(AnyValue::from_text(""));
     };
-    Ok(AnyValue::from_text(&out))
+    Ok(AnyValue::from_text(&normalized(form, &s)))
 }
 
 fn is_normalized(args: &[AnyView<'_>]) -> Result<AnyValue> {
@@ -92,15 +96,7 @@ fn is_normalized(args: &[AnyView<'_>]) -> Result<AnyValue> {
     let yes = match quick {
         IsNormalized::Yes => true,
         IsNormalized::No => false,
-        IsNormalized::Maybe => {
-            let again: String = match form {
-                Form::Nfc => s.nfc().collect(),
-                Form::Nfd => s.nfd().collect(),
-                Form::Nfkc => s.nfkc().collect(),
-                Form::Nfkd => s.nfkd().collect(),
-            };
-            again == s
-        }
+        IsNormalized::Maybe => normalized(form, &s) == s,
     };
     Ok(AnyValue::from_bool(yes))
 }

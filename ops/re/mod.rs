@@ -47,6 +47,11 @@ pub const FLAGS: [(&str, i64); 16] = [
     ("re.TEMPLATE", 1),
 ];
 
+/// The bits of flag `path` (`re.I`), if it is one.
+pub fn flag(path: &str) -> Option<i64> {
+    FLAGS.iter().find(|(name, _)| *name == path).map(|&(_, bits)| bits)
+}
+
 /// Each op's parameters, for calls with keyword arguments: names, then the defaults of the
 /// last ones (all 0).
 pub const PARAMS: [(&str, &[&str], usize); 10] = [
@@ -89,7 +94,7 @@ fn int_arg(v: Option<&AnyView<'_>>, what: &str) -> Result<i64> {
 /// The compiled pattern a pattern argument (a str or a compiled pattern) stands for.
 fn pattern_arg(p: &AnyView<'_>, flags: Option<&AnyView<'_>>) -> Result<Arc<Compiled>> {
     let flags = int_arg(flags, "flags")?;
-    if let Some(c) = pattern::shared_of(p.value()) {
+    if let Some(c) = Pattern::shared(p.value()) {
         if flags != 0 {
             return Err(Error::value("cannot process flags argument with a compiled pattern"));
         }

@@ -161,7 +161,7 @@ impl Pattern {
 
     /// The compiled pattern behind `v`, shared.
     pub fn shared(v: Value<'_>) -> Option<Arc<Compiled>> {
-        shared_of(v)
+        v.as_obj().and_then(ObjPtr::downcast_ref::<PatternObj>).map(|p| p.compiled.clone())
     }
 
     /// The shared compiled form.
@@ -173,11 +173,6 @@ impl Pattern {
     pub fn into_any(self) -> AnyValue {
         AnyValue::from_object(self.0)
     }
-}
-
-/// The compiled pattern behind `v`, shared.
-pub(super) fn shared_of(v: Value<'_>) -> Option<Arc<Compiled>> {
-    v.as_obj().and_then(ObjPtr::downcast_ref::<PatternObj>).map(|p| p.compiled.clone())
 }
 
 /// Patterns compare and hash by source and flags, as CPython's do, and print as

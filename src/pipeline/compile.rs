@@ -955,7 +955,7 @@ impl<'a> FnCompiler<'a> {
                 {
                     let path = path.strip_prefix("ops.").unwrap_or(&path);
                     // `re.IGNORECASE` and the other flags of the `re` module.
-                    if let Some(&(_, bits)) = crate::ops::re::FLAGS.iter().find(|(name, _)| *name == path) {
+                    if let Some(bits) = crate::ops::re::flag(path) {
                         let r = self.constant(Slot::from(bits));
                         return Ok(self.move_to(r, dst));
                     }
@@ -1314,12 +1314,17 @@ impl<'a> FnCompiler<'a> {
     /// Emits a call of function `f`, named `name` in errors and listings, on `args`.
     fn emit_op_call(&mut self, name: String, f: PackedFunc, args: &[Expr], dst: Option<Reg>) -> Result<Reg> {
         let regs = self.exprs(args)?;
-        let args = self.operands(&regs);
+        Ok(self.emit_op_on(name, f, &regs, dst))
+    }
+
+    /// Emits a call of function `f`, named `name`, on the values of registers `regs`.
+    pub(super) fn emit_op_on(&mut self, name: String, f: PackedFunc, regs: &[Reg], dst: Option<Reg>) -> Reg {
+        let args = self.operands(regs);
         let op = self.f.ops.len() as u32;
         self.f.ops.push((name, f));
         let d = self.dst(dst);
         self.emit(Inst::CallOp { dst: d, op, args });
-        Ok(d)
+        d
     }
 }
 

@@ -201,12 +201,7 @@ impl FnCompiler<'_> {
         let short = name.rsplit('.').next().unwrap_or(name);
         let regs = self.keyword_slots(short, (names, &ZEROS[..n_defaults]), args, keywords, false)?;
         let f = crate::func::registry().get(name).map_err(|e| err(line, e.kind(), e.message()))?;
-        let args = self.operands(&regs);
-        let op = self.f.ops.len() as u32;
-        self.f.ops.push((name.to_string(), f));
-        let d = self.dst(dst);
-        self.emit(Inst::CallOp { dst: d, op, args });
-        Ok(d)
+        Ok(self.emit_op_on(name.to_string(), f, &regs, dst))
     }
 
     /// The argument registers of a built-in or method call that takes the keywords `names`

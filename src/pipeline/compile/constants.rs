@@ -55,8 +55,7 @@ fn is_re_compile(func: &Expr) -> bool {
 fn re_flags(e: &Expr) -> Option<Slot> {
     match e {
         Expr::Attribute { value, attr } if matches!(value.as_ref(), Expr::Name { id } if id == "re") => {
-            let path = format!("re.{attr}");
-            crate::ops::re::FLAGS.iter().find(|(n, _)| *n == path).map(|&(_, bits)| Slot::from(bits))
+            crate::ops::re::flag(&format!("re.{attr}")).map(Slot::from)
         }
         Expr::BinOp { op: crate::pipeline::ast::BinOp::BitOr, left, right } => {
             let (a, b) = (re_flags(left)?.value().as_int()?, re_flags(right)?.value().as_int()?);
