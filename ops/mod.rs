@@ -1,6 +1,6 @@
 //! The operator library: text normalizers, splitters, tokenization models and
 //! sequence ops, each registered in the global registry under a dotted name
-//! (`text.*`, `tok.*`, `seq.*`, `vocab.*`, `math.*`, `re.*`, `unicodedata.*`). One file per family.
+//! (`text.*`, `tok.*`, `seq.*`, `vocab.*`, `math.*`, `re.*`, `unicodedata.*`, `collections.*`). One file per family.
 
 use crate::Result;
 use crate::func::Registry;
@@ -8,6 +8,7 @@ use crate::func::Registry;
 pub mod bert;
 pub mod bpe;
 pub mod bytelevel;
+pub mod collections;
 pub mod math;
 pub mod merge_queue;
 pub mod normalize;
@@ -31,5 +32,6 @@ pub fn register(reg: &Registry) -> Result<()> {
     math::register(reg)?;
     re::register(reg)?;
     unicodedata::register(reg)?;
+    collections::register(reg)?;
     Ok(())
 }

@@ -25,6 +25,7 @@ Unsupported syntax raises :class:`SyntaxError` naming the construct, with the
 from __future__ import annotations
 
 import ast
+import collections
 import inspect
 import json
 import math
@@ -178,7 +179,10 @@ _MISSING = object()
 
 
 def _module_op(value: Any) -> Optional[str]:
-    """The op a function of Python's ``re`` module is (``re.sub`` is the op ``re.sub``), else None."""
+    """The op a function of Python's ``re`` module is (``re.sub`` is the op ``re.sub``), or
+    ``collections.Counter`` and ``defaultdict`` are (ops of the same names), else None."""
+    if value is collections.Counter or value is collections.defaultdict:
+        return f"collections.{value.__name__}"
     if getattr(value, "__module__", None) != "re" or not callable(value) or isinstance(value, type):
         return None
     op = f"re.{getattr(value, '__name__', '')}"

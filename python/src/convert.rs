@@ -9,6 +9,8 @@ use crate::function_type::{function_state, new_function};
 use crate::gc_pause::{GcPause, PAUSE_FROM_ITEMS};
 use crate::ndarray::{PyNDArray, import_dlpack};
 use crate::object::Opaque;
+use anyproc::container::DictKind;
+use anyproc::pipeline::builtins::Builtin;
 use anyproc::{AnyValue, AnyView, Dict, FromAny, List, NDArray, PackedFunc, Set, Tuple, Value};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -79,7 +81,7 @@ pub fn scalar_to_any(obj: &Bound<'_, PyAny>) -> Option<AnyValue> {
     exact::<PyFloat>(obj).map(|f| AnyValue::from_float(f.value()))
 }
 
-fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
+pub(crate) fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     if let Some(v) = scalar_to_any(obj) {
         return Ok(v);
     }
@@ -123,6 +125,26 @@ fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     fallback(obj, depth)
 }
 
+/// The types Python's built-ins and anyproc's share, each anyproc's own function: `int` given
+/// as a value (a `defaultdict`'s factory, a key function) then runs without the GIL, and comes
+/// back as `int`.
+const SHARED_TYPES: [Builtin; 8] = [
+    Builtin::Int,
+    Builtin::Float,
+    Builtin::Str,
+    Builtin::Bool,
+    Builtin::List,
+    Builtin::Tuple,
+    Builtin::Dict,
+    Builtin::Set,
+];
+
+/// anyproc's function for `obj` when it is one of the [`SHARED_TYPES`].
+pub(crate) fn builtin_type_func(obj: &Bound<'_, PyAny>) -> Option<PackedFunc> {
+    let builtins = obj.py().import("builtins").ok()?;
+    SHARED_TYPES.into_iter().find(|b| builtins.getattr(b.name()).is_ok_and(|t| t.is(obj))).map(Builtin::as_func)
+}
+
 /// Subclasses of the built-in types and objects that behave like one (NumPy scalars, tensors, callables).
 fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     if let Ok(s) = obj.cast::<PyString>() {
@@ -141,7 +163,9 @@ fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
         return tuple_to_any(t, depth);
     }
     if let Ok(d) = obj.cast::<PyDict>() {
-        return dict_to_any(d, depth);
+        // `Counter` and `defaultdict` keep what they are.
+        let kind = crate::convert_collections::dict_kind_of(obj, depth)?;
+        return dict_to_any_of_kind(d, kind, depth);
     }
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(AnyValue::from_bytes(b.as_bytes()));
@@ -154,6 +178,9 @@ fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     }
     if obj.hasattr("__dlpack__")? {
         return Ok(import_dlpack(obj)?.into_any());
+    }
+    if let Some(f) = builtin_type_func(obj) {
+        return Ok(f.into_any());
     }
     if obj.is_callable() {
         return Ok(callable_to_func(obj.clone().unbind()).into_any());
@@ -264,10 +291,14 @@ fn tuple_to_any(t: &Bound<'_, PyTuple>, depth: usize) -> PyResult<AnyValue> {
 }
 
 fn dict_to_any(d: &Bound<'_, PyDict>, depth: usize) -> PyResult<AnyValue> {
+    dict_to_any_of_kind(d, DictKind::Plain, depth)
+}
+
+fn dict_to_any_of_kind(d: &Bound<'_, PyDict>, kind: DictKind, depth: usize) -> PyResult<AnyValue> {
     if depth >= MAX_NESTING {
         return Err(too_deep());
     }
-    let mut dict = Dict::new();
+    let mut dict = Dict::with_kind(kind);
     for (k, v) in d.iter() {
         dict.set(to_any(&k, depth + 1)?, to_any(&v, depth + 1)?);
     }
@@ -297,7 +328,7 @@ pub fn any_to_py<'py>(py: Python<'py>, v: &AnyView<'_>) -> PyResult<Bound<'py, P
     to_py(py, v, 0)
 }
 
-fn to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<'py, PyAny>> {
     Ok(match v.value() {
         Value::None => py.None().into_bound(py),
         Value::Int(i) => i.into_pyobject(py)?.into_any(),
@@ -386,7 +417,7 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
         for (k, val) in dict.items() {
             out.set_item(key_to_py(py, &k.view(), depth + 1)?, to_py(py, &val.view(), depth + 1)?)?;
         }
-        return Ok(out.into_any());
+        return crate::convert_collections::with_kind(out, dict.kind(), depth);
     }
     if let Some(set) = Set::from_view(v) {
         if depth >= MAX_NESTING {
@@ -399,6 +430,10 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
         return Ok(Bound::new(py, PyNDArray { array })?.into_any());
     }
     if let Some(func) = PackedFunc::from_view(v) {
+        if let Some(b) = Builtin::of_func(&func) {
+            // A built-in type goes back as itself (`defaultdict(int)`'s factory).
+            return py.import("builtins")?.getattr(b.name());
+        }
         return new_function(py, func, None);
     }
     Ok(Bound::new(py, Opaque { value: v.to_owned() })?.into_any())

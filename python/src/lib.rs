@@ -6,6 +6,7 @@
 
 mod callback;
 mod convert;
+mod convert_collections;
 mod dlpack;
 mod errors;
 mod function;

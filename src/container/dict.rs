@@ -21,6 +21,22 @@ pub struct DictObj {
     /// The map's hasher, also kept outside the lock so keys are hashed before locking.
     hasher: foldhash::fast::RandomState,
     map: RwLock<Map>,
+    /// Which of Python's dict types this is; fixed when the dict is made.
+    kind: DictKind,
+}
+
+/// Python's dict and its subclasses from `collections`, which differ in what a missing key
+/// gives (`__missing__`), in their repr and in a few methods.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum DictKind {
+    /// `dict`.
+    #[default]
+    Plain,
+    /// `collections.Counter`: a missing key counts 0, and is not added.
+    Counter,
+    /// `collections.defaultdict(factory)`: a missing key is added with `factory()`; a factory
+    /// of `None` leaves it a `KeyError`.
+    Default(AnyValue),
 }
 
 thread_local! {
@@ -71,6 +87,11 @@ impl Equivalent<AnyValue> for AnyView<'_> {
 }
 
 impl DictObj {
+    /// Which of Python's dict types this is.
+    pub fn kind(&self) -> &DictKind {
+        &self.kind
+    }
+
     fn with_map<R>(&self, f: impl FnOnce(&Map) -> R) -> R {
         f(&self.map.read_recursive())
     }
@@ -130,12 +151,22 @@ fn dict_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, depth: usize) -> bool {
         // Distinct objects (identity was checked first), one of them mid-update: not equal.
         return false;
     }
+    if a.kind == DictKind::Counter && b.kind == DictKind::Counter {
+        return a.with_map(|x| b.with_map(|y| counts_equal(x, y, depth) && counts_equal(y, x, depth)));
+    }
     a.with_map(|x| {
         b.with_map(|y| {
             x.len() == y.len()
                 && x.iter().all(|(k, v)| y.get(&k.view()).is_some_and(|w| values_equal(v.value(), w.value(), depth)))
         })
     })
+}
+
+/// Whether every count of `x` is the same in `y`, a missing one counting 0: two Counters are
+/// equal when they agree on every key of either (Python 3.10's `Counter.__eq__`).
+fn counts_equal(x: &Map, y: &Map, depth: usize) -> bool {
+    let zero = AnyValue::from_int(0);
+    x.iter().all(|(k, v)| values_equal(v.value(), y.get(&k.view()).unwrap_or(&zero).value(), depth))
 }
 
 fn dict_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
@@ -147,14 +178,16 @@ fn dict_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
     // Order-independent: equal dicts may list their entries in different orders.
     // A fixed-key hasher per entry keeps the sum deterministic across dicts.
     let fixed = foldhash::fast::FixedState::with_seed(1234);
+    // A Counter's zero counts do not take part in its equality, so not in its hash either.
+    let counted = |v: &AnyValue| d.kind != DictKind::Counter || !values_equal(v.value(), Value::Int(0), depth);
     d.with_map(|m| {
-        let sum = m.iter().fold(0u64, |acc, (k, v)| {
+        let sum = m.iter().filter(|(_, v)| counted(v)).fold(0u64, |acc, (k, v)| {
             let mut h = fixed.build_hasher();
             hash_value(k.value(), &mut h, depth);
             hash_value(v.value(), &mut h, depth);
             acc.wrapping_add(h.finish())
         });
-        state.write_usize(m.len());
+        state.write_usize(m.values().filter(|v| counted(v)).count());
         state.write_u64(sum);
     })
 }
@@ -185,9 +218,19 @@ pub struct Dict(ObjRef<DictObj>);
 impl Dict {
     /// An empty dict.
     pub fn new() -> Self {
+        Self::with_kind(DictKind::Plain)
+    }
+
+    /// An empty dict of the given kind (a `Counter`, a `defaultdict`).
+    pub fn with_kind(kind: DictKind) -> Self {
         let hasher = foldhash::fast::RandomState::default();
         let map = RwLock::new(Map::with_hasher(hasher.clone()));
-        Dict(ObjRef::new(DictObj { header: Object::blank(), hasher, map }))
+        Dict(ObjRef::new(DictObj { header: Object::blank(), hasher, map, kind }))
+    }
+
+    /// Which of Python's dict types this is.
+    pub fn kind(&self) -> &DictKind {
+        &self.0.kind
     }
 
     #[inline]

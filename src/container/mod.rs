@@ -14,7 +14,7 @@ mod set_table;
 mod tuple;
 
 pub use crate::any::push_chars;
-pub use dict::{Dict, DictObj};
+pub use dict::{Dict, DictKind, DictObj};
 pub use list::{List, ListObj, items_in_slot, list_len_in_slot, try_reserve_items};
 pub use list_cursor::ListCursor;
 pub use py_hash::{float_hash, int_hash, py_hash};

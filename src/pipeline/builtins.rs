@@ -120,6 +120,22 @@ impl Builtin {
         });
         FUNCS[self as usize].clone()
     }
+
+    /// The built-in that `f` is, when it is one of [`Builtin::as_func`]'s values.
+    pub fn of_func(f: &PackedFunc) -> Option<Builtin> {
+        Builtin::ALL.iter().copied().find(|b| b.as_func().ptr_eq(f))
+    }
+
+    /// Python's repr of the built-in: `<class 'int'>` for a type, `<built-in function len>`.
+    pub fn repr(self) -> String {
+        use Builtin::*;
+        match self {
+            Str | Int | Float | Bool | List | Tuple | Dict | Set | Range | Reversed | Enumerate | Zip | Type => {
+                format!("<class '{}'>", self.name())
+            }
+            _ => format!("<built-in function {}>", self.name()),
+        }
+    }
 }
 
 /// Calls a built-in with positional arguments.

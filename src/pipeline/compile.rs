@@ -969,6 +969,15 @@ impl<'a> FnCompiler<'a> {
                     self.emit(Inst::Const { dst: d, index });
                     return Ok(d);
                 }
+                // A bound method as a value (`key=counts.get`): the method bound to the object.
+                if let Some(method) = Method::from_name(attr) {
+                    let callee = self.constant(Slot::from(crate::pipeline::methods::bind_method_func(method)));
+                    let obj = self.expr(value, None)?;
+                    let args = self.operands(&[obj]);
+                    let d = self.dst(dst);
+                    self.emit(Inst::CallValue { dst: d, callee, args });
+                    return Ok(d);
+                }
                 Err(err(line, ErrorKind::Parse, format!("attribute '{attr}' can only be called as a method")))
             }
             Expr::Call { func, args, keywords } => self.call(func, args, keywords, dst),

@@ -748,6 +748,9 @@ fn widen_long_text(slot: &mut Slot) {
 /// as CPython does for text only it holds (`+=` appends); false when `a op b` is to be computed
 /// the ordinary way and stored.
 fn update_in_place(regs: &mut [Slot], op: BinOp, a: usize, b: usize) -> Result<bool> {
+    if super::counter::update_in_place(op, regs[a].value(), regs[b].value())? {
+        return Ok(true);
+    }
     match op {
         BinOp::Add => add_in_place(regs, a, b),
         BinOp::Mul => repeat_in_place(regs, a, b),

@@ -73,6 +73,7 @@ methods! {
     Sub => "sub", Subn => "subn", Findall => "findall", Finditer => "finditer", Search => "search",
     Match => "match", Fullmatch => "fullmatch",
     Group => "group", Groups => "groups", Groupdict => "groupdict", Start => "start", End => "end", Span => "span",
+    MostCommon => "most_common", Elements => "elements", Total => "total", Subtract => "subtract",
 }
 
 /// The receiver types that have methods.
@@ -88,11 +89,22 @@ enum Recv {
     Pattern,
     /// A match of one (`re.search(...)`).
     Match,
+    /// A `collections.Counter`: a dict with methods of its own.
+    Counter,
 }
 
 impl Recv {
-    const ALL: [Recv; 8] =
-        [Recv::Str, Recv::List, Recv::Tuple, Recv::Dict, Recv::Set, Recv::Bytes, Recv::Pattern, Recv::Match];
+    const ALL: [Recv; 9] = [
+        Recv::Str,
+        Recv::List,
+        Recv::Tuple,
+        Recv::Dict,
+        Recv::Set,
+        Recv::Bytes,
+        Recv::Pattern,
+        Recv::Match,
+        Recv::Counter,
+    ];
 
     fn of(v: Value<'_>) -> Option<Recv> {
         match v {
@@ -100,6 +112,7 @@ impl Recv {
             Value::Bytes(_) => Some(Recv::Bytes),
             Value::Object(o) if o.type_index() == ti::LIST => Some(Recv::List),
             Value::Object(o) if o.type_index() == ti::TUPLE => Some(Recv::Tuple),
+            Value::Object(_) if super::counter::counter_of(v).is_some() => Some(Recv::Counter),
             Value::Object(o) if o.type_index() == ti::DICT => Some(Recv::Dict),
             Value::Object(o) if o.type_index() == ti::SET => Some(Recv::Set),
             Value::Object(_) if crate::ops::re::Pattern::of(v).is_some() => Some(Recv::Pattern),
@@ -118,6 +131,7 @@ impl Recv {
             Recv::Bytes => "bytes",
             Recv::Pattern => "re.Pattern",
             Recv::Match => "re.Match",
+            Recv::Counter => "Counter",
         }
     }
 }
@@ -164,6 +178,10 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Pattern, Sub | Subn) => (2, 3),
         (Recv::Match, Group) => (0, super::builtins::VARIADIC),
         (Recv::Match, Groups | Groupdict | Start | End | Span) => (0, 1),
+        (Recv::Counter, MostCommon | Update | Subtract) => (0, 1),
+        (Recv::Counter, Elements | Total) => (0, 0),
+        // Otherwise a dict's.
+        (Recv::Counter, _) => return spec(m, Recv::Dict),
         _ => return None,
     })
 }
@@ -222,6 +240,29 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         Recv::Bytes => super::str_codecs::decode(super::str_codecs::bytes_of(v).expect("bytes"), args),
         Recv::Pattern => regex_method(method, v, args),
         Recv::Match => match_method(method, v, args),
+        Recv::Counter => counter_method(method, v, args),
+    }
+}
+
+/// A method of a Counter: its own, and a dict's otherwise.
+fn counter_method(method: Method, v: Value<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
+    use super::counter;
+    let mut d = dict_of(v).expect("a Counter");
+    match method {
+        Method::MostCommon => counter::most_common(&d, args.first()),
+        Method::Elements => counter::elements(&d),
+        Method::Total => counter::total(&d),
+        Method::Update | Method::Subtract => {
+            let src = args.first().map_or(Value::None, |a| a.value());
+            counter::update(&mut d, src, method == Method::Subtract)?;
+            Ok(Slot::none())
+        }
+        Method::Fromkeys => {
+            let message = "Counter.fromkeys() is undefined.  Use Counter(iterable) instead.";
+            Err(Error::new(crate::ErrorKind::Runtime, message))
+        }
+        Method::Get => dict_get(v, args),
+        _ => dict_method(method, d, args),
     }
 }
 
@@ -256,7 +297,7 @@ pub const RECEIVER_TYPES: [&str; 5] = ["str", "list", "dict", "set", "bytes"];
 pub fn check_receiver(method: Method, ty: u8, v: Value<'_>) -> Result<()> {
     let want = RECEIVER_TYPES[ty as usize];
     match Recv::of(v) {
-        Some(r) if r.name() == want => Ok(()),
+        Some(r) if r.name() == want || (r == Recv::Counter && want == "dict") => Ok(()),
         _ => Err(type_error(format!(
             "descriptor '{}' for '{want}' objects doesn't apply to a '{}' object",
             method.name(),
@@ -284,6 +325,30 @@ pub fn unbound_method_func(method: Method, ty: u8) -> crate::PackedFunc {
         })
     });
     made.clone()
+}
+
+/// `obj.method` as a value (`sorted(counts, key=counts.get)`): called with `obj`, the function
+/// returned gives the bound method, a function of the method's arguments that calls it on
+/// `obj` (as Python's bound method holds its object, so the function holds a handle to it).
+/// One binder per method.
+pub fn bind_method_func(method: Method) -> crate::PackedFunc {
+    static FUNCS: LazyLock<Vec<crate::PackedFunc>> = LazyLock::new(|| {
+        Method::ALL
+            .iter()
+            .map(|&m| {
+                crate::PackedFunc::new(move |args| {
+                    let [obj] = args else {
+                        return Err(type_error(format!("binding .{}() needs one object", m.name())));
+                    };
+                    check_method(m, *obj)?;
+                    let recv = obj.to_owned::<0>();
+                    let bound = move |args: &[AnyView<'_>]| call_method(m, recv.view(), args).map(Slot::resize);
+                    Ok(crate::PackedFunc::new(bound).into_any())
+                })
+            })
+            .collect()
+    });
+    FUNCS[method as usize].clone()
 }
 
 /// Fails as [`call_method`] does when `obj`'s type has no `method`, before any argument exists.
@@ -1019,7 +1084,12 @@ fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Result<Slot> {
             }
             Ok(out.into())
         }
-        Copy => Ok(d.items().into_iter().collect::<Dict>().into()),
+        // A Counter's or defaultdict's copy is one too (with the same factory).
+        Copy => {
+            let mut copy = Dict::with_kind(d.kind().clone());
+            copy.extend(d.items());
+            Ok(copy.into())
+        }
         Clear => {
             d.clear();
             Ok(Slot::none())

@@ -10,6 +10,7 @@ mod binding;
 mod builtin_numbers;
 pub mod builtins;
 pub mod compile;
+pub(crate) mod counter;
 pub mod direct;
 pub mod direct_extend;
 mod format;

@@ -2,12 +2,14 @@
 //! (`type(3) is int`, `type(s)(x)` converts), so `int`, `float`, `bool`, `str`, `list`, `tuple`,
 //! `dict` and `set` are the built-in functions themselves; the types with no such built-in
 //! (`NoneType`, `bytes`, `function`, ...) are a function each that refuses to be called.
+//! `collections.Counter` and `defaultdict` are their ops, which make their values.
 //!
 
 use super::Slot;
 use super::builtins::Builtin;
 use super::set_ops::set_of;
 use super::value_ops::{type_error, vname};
+use crate::container::DictKind;
 use crate::error::Result;
 use crate::{AnyView, FromAny, List, PackedFunc, Tuple, Value};
 use std::collections::HashMap;
@@ -47,9 +49,32 @@ fn other_type(name: &str) -> PackedFunc {
         .clone()
 }
 
-/// Whether `f` is a type object (a type built-in, or one made by [`other_type`]).
+/// The dict types of `collections`, by name: their ops are their type objects, as in Python
+/// (`isinstance(c, Counter)`, `type(d) is defaultdict`).
+const COLLECTION_TYPES: [(&str, &str); 2] =
+    [("Counter", "collections.Counter"), ("defaultdict", "collections.defaultdict")];
+
+/// The type object of a dict of `kind`, when it is one of `collections`' types.
+fn collection_type(kind: &DictKind) -> Option<PackedFunc> {
+    let op = match kind {
+        DictKind::Plain => return None,
+        DictKind::Counter => COLLECTION_TYPES[0].1,
+        DictKind::Default(_) => COLLECTION_TYPES[1].1,
+    };
+    crate::func::registry().get(op).ok()
+}
+
+/// The name of `f` when it is one of `collections`' types.
+fn collection_type_name(f: &PackedFunc) -> Option<&'static str> {
+    let reg = crate::func::registry();
+    COLLECTION_TYPES.iter().find(|(_, op)| reg.get(op).is_ok_and(|t| t.ptr_eq(f))).map(|(name, _)| *name)
+}
+
+/// Whether `f` is a type object (a type built-in, one of `collections`', or one made by
+/// [`other_type`]).
 fn is_type(f: &PackedFunc) -> bool {
     TYPE_BUILTINS.iter().any(|b| b.as_func().ptr_eq(f))
+        || collection_type_name(f).is_some()
         || OTHER_TYPES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).values().any(|t| t.ptr_eq(f))
 }
 
@@ -62,19 +87,25 @@ pub(crate) fn type_of(x: Value<'_>) -> PackedFunc {
         Value::Str(_) | Value::UStr(_) => Builtin::Str,
         _ if Tuple::from_value(x).is_some() => Builtin::Tuple,
         _ if List::from_value(x).is_some() => Builtin::List,
-        _ if crate::Dict::from_value(x).is_some() => Builtin::Dict,
+        _ if let Some(d) = crate::Dict::from_value(x) => match collection_type(d.kind()) {
+            Some(t) => return t,
+            None => Builtin::Dict,
+        },
         _ if set_of(x).is_some() => Builtin::Set,
         _ => return other_type(&vname(x)),
     };
     builtin.as_func()
 }
 
-/// The types `x` is an instance of: its own, and `int` for a bool.
+/// The types `x` is an instance of: its own, `int` for a bool, and `dict` for `collections`'.
 fn types_of(x: Value<'_>) -> Vec<PackedFunc> {
     let own = type_of(x);
     let mut types = vec![own.clone()];
     if own.ptr_eq(&Builtin::Bool.as_func()) {
         types.push(Builtin::Int.as_func());
+    }
+    if collection_type_name(&own).is_some() {
+        types.push(Builtin::Dict.as_func());
     }
     types
 }
@@ -88,6 +119,9 @@ pub(crate) fn name_attribute(x: Value<'_>) -> Result<Slot> {
     };
     if let Some(b) = Builtin::ALL.iter().find(|b| b.as_func().ptr_eq(&f)) {
         return Ok(Slot::from_text(b.name()));
+    }
+    if let Some(name) = collection_type_name(&f) {
+        return Ok(Slot::from_text(name));
     }
     let types = OTHER_TYPES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     match types.iter().find(|(_, t)| t.ptr_eq(&f)) {

@@ -13,7 +13,7 @@ use super::set_ops::{self, set_of};
 use crate::any::py_text::{write_bytes_repr, write_float_repr, write_str_repr, write_utf8_str_repr};
 use crate::any::type_index as ti;
 use crate::any::{text_first_equal, values_equal};
-use crate::container::{DictObj, ListObj, SetObj, try_reserve_items};
+use crate::container::{DictKind, DictObj, ListObj, SetObj, try_reserve_items};
 use crate::object::MAX_DEPTH;
 use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, FromAny, List, Result, Tuple, Value};
 use std::borrow::Cow;
@@ -57,6 +57,12 @@ pub(crate) fn vname(v: Value<'_>) -> Cow<'static, str> {
         Value::Str(_) | Value::UStr(_) => "str".into(),
         Value::Bytes(_) => "bytes".into(),
         Value::Pod(t, _) => index_name(t),
+        // Python's subclasses of dict name themselves.
+        Value::Object(_) if let Some(d) = dict_obj(v) => match d.kind() {
+            DictKind::Plain => "dict".into(),
+            DictKind::Counter => "Counter".into(),
+            DictKind::Default(_) => "collections.defaultdict".into(),
+        },
         Value::Object(o) => index_name(o.type_index()),
     }
 }
@@ -362,7 +368,8 @@ pub fn unary(op: UnaryOp, v: AnyView<'_>) -> Result<Slot> {
                 _ => Ok(Slot::from_int(i)),
             }
         }
-        _ => Err(type_error(format!("bad operand type for unary {sym}: '{}'", vname(x)))),
+        _ => super::counter::counter_unary(op, x)
+            .unwrap_or_else(|| Err(type_error(format!("bad operand type for unary {sym}: '{}'", vname(x))))),
     }
 }
 
@@ -423,7 +430,10 @@ pub fn binary(op: BinOp, a: AnyView<'_>, b: AnyView<'_>) -> Result<Slot> {
             let fmt = Text::of(x).expect("checked in the guard");
             Ok(text_slot(&super::format::percent_format(fmt, b)?, fmt.is_ucs4()))
         }
-        _ => seq_binary(op, x, y),
+        _ => match super::counter::counter_binary(op, x, y) {
+            Some(result) => result,
+            None => seq_binary(op, x, y),
+        },
     }
 }
 
@@ -814,6 +824,7 @@ fn rich_order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Result<bool> {
         _ => match (seq_obj(x), seq_obj(y)) {
             (Some(p), Some(q)) if is_tuple(x) == is_tuple(y) => return list_order(op, p, q),
             _ if let Some(subset) = set_ops::order(op, x, y) => return Ok(subset),
+            _ if let Some(included) = super::counter::counter_order(op, x, y) => return included,
             _ => {
                 return Err(type_error(format!(
                     "'{}' not supported between instances of '{}' and '{}'",
@@ -960,7 +971,10 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
             }
             if let Some(d) = dict_of(o) {
                 check_hashable(k)?;
-                return d.get(key).map(Slot::from).ok_or_else(|| key_error(k));
+                if let Some(v) = d.get(key) {
+                    return Ok(v.into());
+                }
+                return super::counter::missing(&d, key)?.map(Slot::from).ok_or_else(|| key_error(k));
             }
             if let Some(m) = crate::ops::re::match_of(o) {
                 // `m[1]` is `m.group(1)`.
@@ -1270,16 +1284,7 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
                 // A tuple: `(x,)` for one item, so that it reads back as a tuple.
                 t.with_items(|xs| write_items(out, ("(", if xs.len() == 1 { ",)" } else { ")" }), xs, seen));
             } else if let Some(d) = dict_of(v) {
-                out.push('{');
-                for (i, (k, x)) in d.items().iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    write_repr(out, k.value(), seen);
-                    out.push_str(": ");
-                    write_repr(out, x.value(), seen);
-                }
-                out.push('}');
+                write_dict_repr(out, &d, seen);
             }
             seen.pop();
         }
@@ -1287,6 +1292,35 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
             let _ = write!(out, "{:?}", OtherRepr(v));
         }
     }
+}
+
+/// A dict's repr, or a Counter's or defaultdict's (`Counter({'a': 2})`).
+fn write_dict_repr(out: &mut ReprOut, d: &Dict, seen: &mut Vec<usize>) {
+    if *d.kind() == DictKind::Counter && d.is_empty() {
+        return out.push_str("Counter()");
+    }
+    match super::counter::repr_prefix_and_entries(d) {
+        None => write_entries(out, d, seen),
+        Some((prefix, entries)) => {
+            out.push_str(&prefix);
+            write_entries(out, &entries, seen);
+            out.push(')');
+        }
+    }
+}
+
+/// `{k: v, ...}`.
+fn write_entries(out: &mut ReprOut, d: &Dict, seen: &mut Vec<usize>) {
+    out.push('{');
+    for (i, (k, x)) in d.items().iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_repr(out, k.value(), seen);
+        out.push_str(": ");
+        write_repr(out, x.value(), seen);
+    }
+    out.push('}');
 }
 
 /// The reprs of `items` between `brackets`, separated by ", " (a list's, a set's).
