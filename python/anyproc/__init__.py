@@ -18,6 +18,7 @@ from typing import Any, Callable, Optional
 from . import _native
 from ._native import (
     Function,
+    Generator,
     NDArray,
     Pipeline,
     __version__,
@@ -33,7 +34,7 @@ from .script import ScriptFunction, script
 from .trace import Collate, Symbol, TracedPipeline, trace
 
 __all__ = [
-    "Collate", "Function", "NDArray", "OpNamespace", "Pipeline", "ScriptFunction", "Symbol", "TracedPipeline",
+    "Collate", "Function", "Generator", "NDArray", "OpNamespace", "Pipeline", "ScriptFunction", "Symbol", "TracedPipeline",
     "Module", "__version__", "func_info", "get_global_func", "list_global_funcs", "load_module", "ops", "register_func", "script",
     "script_json", "script_source", "trace",
 ]

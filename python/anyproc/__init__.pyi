@@ -5,6 +5,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ._native import (
     Function as Function,
+    Generator as Generator,
     NDArray as NDArray,
     Pipeline as Pipeline,
     __version__ as __version__,

@@ -1,7 +1,7 @@
 """Type stubs of ``anyproc._native``, the PyO3 module (Rust)."""
 
 import os
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 __version__: str
 
@@ -84,6 +84,12 @@ def func_info(name: str) -> Tuple[str, str]: ...
 def register_func(name: str, func: Callable[..., Any], override: bool = False) -> None: ...
 def script_json(ast_json: str, entry: str, *, while_limit: Optional[int] = None,
                 max_depth: Optional[int] = None) -> Function: ...
+
+class Generator(Iterator[Any]):
+    """A generator a script made: each item runs its body to the next ``yield``."""
+
+    def __iter__(self) -> Generator: ...
+    def __next__(self) -> Any: ...
 
 class Module:
     """A loaded plugin."""

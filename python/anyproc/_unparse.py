@@ -199,6 +199,11 @@ def stmt(s: Dict[str, Any], indent: str, out: List[str]) -> None:
     elif kind == "return":
         value = s.get("value")
         out.append(f"{indent}return" if value is None else f"{indent}return {expr(value)}")
+    elif kind == "yield":
+        value = s.get("value")
+        out.append(f"{indent}yield" if value is None else f"{indent}yield {expr(value)}")
+    elif kind == "yield_from":
+        out.append(f"{indent}yield from {expr(s['value'])}")
     elif kind == "raise":
         value = s.get("value")
         out.append(f"{indent}raise {s['exc']}" if value is None else f"{indent}raise {s['exc']}({expr(value)})")

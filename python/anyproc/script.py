@@ -64,7 +64,8 @@ _UNSUPPORTED = {
     "GeneratorExp": "generator expressions outside the argument of list(), tuple(), dict(), set(), sorted(), "
                     "sum(), min(), max(), any(), all() or str.join()",
     "NamedExpr": "walrus (:=)",
-    "Yield": "generators (yield)", "YieldFrom": "generators (yield from)", "Await": "await",
+    "Yield": "yield as an expression (only as a statement, `yield x`)",
+    "YieldFrom": "yield from as an expression (only as a statement)", "Await": "await",
     "Starred": "*args (starred expressions)", "MatMult": "the @ operator",
 }
 
@@ -501,6 +502,11 @@ class _Lowerer:
     def stmt(self, node: ast.stmt) -> Optional[Dict[str, Any]]:
         line = self.src.line(node)
         kind = type(node).__name__
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Yield):
+            value = None if node.value.value is None else self.expr(node.value.value)
+            return {"line": line, "stmt": "yield", "value": value}
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.YieldFrom):
+            return {"line": line, "stmt": "yield_from", "value": self.expr(node.value.value)}
         if isinstance(node, ast.Expr):
             return {"line": line, "stmt": "expr", "value": self.expr(node.value)}
         if isinstance(node, ast.Assign):
@@ -548,8 +554,24 @@ class _Lowerer:
             return {"line": line, "stmt": "delete", "targets": [self.target(t) for t in node.targets]}
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} statements"))
 
+    @staticmethod
+    def _in_this_function(root: ast.AST, target: ast.AST) -> bool:
+        """Whether ``target`` (inside ``root``) is not inside a def or lambda nested in ``root``."""
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node is target:
+                return True
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                stack.extend(ast.iter_child_nodes(node))
+        return False
+
     def try_(self, node: ast.Try, line: int) -> Dict[str, Any]:
         """``try``/``except``/``else``/``finally``; the clauses name exceptions by plain names."""
+        for inner in ast.walk(node):
+            # Anywhere in the statement, but not in a function or lambda defined there.
+            if isinstance(inner, (ast.Yield, ast.YieldFrom)) and self._in_this_function(node, inner):
+                raise self.src.error(inner, "'yield' inside 'try' (its clauses and 'finally:' included)")
         handlers = []
         for h in node.handlers:
             kinds = [] if h.type is None else _flat_types(h.type)

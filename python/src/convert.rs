@@ -7,6 +7,7 @@ use crate::callback::callable_to_func;
 use crate::errors::to_pyerr;
 use crate::function_type::{function_state, new_function};
 use crate::gc_pause::{GcPause, PAUSE_FROM_ITEMS};
+use crate::generator::PyGenerator;
 use crate::ndarray::{PyNDArray, import_dlpack};
 use crate::object::Opaque;
 use anyproc::container::DictKind;
@@ -118,6 +119,9 @@ pub(crate) fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue>
     }
     if let Some(a) = exact::<PyNDArray>(obj) {
         return Ok(a.get().array.clone().into_any());
+    }
+    if let Some(g) = exact::<PyGenerator>(obj) {
+        return Ok(g.get().generator.clone().into_any());
     }
     if let Some(o) = exact::<Opaque>(obj) {
         return Ok(o.get().value.clone());
@@ -428,6 +432,9 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
     }
     if let Some(array) = NDArray::from_view(v) {
         return Ok(Bound::new(py, PyNDArray { array })?.into_any());
+    }
+    if let Some(generator) = anyproc::pipeline::generator::generator_of(v.value()) {
+        return Ok(Bound::new(py, PyGenerator { generator })?.into_any());
     }
     if let Some(func) = PackedFunc::from_view(v) {
         if let Some(b) = Builtin::of_func(&func) {

@@ -12,6 +12,7 @@ mod errors;
 mod function;
 mod function_type;
 mod gc_pause;
+mod generator;
 mod module;
 mod ndarray;
 mod object;
@@ -36,6 +37,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ndarray::PyNDArray>()?;
     m.add_class::<pipeline::PyPipeline>()?;
     m.add_class::<object::Opaque>()?;
+    m.add_class::<generator::PyGenerator>()?;
     m.add_class::<module::PyModuleHandle>()?;
     m.add_function(wrap_pyfunction!(function::get_global_func, m)?)?;
     m.add_function(wrap_pyfunction!(function::list_global_funcs, m)?)?;

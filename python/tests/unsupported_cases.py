@@ -62,8 +62,16 @@ def uses_nested_def(text):
     return inner(text)
 
 
-def uses_generator(text):
-    yield text  # unsupported: generator
+def uses_yield_as_a_value(text):
+    sent = yield text  # unsupported: yield as an expression
+    return sent
+
+
+def uses_yield_in_try(text):
+    try:
+        yield text  # unsupported: 'yield' inside 'try'
+    finally:
+        pass
 
 
 def uses_generator_expression(text):

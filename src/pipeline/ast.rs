@@ -93,6 +93,11 @@ pub enum StmtKind {
     Pass,
     /// `return [value]`.
     Return { value: Option<Expr> },
+    /// `yield [value]` as a statement: the function is a generator, and this gives its
+    /// consumer the next item (None when there is no value).
+    Yield { value: Option<Expr> },
+    /// `yield from value`: each item of `value` given in turn, as `for x in value: yield x`.
+    YieldFrom { value: Expr },
     /// `raise exc(value)`, `raise exc()` or `raise exc` (`value` None), `exc` the name of one of
     /// Python's built-in exceptions that anyscript raises itself (`ValueError`, `KeyError`, ...).
     Raise { exc: String, value: Option<Expr> },

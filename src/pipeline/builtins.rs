@@ -7,11 +7,13 @@
 use super::Slot;
 use super::ast::BinOp;
 use super::format::{ascii_of, format_value};
+use super::iterate::LoopState;
 use super::methods::{arity_error, decimal_value, is_space};
 use super::value_ops::{
     Text, binary, dict_update_from, index_arg, iter_items, len, overflow, py_gt, py_lt, repr_value, sort_values,
     to_str, truthy, try_repr_value, type_error, value_error, vname,
 };
+use crate::container::try_reserve_items;
 use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, List, PackedFunc, Result, Tuple, Value};
 use std::borrow::Cow;
 
@@ -138,6 +140,29 @@ impl Builtin {
     }
 }
 
+/// `zip(*iterables)`: the iterables stepped together, as CPython's zip steps them: each row
+/// takes one item of each in turn, and the first that has none ends it (a generator after it
+/// is not asked for another item).
+fn zip(args: &[AnyView<'_>]) -> Result<Slot> {
+    let mut states = args.iter().map(|a| LoopState::start(*a)).collect::<Result<Vec<_>>>()?;
+    let mut rows = Vec::new();
+    if states.is_empty() {
+        return Ok(List::from_vec(rows).into());
+    }
+    'rows: loop {
+        let mut row = Vec::with_capacity(states.len());
+        for state in &mut states {
+            match state.next_checked()? {
+                Some(item) => row.push(item.resize()),
+                None => break 'rows,
+            }
+        }
+        try_reserve_items(&mut rows, 1, "zip()")?;
+        rows.push(Tuple::from_vec(row).into_any());
+    }
+    Ok(List::from_vec(rows).into())
+}
+
 /// Calls a built-in with positional arguments.
 pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
     let arity = b.arity();
@@ -209,11 +234,7 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
             });
             list(pairs.collect::<Result<_>>()?)
         }
-        Builtin::Zip => {
-            let columns = args.iter().map(|a| iter_items(a.value())).collect::<Result<Vec<_>>>()?;
-            let n = columns.iter().map(Vec::len).min().unwrap_or(0);
-            list((0..n).map(|k| Tuple::from_vec(columns.iter().map(|c| c[k].clone()).collect()).into_any()).collect())
-        }
+        Builtin::Zip => zip(args),
         Builtin::Ord => ord(args[0].value()),
         Builtin::Chr => {
             let i = index_arg(&args[0])?;

@@ -28,6 +28,7 @@ pub use constants::module_globals;
 mod exceptions;
 mod generators;
 mod raising;
+mod yields;
 
 /// Values a program can read by name without defining them: resources, constants, init results.
 pub type Globals = indexmap::IndexMap<String, Slot>;
@@ -96,7 +97,8 @@ fn compile_unguarded(
     };
     let mut out = Vec::with_capacity(functions.len());
     for def in functions {
-        out.push(FnCompiler::new(&module, def, labels).compile(def)?);
+        let def = yields::lowered(def)?;
+        out.push(FnCompiler::new(&module, &def, labels).compile(&def)?);
     }
     // Lambdas, found while compiling the functions (and lambdas) that contain them.
     let mut next = 0;
@@ -272,6 +274,7 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
             StmtKind::If { test, .. } | StmtKind::While { test, .. } => expr(test, out),
             StmtKind::Expr { value } => expr(value, out),
             StmtKind::Return { value: Some(v) } | StmtKind::Raise { value: Some(v), .. } => expr(v, out),
+            StmtKind::Yield { value: Some(v) } | StmtKind::YieldFrom { value: v } => expr(v, out),
             StmtKind::Assert { test, msg } => {
                 expr(test, out);
                 msg.iter().for_each(|m| expr(m, out));
@@ -447,6 +450,7 @@ impl<'a> FnCompiler<'a> {
             defaults: module.functions.get(def.name.as_str()).map_or_else(Vec::new, |s| s.defaults.clone()),
             n_captured: 0,
             handlers: Vec::new(),
+            generator: yields::has_yield(&def.body),
         };
         FnCompiler {
             module,
@@ -489,7 +493,8 @@ impl<'a> FnCompiler<'a> {
         })?;
         let none = self.constant(Slot::default());
         self.emit(Inst::Return { src: none });
-        self.f.direct = Direct::recognize(&self.f);
+        // A generator's call makes a generator: it has no frameless form.
+        self.f.direct = if self.f.generator { None } else { Direct::recognize(&self.f) };
         self.f.leaf = self.f.calls_no_function();
         Ok(self.f)
     }
@@ -675,6 +680,17 @@ impl<'a> FnCompiler<'a> {
                     None => self.constant(Slot::default()),
                 };
                 self.return_value(src);
+            }
+            StmtKind::Yield { value } => {
+                let src = match value {
+                    Some(v) => self.expr(v, None)?,
+                    None => self.constant(Slot::default()),
+                };
+                self.emit(Inst::Yield { src });
+            }
+            // Written as its loop before the function is compiled (`yields::lowered`).
+            StmtKind::YieldFrom { .. } => {
+                return Err(err(self.line, ErrorKind::Runtime, "internal error: a 'yield from' was not lowered"));
             }
         }
         Ok(())

@@ -24,7 +24,8 @@ pub fn inline_leaf_calls(program: &mut Program) {
         .iter()
         // A function with `except` clauses keeps its own frame: its clauses' ranges are its code's.
         .map(|f| {
-            (f.leaf && f.direct.is_none() && f.handlers.is_empty() && f.code.len() <= MAX_INLINE_CODE)
+            // A generator's call makes a generator: its body is never run in the caller's frame.
+            (f.leaf && !f.generator && f.direct.is_none() && f.handlers.is_empty() && f.code.len() <= MAX_INLINE_CODE)
                 .then(|| f.clone())
         })
         .collect();
@@ -169,6 +170,7 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             Inst::Return { src } => Inst::ReturnTo { dst, src: reg(src), exit },
             Inst::Raise { kind, value } => Inst::Raise { kind, value: reg(value) },
             Inst::Reraise { src } => Inst::Reraise { src: reg(src) },
+            Inst::Yield { src } => Inst::Yield { src: reg(src) },
             Inst::DelItem { obj, key } => Inst::DelItem { obj: reg(obj), key: reg(key) },
             Inst::ReturnTo { .. } | Inst::Clear { .. } => unreachable!("only callers hold inlined code"),
         });
@@ -283,6 +285,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::CheckBound { .. }
             | Inst::Raise { .. }
             | Inst::Reraise { .. }
+            | Inst::Yield { .. }
             | Inst::DelItem { .. }
             | Inst::Guard { .. } => {}
         }

@@ -11,6 +11,7 @@ use super::ast::{BinOp, UnaryOp};
 use super::binding::{missing_error, too_many_positional};
 use super::builtins::{Builtin, call_builtin};
 use super::direct::{Direct, located, with_op_name};
+use super::generator::{Generator, Suspended};
 use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
 use super::keyed::call_keyed;
@@ -95,7 +96,24 @@ pub fn run(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -> Result<An
 
 /// Runs function `func` of `program` on `args` in a frame, never in its frameless form.
 fn interpret(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -> Result<AnyValue> {
-    THREAD.with(|thread| Vm { program, thread }.call(func, args)).map(Slot::resize::<0>)
+    THREAD.with(|thread| Vm { program, thread, resume_at: None }.call(func, args)).map(Slot::resize::<0>)
+}
+
+/// Runs a generator of function `func` of `program` from where `frame` stopped to its next
+/// `yield`: the item, or `None` when the body ended (its return value is dropped, as a
+/// Python generator's is by its consumer).
+pub(crate) fn resume(program: &Arc<Program>, func: u32, frame: &mut Suspended) -> Result<Option<Slot>> {
+    THREAD.with(|thread| {
+        let mut vm = Vm { program, thread, resume_at: None };
+        let _depth = DepthGuard::enter(&thread.depth, program.max_depth)?;
+        let f = &program.functions[func as usize];
+        let (regs, loops, pc) = (&mut frame.regs, &mut frame.loops, frame.pc);
+        let out = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || vm.exec(f, regs, loops, pc))?;
+        Ok(vm.resume_at.map(|next| {
+            frame.pc = next;
+            out
+        }))
+    })
 }
 
 /// A function of `program` as a `PackedFunc`, callable from Rust, pipelines and Python.
@@ -168,6 +186,9 @@ struct Vm<'p> {
     program: &'p Arc<Program>,
     /// This thread's state, looked up once per call from outside.
     thread: &'p ThreadState,
+    /// Where a generator's body stopped at a `yield` (the instruction after it), set when
+    /// [`Self::exec`] returns a yielded item rather than a returned value.
+    resume_at: Option<usize>,
 }
 
 /// Calls with up to this many arguments pass them from a stack array.
@@ -218,13 +239,19 @@ impl Vm<'_> {
         let program = self.program;
         let f = &program.functions[func as usize];
         let (n_regs, n_loops) = (f.n_regs as usize, f.n_loops as usize);
+        if f.generator {
+            // A generator function's call runs nothing yet: the generator keeps the frame.
+            let mut regs: Vec<Slot> = args.iter().map(AnyView::to_owned).collect();
+            regs.resize_with(n_regs, Slot::none);
+            return Ok(Generator::new(program.clone(), func, regs, n_loops).into_any().resize());
+        }
         let mut regs = StackSlots::<1, STACK_REGS>::new();
         if n_loops <= STACK_LOOPS && regs.fill(args, n_regs) {
             let mut loops = ArrayVec::<LoopState, STACK_LOOPS>::new();
             for _ in 0..n_loops {
                 loops.push(LoopState::Idle);
             }
-            return self.exec(f, &mut regs, &mut loops);
+            return self.exec(f, &mut regs, &mut loops, 0);
         }
         // Larger functions: a pooled frame, taken for the call and given back after it (the
         // pool is not borrowed meanwhile, so calls within the call use it too).
@@ -233,7 +260,7 @@ impl Vm<'_> {
         frame.regs.extend(args.iter().map(AnyView::to_owned));
         frame.regs.resize_with(n_regs, Slot::none);
         frame.loops.resize_with(n_loops, || LoopState::Idle);
-        let result = self.exec(f, &mut frame.regs, &mut frame.loops);
+        let result = self.exec(f, &mut frame.regs, &mut frame.loops, 0);
         // Registers mostly end holding inline values (the result was moved out): one pass
         // over their type indices instead of a drop per register.
         clear_values(&mut frame.regs);
@@ -244,9 +271,9 @@ impl Vm<'_> {
 
     /// The dispatch loop. Each arm reads its operands and writes its destination in place;
     /// errors leave through `fail!`/`tri!`, which add the source location.
-    fn exec(&mut self, f: &Function, regs: &mut [Slot], loops: &mut [LoopState]) -> Result<Slot> {
+    fn exec(&mut self, f: &Function, regs: &mut [Slot], loops: &mut [LoopState], start: usize) -> Result<Slot> {
         let code = &f.code[..];
-        let mut pc = 0usize;
+        let mut pc = start;
         // The errors that clauses keep to raise again (`Handler::keep`): empty, and never
         // allocated, unless a clause that keeps one catches.
         let mut kept = KeptErrors::default();
@@ -535,6 +562,10 @@ impl Vm<'_> {
                     }
                 }
                 Inst::Return { src } => return Ok(std::mem::take(&mut reg!(src))),
+                Inst::Yield { src } => {
+                    self.resume_at = Some(pc);
+                    return Ok(reg!(src).clone());
+                }
                 Inst::ReturnTo { dst, src, exit } => {
                     reg!(dst) = std::mem::take(&mut reg!(src));
                     pc = exit as usize;

@@ -131,6 +131,9 @@ pub enum Inst {
     CheckBound { reg: Reg, message: u32, name_error: bool },
     /// Returns `src`.
     Return { src: Reg },
+    /// In a generator: gives `src` to the consumer and suspends, to go on at the next
+    /// instruction when the next item is asked for.
+    Yield { src: Reg },
     /// `raise kind(value)`: fails with an error of `kind` whose message is `str(value)`
     /// (`repr` for a `KeyError`, as CPython prints one), or empty when `value` is [`NO_REG`].
     Raise { kind: ErrorKind, value: Reg },
@@ -240,6 +243,9 @@ pub struct Function {
     pub n_captured: u32,
     /// Its `except` clauses, inner ones first.
     pub handlers: Vec<Handler>,
+    /// Whether it is a generator function (its body has a `yield`): a call of it makes a
+    /// generator, which runs the body as items are asked for.
+    pub generator: bool,
 }
 
 impl Function {
@@ -365,6 +371,7 @@ impl fmt::Display for Function {
                 Inst::Unbind { dst } => format!("{} = unbound", r(dst)),
                 Inst::CheckBound { reg, .. } => format!("check {} is bound", r(reg)),
                 Inst::Return { src } => format!("return {}", r(src)),
+                Inst::Yield { src } => format!("yield {}", r(src)),
                 Inst::Raise { kind, value } if value == NO_REG => format!("raise {}", kind.name()),
                 Inst::Raise { kind, value } => format!("raise {}({})", kind.name(), r(value)),
                 Inst::Reraise { src } => format!("reraise {}", r(src)),

@@ -5,6 +5,7 @@
 //! slot.
 
 use super::Slot;
+use super::generator::Generator;
 use super::methods::{Method, call_method};
 use super::value_ops::seq_obj;
 use crate::container::{ListCursor, try_reserve_items};
@@ -59,6 +60,8 @@ pub enum LoopState {
     },
     /// Iterations of a `while` loop so far, for its cap.
     Count(u64),
+    /// The items of a generator, each run for when the loop asks for it.
+    Generator(Generator),
 }
 
 /// What a loop over a dict gives at each step: `for k in d` and `d.keys()`, `d.values()`,
@@ -118,6 +121,9 @@ impl LoopState {
                 if let Some(set) = Set::from_view(&v) {
                     return Ok(LoopState::Set { len: set.len(), set, pos: 0 });
                 }
+                if let Some(g) = Generator::from_view(&v) {
+                    return Ok(LoopState::Generator(g));
+                }
                 Err(Error::new(ErrorKind::Type, format!("'{}' object is not iterable", o.type_name())))
             }
             _ => {
@@ -143,6 +149,7 @@ impl LoopState {
                 }))
             }
             LoopState::Set { set, len, .. } if set.len() != *len => Err(super::set_ops::changed_size_error()),
+            LoopState::Generator(g) => Ok(g.next()?.map(AnyValue::resize)),
             _ => Ok(self.next_item()),
         }
     }
@@ -221,7 +228,8 @@ impl LoopState {
                 *pos = next;
                 Some(key.resize())
             }
-            LoopState::Idle | LoopState::Count(_) => None,
+            // A generator's step can fail: it is taken by `next_checked`.
+            LoopState::Idle | LoopState::Count(_) | LoopState::Generator(_) => None,
         }
     }
 }
@@ -253,7 +261,7 @@ fn grown_list_error(while_limit: u64) -> Error {
 pub fn iter_values(v: AnyView<'_>) -> Result<Vec<AnyValue>> {
     let mut state = LoopState::start(v)?;
     let mut out = Vec::new();
-    while let Some(x) = state.next_item() {
+    while let Some(x) = state.next_checked()? {
         try_reserve_items(&mut out, 1, "list of items")?;
         out.push(x.resize::<0>());
     }

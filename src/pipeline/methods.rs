@@ -748,7 +748,12 @@ fn split(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
 
 fn join(t: Text<'_>, iterable: &AnyView<'_>) -> Result<Slot> {
     let sep = t.as_str();
-    let it = iterable.value();
+    // A generator's items can be taken once: they are listed before the two passes.
+    let listed = match super::generator::generator_of(iterable.value()) {
+        Some(g) => Some(List::from_vec(g.drain()?).into_any()),
+        None => None,
+    };
+    let it = listed.as_ref().map_or_else(|| iterable.value(), AnyValue::value);
     // Two passes over the pieces: their total size first, so that the room for the result is
     // asked for once, and a result too large for memory is a `MemoryError`, not an abort.
     let mut total = 0usize;
@@ -787,7 +792,7 @@ fn join(t: Text<'_>, iterable: &AnyView<'_>) -> Result<Slot> {
 }
 
 /// Calls `f` with each piece `str.join` joins (and its index): a list's or a tuple's items, a
-/// str's characters, a dict's keys.
+/// str's characters, a dict's keys, a set's items.
 fn for_each_join_piece(it: Value<'_>, f: &mut dyn FnMut(usize, Value<'_>) -> Result<()>) -> Result<()> {
     if let Some(l) = seq_obj(it) {
         l.with_items(|xs| xs.iter().enumerate().try_for_each(|(i, x)| f(i, x.value())))
@@ -795,6 +800,8 @@ fn for_each_join_piece(it: Value<'_>, f: &mut dyn FnMut(usize, Value<'_>) -> Res
         src.chars().enumerate().try_for_each(|(i, c)| f(i, AnyValue::from_char(c).value()))
     } else if let Some(d) = dict_of(it) {
         d.keys().iter().enumerate().try_for_each(|(i, k)| f(i, k.value()))
+    } else if super::set_ops::set_of(it).is_some() {
+        iter_items(it)?.iter().enumerate().try_for_each(|(i, x)| f(i, x.value()))
     } else {
         Err(type_error("can only join an iterable"))
     }

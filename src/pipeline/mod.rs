@@ -14,6 +14,7 @@ pub(crate) mod counter;
 pub mod direct;
 pub mod direct_extend;
 mod format;
+pub mod generator;
 pub mod inline;
 pub mod interp;
 pub mod ir;

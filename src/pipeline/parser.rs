@@ -20,8 +20,7 @@ mod fstring;
 pub const MAX_DEPTH: usize = 200;
 
 /// Python keywords anyscript rejects wherever they appear.
-const UNSUPPORTED_KEYWORDS: &[&str] =
-    &["class", "with", "import", "from", "global", "nonlocal", "yield", "async", "await"];
+const UNSUPPORTED_KEYWORDS: &[&str] = &["class", "with", "import", "from", "global", "nonlocal", "async", "await"];
 
 /// Parses a module of top-level `def`s.
 pub fn parse_module(src: &str) -> crate::Result<Module> {
@@ -517,6 +516,7 @@ impl Parser {
                 if word == "break" { StmtKind::Break } else { StmtKind::Continue }
             }
             Some("return") => self.return_statement()?,
+            Some("yield") => self.yield_statement()?,
             Some("raise") => self.raise_statement()?,
             Some("assert") => self.assert_statement()?,
             Some("del") => self.del_statement()?,
@@ -536,6 +536,21 @@ impl Parser {
         self.bump();
         let value = if self.at_statement_end() { None } else { Some(self.testlist()?) };
         Ok(StmtKind::Return { value })
+    }
+
+    /// `yield [testlist]` or `yield from test`, as a statement (a yield whose value is used,
+    /// `x = yield`, is refused where the expression would start).
+    fn yield_statement(&mut self) -> Result<StmtKind> {
+        if !self.in_function {
+            return Err(self.error("'yield' outside function"));
+        }
+        self.bump();
+        if self.is_kw("from") {
+            self.bump();
+            return Ok(StmtKind::YieldFrom { value: self.test()? });
+        }
+        let value = if self.at_statement_end() { None } else { Some(self.testlist()?) };
+        Ok(StmtKind::Yield { value })
     }
 
     /// `raise NAME`, `raise NAME()` or `raise NAME(value)`; the compiler checks that NAME is an
@@ -1329,6 +1344,9 @@ impl Parser {
     fn atom_error(&self) -> crate::Error {
         match self.peek() {
             Tok::Int(_) => self.error("integer literal too large (the limit is 2**63 - 1)"),
+            Tok::Name(n) if n == "yield" => {
+                self.error(not_supported("'yield' as an expression (only as a statement, `yield x`) is"))
+            }
             Tok::Name(n) if is_keyword(n) && !UNSUPPORTED_KEYWORDS.contains(&n.as_str()) => {
                 self.error(format!("expected an expression, found '{n}'"))
             }
@@ -2279,6 +2297,10 @@ mod tests {
         assert_eq!(finally("try: x = 1\nexcept E: pass\nfinally:\n    pass"), (1, 0, vec![pass(5)]));
         assert_eq!(finally("try: x = 1\nexcept E: pass\nelse: pass\nfinally: pass"), (1, 1, vec![pass(5)]));
         assert_eq!(stmt("raise"), StmtKind::Reraise);
+        assert_eq!(stmt("yield"), StmtKind::Yield { value: None });
+        assert_eq!(stmt("yield from xs"), StmtKind::YieldFrom { value: Expr::Name { id: "xs".into() } });
+        let pair = Expr::Tuple { items: vec![Expr::Name { id: "a".into() }, Expr::Name { id: "b".into() }] };
+        assert_eq!(stmt("yield a, b"), StmtKind::Yield { value: Some(pair) });
     }
 
     #[test]
@@ -2620,8 +2642,11 @@ mod tests {
             ("from os import path", "line 1, column 1: 'from' is not supported"),
             ("def f(x):\n    global y", "line 2, column 5: 'global' is not supported"),
             ("def f(x):\n    nonlocal y", "line 2, column 5: 'nonlocal' is not supported"),
-            ("def f(x):\n    yield x", "line 2, column 5: 'yield' is not supported"),
-            ("def f(x):\n    y = yield x", "line 2, column 9: 'yield' is not supported"),
+            ("yield 1", "line 1, column 1: 'yield' outside function"),
+            (
+                "def f(x):\n    y = yield x",
+                "line 2, column 9: 'yield' as an expression (only as a statement, `yield x`) is not supported",
+            ),
             ("async def f(x): pass", "line 1, column 1: 'async' is not supported"),
             ("def f(x):\n    await x", "line 2, column 5: 'await' is not supported"),
             ("@dec\ndef f(x): pass", "line 1, column 1: decorators are not supported"),

@@ -105,6 +105,12 @@ impl Walk<'_> {
                 }
                 return None;
             }
+            StmtKind::Yield { value } => {
+                if let Some(v) = value {
+                    self.reads(v, &assigned);
+                }
+            }
+            StmtKind::YieldFrom { value } => self.reads(value, &assigned),
             StmtKind::Break | StmtKind::Continue => return None,
             StmtKind::Pass => {}
             StmtKind::Raise { value, .. } => {

@@ -77,6 +77,7 @@ fn index_name(t: i32) -> Cow<'static, str> {
         ti::NDARRAY => "NDArray",
         ti::MODULE => "module",
         // `re.Pattern` and `re.Match` are named `Pattern` and `Match` in Python.
+        _ if t == <super::generator::GeneratorObj as crate::ObjectType>::type_index() => "generator",
         _ => {
             let key = crate::object::type_name(t);
             return Cow::Owned(key.strip_prefix("re.").map_or_else(|| key.clone(), str::to_string));
@@ -265,6 +266,9 @@ pub(crate) fn try_copy_items(xs: &[AnyValue], what: &str) -> Result<Vec<AnyValue
 
 /// The items of an iterable: a list's items, a str's characters, a dict's keys, a bytes' ints.
 pub(crate) fn iter_items(v: Value<'_>) -> Result<Vec<AnyValue>> {
+    if let Some(g) = super::generator::generator_of(v) {
+        return g.drain();
+    }
     if let Some(l) = seq_obj(v) {
         return l.with_items(|xs| try_copy_items(xs, "copy of a list"));
     }
@@ -895,6 +899,15 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
                 check_hashable(x)?;
                 return Ok(d.contains_key(item));
             }
+            if let Some(g) = super::generator::generator_of(c) {
+                // Items are taken up to the first equal one, as CPython's `in` takes them.
+                while let Some(v) = g.next()? {
+                    if py_eq(v.value(), x) {
+                        return Ok(true);
+                    }
+                }
+                return Ok(false);
+            }
             Err(type_error(format!("argument of type '{}' is not iterable", vname(c))))
         }
     }
@@ -1287,6 +1300,9 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
                 write_dict_repr(out, &d, seen);
             }
             seen.pop();
+        }
+        Value::Object(o) if let Some(g) = super::generator::generator_of(v) => {
+            let _ = write!(out, "<generator object {} at {:#x}>", g.name(), o.as_raw().as_ptr() as usize);
         }
         _ => {
             let _ = write!(out, "{:?}", OtherRepr(v));

@@ -1,0 +1,172 @@
+"""Generator functions (``yield``, ``yield from``) in ``anyproc.script`` and anyscript source:
+the body runs as items are asked for, as CPython's does, which shows in what each consumer
+gets (a loop that stops early, ``zip`` over one generator twice, ``in``, an error raised
+after some items), on real text and against CPython."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import anyproc
+import pytest
+from conftest import corpus_lines
+from test_formatting import check_all, check_printed_source, outcome
+
+# ---- generator functions of the kind text code has
+
+
+def ngrams(words, n):
+    for i in range(len(words) - n + 1):
+        yield tuple(words[i:i + n])
+
+
+def tokens(lines):
+    for line in lines:
+        for word in line.split():
+            word = word.strip(".,;:!?()\"'").lower()
+            if word:
+                yield word
+
+
+def sentences(text):
+    start = 0
+    for i, c in enumerate(text):
+        if c in ".!?":
+            piece = text[start:i + 1].strip()
+            if piece:
+                yield piece
+            start = i + 1
+    rest = text[start:].strip()
+    if rest:
+        yield rest
+
+
+def chars_then_mark(s):
+    yield from s
+    yield
+
+
+def windows(xs, size=3, step=2):
+    i = 0
+    while i + size <= len(xs):
+        yield xs[i:i + size]
+        i += step
+    return len(xs)  # a generator's return value ends it; the consumer never sees it
+
+
+def halves(n):
+    yield n
+    yield 10 // n
+
+
+# ---- consumers
+
+
+def bigram_counts(lines):
+    return Counter(ngrams(list(tokens(lines)), 2)).most_common(10)
+
+
+def consumers(text):
+    words = text.split()
+    out = [list(ngrams(words, 2))[:5], sorted(set(tokens([text])))[:10], list(sentences(text))]
+    out.append("".join(c for c in chars_then_mark(text[:8]) if c))
+    out += [sum(len(w) for w in tokens([text])), max(tokens([text]), default=None), any(ngrams(words, 3))]
+    out += [list(enumerate(windows(words))), dict(zip(tokens([text]), range(3))), tuple(windows(words, 2, 3))]
+    out.append([w.upper() for w in tokens([text]) if len(w) > 3][:5])
+    return out
+
+
+def lazy_steps(text):
+    words = text.split()
+    g = ngrams(words, 1)
+    first = []
+    for gram in g:  # a loop that stops early leaves the rest for the next consumer
+        first.append(gram)
+        if len(first) == 2:
+            break
+    rest = list(g)
+    again = list(g)  # an ended generator gives nothing
+    g2 = tokens([text])
+    paired = list(zip(g2, g2))  # one generator stepped twice per row
+    found = "the" in tokens([text]), ("x",) in ngrams(words, 1)
+    a, *b = windows([1, 2, 3, 4, 5, 6, 7])
+    return first, rest, again, paired, found, a, b, type(g).__name__
+
+
+def error_after_items(n):
+    got = []
+    try:
+        for x in halves(n):
+            got.append(x)
+    except ZeroDivisionError as e:
+        got.append("ZeroDivisionError: " + str(e))
+    return got
+
+
+TEXTS = ["", "One.", "the cat sat on the mat. The end! Or is it? no", "a b c d e f g", "ünï cödé. x"]
+
+
+def test_generators_equal_cpython_on_real_text():
+    lines = corpus_lines(300)
+    check_all(bigram_counts, [(lines,), (lines[:3],), ([],)])
+    for fn in [consumers, lazy_steps]:
+        check_all(fn, [(t,) for t in TEXTS + lines[:80]])
+    check_all(error_after_items, [(0,), (5,), (-3,)])
+
+
+def test_a_generator_reaches_python_as_an_iterator_that_runs_the_body_per_item():
+    g = anyproc.script(windows)(list(range(7)))
+    assert isinstance(g, anyproc.Generator) and iter(g) is g
+    assert next(g) == [0, 1, 2]
+    assert list(g) == [[2, 3, 4], [4, 5, 6]] and list(g) == []
+    with pytest.raises(StopIteration):
+        next(g)
+    # An error raised in the body reaches the item that ran it; the generator is then over.
+    h = anyproc.script(halves)(0)
+    assert next(h) == 0
+    with pytest.raises(ZeroDivisionError, match=f"line {halves.__code__.co_firstlineno + 2}"):
+        next(h)
+    assert list(h) == []
+    # Passed back into a script, it is the same generator, at the same place.
+    g = anyproc.script(ngrams)("a b c d".split(), 2)
+    next(g)
+
+    def rest(gen):
+        return list(gen)
+
+    assert anyproc.script(rest)(g) == [("b", "c"), ("c", "d")]
+
+
+def test_printed_source_and_the_text_front_end():
+    # The printed module holds every generator function the two call.
+    check_printed_source([consumers, lazy_steps], [(t,) for t in TEXTS])
+    source = """
+def evens(xs):
+    for x in xs:
+        if x % 2 == 0:
+            yield x
+    yield from [100, 200]
+
+def main(xs):
+    return list(evens(xs)), sum(evens(xs))
+"""
+    assert anyproc.script_source(source, "main")([1, 2, 3, 4]) == ([2, 4, 100, 200], 306)
+
+
+@pytest.mark.parametrize("source, message", [
+    ("def f(x):\n    y = yield x\n    return y\n", "'yield' as an expression"),
+    ("def f(x):\n    try:\n        yield x\n    except ValueError:\n        pass\n", "'yield' inside 'try'"),
+    ("def f(x):\n    try:\n        pass\n    finally:\n        yield x\n", "'yield' inside 'try'"),
+])
+def test_what_is_refused_names_the_line(source, message):
+    with pytest.raises(SyntaxError, match=message):
+        anyproc.script_source(source, "f")
+
+
+def test_python_functions_with_unsupported_yields_are_refused():
+    def uses_value(xs):
+        total = yield xs
+        return total
+
+    with pytest.raises(SyntaxError, match="yield as an expression"):
+        anyproc.script(uses_value)
