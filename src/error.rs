@@ -38,6 +38,8 @@ pub enum ErrorKind {
     UnboundLocal,
     /// A failed `assert` (Python's `AssertionError`).
     Assertion,
+    /// `next()` of an iterator that has no item left (Python's `StopIteration`).
+    StopIteration,
 }
 
 impl ErrorKind {
@@ -59,6 +61,7 @@ impl ErrorKind {
             ErrorKind::Name,
             ErrorKind::UnboundLocal,
             ErrorKind::Assertion,
+            ErrorKind::StopIteration,
         ]
         .into_iter()
         .find(|k| k.name() == name)
@@ -82,6 +85,7 @@ impl ErrorKind {
             ErrorKind::Name => "NameError",
             ErrorKind::UnboundLocal => "UnboundLocalError",
             ErrorKind::Assertion => "AssertionError",
+            ErrorKind::StopIteration => "StopIteration",
         }
     }
 }

@@ -304,7 +304,7 @@ class _Source:
 
 #: The exceptions a script may raise: those anyscript raises itself (`compile/raising.rs`).
 _RAISABLE = ("ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError", "ZeroDivisionError",
-             "OverflowError", "NameError", "UnboundLocalError", "MemoryError", "AssertionError")
+             "OverflowError", "NameError", "UnboundLocalError", "MemoryError", "AssertionError", "StopIteration")
 
 #: The exceptions an `except` clause may name (`compile/exceptions.rs`).
 _CATCHABLE = ("Exception", "BaseException", "ArithmeticError", "LookupError", "OSError", "IOError") + _RAISABLE

@@ -4,7 +4,7 @@
 use anyproc::{Error, ErrorKind};
 use pyo3::exceptions::{
     PyAssertionError, PyIndexError, PyKeyError, PyMemoryError, PyNameError, PyOSError, PyOverflowError, PyRuntimeError,
-    PySyntaxError, PyTypeError, PyUnboundLocalError, PyValueError, PyZeroDivisionError,
+    PyStopIteration, PySyntaxError, PyTypeError, PyUnboundLocalError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -95,6 +95,8 @@ fn kind_of(py: Python<'_>, err: &PyErr) -> ErrorKind {
         ErrorKind::Name
     } else if err.is_instance_of::<PyAssertionError>(py) {
         ErrorKind::Assertion
+    } else if err.is_instance_of::<PyStopIteration>(py) {
+        ErrorKind::StopIteration
     } else {
         ErrorKind::Runtime
     }
@@ -127,6 +129,7 @@ pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::Name => PyNameError::new_err(msg),
         ErrorKind::UnboundLocal => PyUnboundLocalError::new_err(msg),
         ErrorKind::Assertion => PyAssertionError::new_err(msg),
+        ErrorKind::StopIteration => PyStopIteration::new_err(msg),
     }
 }
 

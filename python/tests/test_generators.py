@@ -103,6 +103,27 @@ def error_after_items(n):
     return got
 
 
+def iterators(text):
+    # iter() and next(): one place in the items, shared by a loop and the next() calls in it.
+    words = text.split()
+    it = iter(words)
+    pairs = [(w, next(it, "")) for w in it]
+    first_key = next(iter({w: 1 for w in words}), None)
+    g = tokens([text])
+    head = [next(g, None), next(g, None)]
+    try:
+        next(iter([]))
+        stopped = False
+    except StopIteration:
+        stopped = True
+    return pairs, first_key, head, list(g)[:5], stopped, list(zip(iter(words), iter(words[1:])))[:3]
+
+
+def stop_inside():
+    yield 1
+    next(iter(()))  # PEP 479: a RuntimeError once it leaves the generator
+
+
 TEXTS = ["", "One.", "the cat sat on the mat. The end! Or is it? no", "a b c d e f g", "ünï cödé. x"]
 
 
@@ -112,6 +133,11 @@ def test_generators_equal_cpython_on_real_text():
     for fn in [consumers, lazy_steps]:
         check_all(fn, [(t,) for t in TEXTS + lines[:80]])
     check_all(error_after_items, [(0,), (5,), (-3,)])
+    check_all(iterators, [(t,) for t in TEXTS + lines[:40]])
+    assert outcome(anyproc.script(stop_inside)().__next__) == ("ok", 1)
+    ours, theirs = anyproc.script(stop_inside)(), stop_inside()
+    next(ours), next(theirs)
+    assert outcome(next, ours)[0] == outcome(next, theirs)[0] == "RuntimeError"
 
 
 def test_a_generator_reaches_python_as_an_iterator_that_runs_the_body_per_item():

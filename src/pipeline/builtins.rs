@@ -7,6 +7,7 @@
 use super::Slot;
 use super::ast::BinOp;
 use super::format::{ascii_of, format_value};
+use super::generator::{Generator, generator_of};
 use super::iterate::LoopState;
 use super::methods::{arity_error, decimal_value, is_space};
 use super::value_ops::{
@@ -91,6 +92,8 @@ builtins! {
     Hex => "hex" (1, 1),
     Oct => "oct" (1, 1),
     Bin => "bin" (1, 1),
+    Iter => "iter" (1, 1),
+    Next => "next" (1, 2),
 }
 
 impl Builtin {
@@ -235,6 +238,17 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
             list(pairs.collect::<Result<_>>()?)
         }
         Builtin::Zip => zip(args),
+        Builtin::Iter => Ok(Generator::iter(args[0])?.into_any().resize()),
+        Builtin::Next => {
+            let Some(g) = generator_of(args[0].value()) else {
+                return Err(type_error(format!("'{}' object is not an iterator", vname(args[0].value()))));
+            };
+            match (g.next()?, args.get(1)) {
+                (Some(item), _) => Ok(item.resize()),
+                (None, Some(default)) => Ok(default.to_owned()),
+                (None, None) => Err(Error::new(ErrorKind::StopIteration, "")),
+            }
+        }
         Builtin::Ord => ord(args[0].value()),
         Builtin::Chr => {
             let i = index_arg(&args[0])?;

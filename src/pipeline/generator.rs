@@ -13,7 +13,7 @@ use super::ir::Program;
 use super::iterate::LoopState;
 use crate::error::{Error, ErrorKind, Result};
 use crate::object::{ObjRef, Object};
-use crate::{AnyPad, AnyValue, FromAny, Value};
+use crate::{AnyPad, AnyValue, AnyView, FromAny, Value};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -37,15 +37,26 @@ const _: fn() = || {
 #[repr(C)]
 pub struct GeneratorObj {
     header: Object,
-    program: Arc<Program>,
-    func: u32,
-    /// The frame, or `None` once the body has ended (returned or raised).
-    frame: Mutex<Option<Suspended>>,
+    /// The function whose body gives the items; `None` for an iterator over a value.
+    body: Option<(Arc<Program>, u32)>,
+    /// Python's name for its type (`generator`, `list_iterator`, ...).
+    type_name: &'static str,
+    steps: Mutex<Steps>,
+}
+
+/// Where a generator or iterator is.
+enum Steps {
+    /// A generator's frame, suspended (or not started).
+    Frame(Suspended),
+    /// An iterator's place in its value (`iter(xs)`).
+    Items(LoopState),
+    /// No item is left: the body returned or raised, or the value's items ran out.
+    Ended,
 }
 
 crate::declare_object_type!(GeneratorObj, "pipeline.Generator", parent = Object, child_slots = 0);
 
-/// A handle to a generator.
+/// A handle to a generator, or to an iterator over a value (`iter(xs)`), which steps alike.
 #[derive(Clone)]
 pub struct Generator(ObjRef<GeneratorObj>);
 
@@ -54,27 +65,49 @@ impl Generator {
     /// hold the call's arguments.
     pub(crate) fn new(program: Arc<Program>, func: u32, regs: Vec<Slot>, n_loops: usize) -> Generator {
         let loops = (0..n_loops).map(|_| LoopState::Idle).collect();
-        let frame = Mutex::new(Some(Suspended { regs, loops, pc: 0 }));
-        Generator(ObjRef::new(GeneratorObj { header: Object::blank(), program, func, frame }))
+        let steps = Mutex::new(Steps::Frame(Suspended { regs, loops, pc: 0 }));
+        let body = Some((program, func));
+        Generator(ObjRef::new(GeneratorObj { header: Object::blank(), body, type_name: "generator", steps }))
     }
 
-    /// The next item, or `None` once the body has ended.
+    /// `iter(v)`: `v` itself if it is a generator or an iterator already, else an iterator over
+    /// its items, which a loop, `next()` and any other consumer share.
+    pub fn iter(v: AnyView<'_>) -> Result<Generator> {
+        if let Some(g) = generator_of(v.value()) {
+            return Ok(g);
+        }
+        let state = LoopState::start(v)?;
+        let type_name = match &state {
+            // CPython 3.11 iterates an ASCII str by a type of its own.
+            LoopState::Text { text, .. } if text.value().as_str().is_some_and(str::is_ascii) => "str_ascii_iterator",
+            LoopState::Text { .. } => "str_iterator",
+            LoopState::Keys { .. } => "dict_keyiterator",
+            LoopState::Set { .. } => "set_iterator",
+            _ if super::value_ops::is_tuple(v.value()) => "tuple_iterator",
+            _ => "list_iterator",
+        };
+        let steps = Mutex::new(Steps::Items(state));
+        Ok(Generator(ObjRef::new(GeneratorObj { header: Object::blank(), body: None, type_name, steps })))
+    }
+
+    /// The next item, or `None` once there is none.
     pub fn next(&self) -> Result<Option<AnyValue>> {
-        let Some(mut guard) = self.0.frame.try_lock() else {
+        let Some(mut guard) = self.0.steps.try_lock() else {
             return Err(Error::new(ErrorKind::Value, "generator already executing"));
         };
-        let Some(frame) = guard.as_mut() else { return Ok(None) };
-        match super::interp::resume(&self.0.program, self.0.func, frame) {
-            Ok(Some(item)) => Ok(Some(item.resize())),
-            Ok(None) => {
-                *guard = None;
-                Ok(None)
-            }
-            Err(e) => {
-                *guard = None;
-                Err(e)
-            }
+        let step = match (&mut *guard, &self.0.body) {
+            (Steps::Frame(frame), Some((program, func))) => match super::interp::resume(program, *func, frame) {
+                // PEP 479: a StopIteration that leaves a generator's body is a RuntimeError.
+                Err(e) if e.kind() == ErrorKind::StopIteration => Err(Error::runtime("generator raised StopIteration")),
+                other => other,
+            },
+            (Steps::Items(state), _) => state.next_checked(),
+            _ => return Ok(None),
+        };
+        if !matches!(step, Ok(Some(_))) {
+            *guard = Steps::Ended;
         }
+        step.map(|item| item.map(Slot::resize))
     }
 
     /// Every item left, in order.
@@ -87,9 +120,17 @@ impl Generator {
         Ok(items)
     }
 
-    /// The name of its function, as its repr shows it.
+    /// The name of its function, as its repr shows it (its type's, for an iterator).
     pub fn name(&self) -> &str {
-        &self.0.program.functions[self.0.func as usize].name
+        match &self.0.body {
+            Some((program, func)) => &program.functions[*func as usize].name,
+            None => self.0.type_name,
+        }
+    }
+
+    /// Python's name for its type: `generator`, or the kind of iterator (`list_iterator`).
+    pub fn type_name(&self) -> &'static str {
+        self.0.type_name
     }
 
     /// The generator as an any-value.
@@ -160,6 +201,19 @@ mod tests {
     fn a_generator_asked_for_an_item_by_its_own_body_is_already_executing() {
         let src = "def g(box):\n    yield 1\n    yield list(box[0])\ndef main():\n    box = []\n    it = g(box)\n    box.append(it)\n    return repr(list(it))\n";
         assert_eq!(run(src), "Value: generator already executing");
+    }
+
+    #[test]
+    fn iter_and_next_share_one_place_in_the_items() {
+        let src = "def main():\n    it = iter([1, 2, 3, 4, 5])\n    pairs = [(x, next(it, None)) for x in it]\n    return repr((pairs, next(it, 'end'), type(iter('ab')).__name__, type(iter('é')).__name__))\n";
+        assert_eq!(run(src), "([(1, 2), (3, 4), (5, None)], 'end', 'str_ascii_iterator', 'str_iterator')");
+        assert_eq!(run("def main():\n    return next(iter([]))\n"), "StopIteration: ");
+        assert_eq!(run("def main():\n    return next([1])\n"), "Type: 'list' object is not an iterator");
+        // PEP 479: a StopIteration leaving a generator's body is a RuntimeError.
+        let src = "def g():\n    yield 1\n    next(iter([]))\ndef main():\n    return repr(list(g()))\n";
+        assert_eq!(run(src), "Runtime: generator raised StopIteration");
+        let src = "def main():\n    try:\n        next(iter(()))\n    except StopIteration:\n        return 'caught'\n";
+        assert_eq!(run(src), "caught");
     }
 
     #[test]

@@ -63,6 +63,7 @@ pub(crate) fn vname(v: Value<'_>) -> Cow<'static, str> {
             DictKind::Counter => "Counter".into(),
             DictKind::Default(_) => "collections.defaultdict".into(),
         },
+        Value::Object(_) if let Some(g) = super::generator::generator_of(v) => g.type_name().into(),
         Value::Object(o) => index_name(o.type_index()),
     }
 }
@@ -77,7 +78,6 @@ fn index_name(t: i32) -> Cow<'static, str> {
         ti::NDARRAY => "NDArray",
         ti::MODULE => "module",
         // `re.Pattern` and `re.Match` are named `Pattern` and `Match` in Python.
-        _ if t == <super::generator::GeneratorObj as crate::ObjectType>::type_index() => "generator",
         _ => {
             let key = crate::object::type_name(t);
             return Cow::Owned(key.strip_prefix("re.").map_or_else(|| key.clone(), str::to_string));
@@ -1302,7 +1302,11 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
             seen.pop();
         }
         Value::Object(o) if let Some(g) = super::generator::generator_of(v) => {
-            let _ = write!(out, "<generator object {} at {:#x}>", g.name(), o.as_raw().as_ptr() as usize);
+            let addr = o.as_raw().as_ptr() as usize;
+            let _ = match g.type_name() {
+                "generator" => write!(out, "<generator object {} at {addr:#x}>", g.name()),
+                iterator => write!(out, "<{iterator} object at {addr:#x}>"),
+            };
         }
         _ => {
             let _ = write!(out, "{:?}", OtherRepr(v));
