@@ -12,6 +12,7 @@ use crate::ndarray::{PyNDArray, import_dlpack};
 use crate::object::Opaque;
 use anyproc::container::DictKind;
 use anyproc::pipeline::builtins::Builtin;
+use anyproc::pipeline::type_checks::TYPE_BUILTINS;
 use anyproc::{AnyValue, AnyView, Dict, FromAny, List, NDArray, PackedFunc, Set, Tuple, Value};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -129,24 +130,12 @@ pub(crate) fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue>
     fallback(obj, depth)
 }
 
-/// The types Python's built-ins and anyproc's share, each anyproc's own function: `int` given
-/// as a value (a `defaultdict`'s factory, a key function) then runs without the GIL, and comes
-/// back as `int`.
-const SHARED_TYPES: [Builtin; 8] = [
-    Builtin::Int,
-    Builtin::Float,
-    Builtin::Str,
-    Builtin::Bool,
-    Builtin::List,
-    Builtin::Tuple,
-    Builtin::Dict,
-    Builtin::Set,
-];
-
-/// anyproc's function for `obj` when it is one of the [`SHARED_TYPES`].
+/// anyproc's function for `obj` when it is one of the types Python's built-ins and anyproc's
+/// share (`TYPE_BUILTINS`): `int` given as a value (a `defaultdict`'s factory, a key function)
+/// then runs without the GIL, and comes back as `int`.
 pub(crate) fn builtin_type_func(obj: &Bound<'_, PyAny>) -> Option<PackedFunc> {
     let builtins = obj.py().import("builtins").ok()?;
-    SHARED_TYPES.into_iter().find(|b| builtins.getattr(b.name()).is_ok_and(|t| t.is(obj))).map(Builtin::as_func)
+    TYPE_BUILTINS.into_iter().find(|b| builtins.getattr(b.name()).is_ok_and(|t| t.is(obj))).map(Builtin::as_func)
 }
 
 /// Subclasses of the built-in types and objects that behave like one (NumPy scalars, tensors, callables).

@@ -8,14 +8,21 @@
 use super::Slot;
 use super::ast::{BinOp, CmpOp, UnaryOp};
 use super::value_ops::{
-    binary, check_hashable, compare, dict_of, index_arg, iter_items, repr_value, sort_by_python_lt, type_error, vname,
+    binary, check_hashable, compare, dict_obj, dict_of, index_arg, iter_items, repr_value, sort_by_python_lt,
+    type_error, vname,
 };
 use crate::container::DictKind;
 use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Result, Tuple, Value};
 
+/// Whether `v` is a Counter, read where it stands (no handle is made: method calls on every
+/// dict ask this).
+pub(crate) fn is_counter(v: Value<'_>) -> bool {
+    dict_obj(v).is_some_and(|d| *d.kind() == DictKind::Counter)
+}
+
 /// The dict of `v` if it is a Counter.
 pub(crate) fn counter_of(v: Value<'_>) -> Option<Dict> {
-    dict_of(v).filter(|d| *d.kind() == DictKind::Counter)
+    if is_counter(v) { dict_of(v) } else { None }
 }
 
 /// What `d[key]` gives when `d` lacks `key`: 0 for a Counter (not added), `factory()` for a
@@ -147,14 +154,7 @@ pub(crate) fn most_common(d: &Dict, n: Option<&AnyView<'_>>) -> Result<Slot> {
 pub(crate) fn elements(d: &Dict) -> Result<Slot> {
     let mut out = Vec::new();
     for (k, count) in d.items() {
-        let times = match count.value() {
-            Value::Int(i) => i,
-            Value::Bool(b) => b as i64,
-            other => {
-                return Err(type_error(format!("'{}' object cannot be interpreted as an integer", vname(other))));
-            }
-        };
-        let times = usize::try_from(times).unwrap_or(0);
+        let times = usize::try_from(index_arg(&count.view())?).unwrap_or(0);
         crate::container::try_reserve_items(&mut out, times, "Counter.elements()")?;
         out.extend(std::iter::repeat_n(k, times));
     }
@@ -310,8 +310,9 @@ pub(crate) fn update_in_place(op: BinOp, x: Value<'_>, y: Value<'_>) -> Result<b
     Ok(true)
 }
 
-/// What a Counter's or defaultdict's repr writes before its entries (then `)`), and a plain
-/// dict of the entries in the order it shows them; `None` for a plain dict.
+/// What a Counter's or defaultdict's repr writes before its entries (then `)`), and the dict
+/// whose entries it shows in their order (a Counter's, most common first); `None` for a plain
+/// dict.
 pub(crate) fn repr_prefix_and_entries(d: &Dict) -> Option<(String, Dict)> {
     match d.kind() {
         DictKind::Plain => None,
@@ -323,10 +324,7 @@ pub(crate) fn repr_prefix_and_entries(d: &Dict) -> Option<(String, Dict)> {
             };
             Some(("Counter(".to_string(), ordered))
         }
-        DictKind::Default(factory) => {
-            let plain = d.items().into_iter().collect::<Dict>();
-            Some((format!("defaultdict({}, ", factory_repr(factory.value())), plain))
-        }
+        DictKind::Default(factory) => Some((format!("defaultdict({}, ", factory_repr(factory.value())), d.clone())),
     }
 }
 

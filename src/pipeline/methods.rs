@@ -112,7 +112,7 @@ impl Recv {
             Value::Bytes(_) => Some(Recv::Bytes),
             Value::Object(o) if o.type_index() == ti::LIST => Some(Recv::List),
             Value::Object(o) if o.type_index() == ti::TUPLE => Some(Recv::Tuple),
-            Value::Object(_) if super::counter::counter_of(v).is_some() => Some(Recv::Counter),
+            Value::Object(_) if super::counter::is_counter(v) => Some(Recv::Counter),
             Value::Object(o) if o.type_index() == ti::DICT => Some(Recv::Dict),
             Value::Object(o) if o.type_index() == ti::SET => Some(Recv::Set),
             Value::Object(_) if crate::ops::re::Pattern::of(v).is_some() => Some(Recv::Pattern),

@@ -41,7 +41,7 @@ pub mod stream;
 mod test_values;
 mod timsort;
 mod true_div;
-mod type_checks;
+pub mod type_checks;
 mod unbound;
 pub mod value_ops;
 

@@ -15,8 +15,9 @@ use crate::{AnyView, FromAny, List, PackedFunc, Tuple, Value};
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 
-/// The built-ins that are types, in the order `isinstance` lists a value's types.
-const TYPE_BUILTINS: [Builtin; 8] = [
+/// The built-ins that are types, in the order `isinstance` lists a value's types (also the
+/// types Python's built-ins and anyproc's share, which the Python package maps to each other).
+pub const TYPE_BUILTINS: [Builtin; 8] = [
     Builtin::Bool,
     Builtin::Int,
     Builtin::Float,
@@ -117,7 +118,7 @@ pub(crate) fn name_attribute(x: Value<'_>) -> Result<Slot> {
     let Some(f) = PackedFunc::from_value(x) else {
         return Err(type_error(format!("'{}' object has no attribute '__name__'", vname(x))));
     };
-    if let Some(b) = Builtin::ALL.iter().find(|b| b.as_func().ptr_eq(&f)) {
+    if let Some(b) = Builtin::of_func(&f) {
         return Ok(Slot::from_text(b.name()));
     }
     if let Some(name) = collection_type_name(&f) {
