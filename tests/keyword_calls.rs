@@ -50,11 +50,17 @@ fn lambdas_are_function_values() {
 }
 
 #[test]
-fn a_lambda_reading_a_variable_is_only_a_key() {
+fn a_lambda_reading_a_variable_that_changes_is_only_a_key() {
     let ok = script("def f(xs, d):\n    return sorted(xs, key=lambda w: d[w])\n", "f");
     assert!(ok.is_ok(), "{:?}", ok.err().map(|e| e.to_string()));
-    let e = script("def f(x):\n    g = lambda: x\n    return g()\n", "f").unwrap_err().to_string();
+    // Python's lambda reads x when it runs, after x changed: anyscript's would not see that.
+    let e = script("def f(x):\n    g = lambda: x\n    x = 2\n    return g()\n", "f").unwrap_err().to_string();
     assert!(e.contains("line 2") && e.contains("enclosing function's variable 'x'"), "{e}");
+    let e = script("def f(xs):\n    return [lambda: x for x in xs]\n", "f").unwrap_err().to_string();
+    assert!(e.contains("line 2") && e.contains("enclosing function's variable 'x'"), "{e}");
+    // One whose variables cannot change goes anywhere, made with their values.
+    let g = script("def f(x):\n    g = lambda y: x + y\n    return g(1)\n", "f").expect("compiles");
+    assert_eq!(g.call(&[AnyView::from(41i64)]).unwrap().get::<i64>().unwrap(), 42);
     let e = script("def f(x):\n    return (lambda a, b: a)(x)\n", "f").expect("compiles").call(&[AnyView::from(1i64)]);
     let e = e.unwrap_err().to_string();
     assert!(e.contains("f.<locals>.<lambda>() missing 1 required positional argument: 'b'"), "{e}");

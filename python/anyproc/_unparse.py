@@ -24,7 +24,7 @@ _CMP = {
 # Expressions that never need parentheses as an operand.
 _ATOMS = {
     "name", "attribute", "call", "list", "tuple", "dict", "set", "subscript", "slice", "list_comp", "dict_comp",
-    "set_comp", "generator_exp",
+    "set_comp", "generator_exp", "named",
 }
 
 Expr = Dict[str, Any]
@@ -65,6 +65,8 @@ def expr(e: Expr) -> str:
         for op, c in zip(e["ops"], e["comparators"]):
             parts.append(f"{_CMP[op]} {operand(c)}")
         return " ".join(parts)
+    if kind == "named":
+        return f"({e['target']} := {expr(e['value'])})"
     if kind == "if_exp":
         return f"{operand(e['body'])} if {operand(e['test'])} else {operand(e['orelse'])}"
     if kind == "list":
@@ -213,6 +215,9 @@ def stmt(s: Dict[str, Any], indent: str, out: List[str]) -> None:
     elif kind == "delete":
         # Each tuple target parenthesised, so `del (a, b)` stays one target rather than two.
         out.append(f"{indent}del {', '.join(target(t, top=False) for t in s['targets'])}")
+    elif kind == "def":
+        for line in unparse_function(s["function"]).splitlines():
+            out.append(f"{indent}{line}")
     elif kind in ("break", "continue", "pass"):
         out.append(f"{indent}{kind}")
     else:

@@ -28,6 +28,7 @@ import ast
 import collections
 import inspect
 import json
+import linecache
 import math
 import re
 import textwrap
@@ -56,14 +57,13 @@ _CMPOPS = {
 
 # What each unsupported node is called in error messages.
 _UNSUPPORTED = {
-    "ClassDef": "class definitions", "FunctionDef": "nested def (nested functions)",
+    "ClassDef": "class definitions",
     "AsyncFunctionDef": "async def", "TryStar": "except* (exception groups)",
     "With": "with statements", "AsyncWith": "async with", "AsyncFor": "async for",
     "Import": "import statements", "ImportFrom": "import statements",
     "Global": "global statements", "Nonlocal": "nonlocal statements", "Match": "match statements",
     "GeneratorExp": "generator expressions outside the argument of list(), tuple(), dict(), set(), sorted(), "
                     "sum(), min(), max(), any(), all() or str.join()",
-    "NamedExpr": "walrus (:=)",
     "Yield": "yield as an expression (only as a statement, `yield x`)",
     "YieldFrom": "yield from as an expression (only as a statement)", "Await": "await",
     "Starred": "*args (starred expressions)", "MatMult": "the @ operator",
@@ -170,7 +170,10 @@ def script(fn: Optional[Callable] = None, *, while_limit: Optional[int] = None,
     lowerer.run()
     module = {"functions": [d for d, _ in lowerer.defs], "constants": [c for c, _ in lowerer.constants]}
     text = json.dumps(module, ensure_ascii=False, allow_nan=False)
-    func = _native.script_json(text, lowerer.names[fn], while_limit=while_limit, max_depth=max_depth)
+    try:
+        func = _native.script_json(text, lowerer.names[fn], while_limit=while_limit, max_depth=max_depth)
+    except SyntaxError as e:
+        raise lowerer.located(e) from None
     return ScriptFunction(func, fn, text, [(d["name"], src) for d, src in lowerer.defs + lowerer.constants])
 
 
@@ -351,6 +354,19 @@ class _Lowerer:
             self.queue.append(fn)
         return name
 
+    def located(self, e: SyntaxError) -> SyntaxError:
+        """The compiler's ``e`` (whose message names the function and line) with the file,
+        line and text of the Python source it names, as Python's own SyntaxError has."""
+        message = str(e)
+        where = re.match(r"function '([^']+)': line (\d+): ", message)
+        by_name = {name: fn for fn, name in self.names.items()}
+        fn = by_name.get(where.group(1).split(".<locals>.")[0]) if where else None
+        if fn is None:
+            return e
+        lineno, filename = int(where.group(2)), fn.__code__.co_filename
+        text = linecache.getline(filename, lineno) or None
+        return SyntaxError(message, (filename, lineno, 1, text))
+
     def run(self) -> None:
         while self.queue:
             fn = self.queue.pop(0)
@@ -396,6 +412,35 @@ class _Lowerer:
         if defaults:
             lowered["defaults"] = defaults
         return lowered, unparse_function(lowered)
+
+    def nested_function(self, node: ast.FunctionDef) -> Dict[str, Any]:
+        """A ``def`` inside the function: its body sees the enclosing function's variables (the
+        compiler checks that Python would see the same values, ``compile/nested.rs``)."""
+        if node.decorator_list:
+            raise self.src.error(node.decorator_list[0], "decorators on a nested function")
+        if node.returns is not None:
+            raise self.src.error(node.returns, "return annotations")
+        args = node.args
+        for what, present in (("*args", args.vararg), ("**kwargs", args.kwarg),
+                              ("keyword-only arguments", args.kwonlyargs)):
+            if present:
+                raise self.src.error(node, f"{what} in a nested function")
+        params = [a.arg for a in args.posonlyargs + args.args]
+        # Evaluated where the `def` is, as Python does.
+        defaults = [self.expr(d) for d in args.defaults]
+        body = node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str) and len(body) > 1:
+            body = body[1:]  # the docstring
+        saved = self.locals, self.clauses
+        self.locals, self.clauses = saved[0] | set(params) | _assigned_names(node), 0
+        try:
+            lowered = {"name": node.name, "params": params, "body": self.block(body), "line": self.src.line(node)}
+        finally:
+            self.locals, self.clauses = saved
+        if defaults:
+            lowered["defaults"] = defaults
+        return lowered
 
     # ---- name resolution ------------------------------------------------------------------
 
@@ -509,6 +554,8 @@ class _Lowerer:
             return {"line": line, "stmt": "yield_from", "value": self.expr(node.value.value)}
         if isinstance(node, ast.Expr):
             return {"line": line, "stmt": "expr", "value": self.expr(node.value)}
+        if isinstance(node, ast.FunctionDef):
+            return {"line": line, "stmt": "def", "function": self.nested_function(node)}
         if isinstance(node, ast.Assign):
             targets = [self.target(t) for t in node.targets]
             return {"line": line, "stmt": "assign", "targets": targets, "value": self.expr(node.value)}
@@ -669,16 +716,15 @@ class _Lowerer:
             for kw in node.keywords:
                 if kw.arg is None:
                     raise self.src.error(kw, "**kwargs")
-                if kw.arg == "key" and isinstance(kw.value, ast.Lambda) and self.takes_key(node.func):
-                    value = self.lambda_(kw.value, may_capture=True)
-                else:
-                    value = self.expr(kw.value)
+                value = self.expr(kw.value)
                 keywords.append({"arg": kw.arg, "value": value})
             if keywords:
                 call["keywords"] = keywords
             return call
         if isinstance(node, ast.Lambda):
             return self.lambda_(node)
+        if isinstance(node, ast.NamedExpr):
+            return {"expr": "named", "target": node.target.id, "value": self.expr(node.value)}
         if isinstance(node, ast.BinOp):
             return {"expr": "bin_op", "op": self.binop(node.op, node),
                     "left": self.expr(node.left), "right": self.expr(node.right)}
@@ -789,17 +835,10 @@ class _Lowerer:
                 and self.is_builtin(func.id)
         return isinstance(func, ast.Attribute) and func.attr == "join"
 
-    def takes_key(self, func: ast.expr) -> bool:
-        """Whether ``func`` is ``sorted``, ``min``, ``max`` or a ``.sort`` method: a ``key=`` lambda
-        passed to them may read the function's variables (the compiler's rule, ``lambdas.rs``)."""
-        if isinstance(func, ast.Name):
-            return func.id in ("sorted", "min", "max") and self.is_builtin(func.id)
-        return isinstance(func, ast.Attribute) and func.attr == "sort"
-
-    def lambda_(self, node: ast.Lambda, may_capture: bool = False) -> Dict[str, Any]:
-        """``lambda params: body``; its parameters hide globals of the same name within it.
-        Unless ``may_capture``, it must not read the enclosing function's variables: anyscript
-        would give it their values when it is made, and Python reads them when it runs."""
+    def lambda_(self, node: ast.Lambda) -> Dict[str, Any]:
+        """``lambda params: body``; its parameters hide globals of the same name within it. The
+        compiler checks that the enclosing variables it reads cannot change once it is made
+        (anyscript gives it their values then; Python reads them when it runs)."""
         args = node.args
         for what, present in (("*args in a lambda", args.vararg), ("**kwargs in a lambda", args.kwarg),
                               ("keyword-only arguments in a lambda", args.kwonlyargs),
@@ -809,11 +848,6 @@ class _Lowerer:
                 raise self.src.error(node, what)
         params = [a.arg for a in args.args]
         own = set(params) | _assigned_names(node)
-        if not may_capture:
-            for name in ast.walk(node.body):
-                if isinstance(name, ast.Name) and name.id in self.locals and name.id not in own:
-                    raise self.src.error(node, f"a lambda that reads the enclosing function's variable '{name.id}' "
-                                         "outside the key= of sorted(), min(), max() or list.sort()")
         saved = self.locals
         self.locals = saved | own
         try:
@@ -858,12 +892,16 @@ def _flat_types(node: ast.expr) -> List[ast.expr]:
 
 def _assigned_names(fn: ast.AST) -> Set[str]:
     """Every name stored to in ``fn``'s body (a def's or a lambda's): Python makes them local
-    to the whole function. A lambda within it has names of its own."""
+    to the whole function. A lambda or function defined within it has names of its own."""
     names: Set[str] = set()
     todo = list(ast.iter_child_nodes(fn))
     while todo:
         node = todo.pop()
         if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            # Binds its name here; its body's names are its own.
+            names.add(node.name)
             continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)

@@ -232,13 +232,22 @@ def test_call_errors_are_cpythons(fn):
 def captures_outside_key(text):
     n = len(text)
     add = lambda v: v + n  # noqa: E731
+    n += 1  # Python's lambda reads n when it runs: anyscript's would have the value it was made with
     return add(1)
 
 
-def test_lambda_reading_variables_outside_a_key_is_refused():
-    assert captures_outside_key("ab") == 3
-    with pytest.raises(SyntaxError, match="enclosing function's variable 'n'.*key="):
+def captures_a_fixed_variable(text):
+    n = len(text)
+    add = lambda v: v + n  # noqa: E731 - n does not change once the lambda is made
+    return add(1), list(map(lambda w: w * n, text.split()))
+
+
+def test_lambda_reading_variables_that_change_outside_a_key_is_refused():
+    assert captures_outside_key("ab") == 4
+    with pytest.raises(SyntaxError, match="enclosing function's variable 'n'.*key=") as e:
         anyproc.script(captures_outside_key)
+    assert e.value.lineno == captures_outside_key.__code__.co_firstlineno + 2
+    check_all(captures_a_fixed_variable, [("ab c",), ("",)])
 
 
 def wrong_arity(xs):

@@ -1634,7 +1634,15 @@ class Gen:
             else:
                 self.emit(level, f"{n}.update({self.expr('dict', 1)})")
         elif what == "if":
-            self.emit(level, f"if {self.expr('bool')}:")
+            if r.random() < 0.25:
+                # An assignment expression in the condition: its variable is bound here, as by
+                # `v = value` before the `if`.
+                kind = r.choice(KINDS)
+                v = self.fresh("v")
+                self.emit(level, f"if ({v} := {self.expr(kind)}){r.choice(['', ' and ' + v + ' != 0'])}:")
+                self.scopes[-1][v] = kind
+            else:
+                self.emit(level, f"if {self.expr('bool')}:")
             self.maybe.update(self.block(level + 1, r.randint(1, 2), depth + 1))
             for _ in range(r.choice([0, 0, 1, 2])):
                 self.emit(level, f"elif {self.expr('bool')}:")

@@ -7,9 +7,27 @@ that the SyntaxError names WORD and points at that line of this file.
 import contextlib
 
 
-def uses_lambda_reading_a_variable(text):
+def uses_lambda_reading_a_changing_variable(text):
     f = lambda x: x + text  # unsupported: lambda that reads the enclosing function's variable 'text'
+    text = text.upper()
     return f(text)
+
+
+def uses_nested_def_reading_a_changing_variable(text):
+    n = 0
+    def count():  # unsupported: nested function 'count' reads the enclosing function's variable 'n'
+        return n
+    n = len(text)
+    return count()
+
+
+def uses_nested_def_made_in_a_loop(text):
+    fs = []
+    for w in text.split():
+        def g():  # unsupported: nested function 'g' reads the enclosing function's variable 'w'
+            return w
+        fs.append(g)
+    return [f() for f in fs]
 
 
 def uses_class(text):
@@ -56,8 +74,18 @@ def uses_var_args(*texts):  # unsupported: *args
     return texts
 
 
-def uses_nested_def(text):
-    def inner(x):  # unsupported: nested def
+def uses_nonlocal(text):
+    n = 0
+    def bump():
+        nonlocal n  # unsupported: nonlocal
+        n += 1
+    bump()
+    return n
+
+
+def uses_decorated_nested_def(text):
+    @staticmethod  # unsupported: decorators on a nested function
+    def inner(x):
         return x
     return inner(text)
 
@@ -77,12 +105,6 @@ def uses_yield_in_try(text):
 def uses_generator_expression(text):
     lengths = (len(w) for w in text.split())  # unsupported: generator expressions outside the argument
     return sum(lengths)
-
-
-def uses_walrus(text):
-    if (n := len(text)) > 3:  # unsupported: walrus
-        return n
-    return 0
 
 
 def uses_global(text):

@@ -116,6 +116,10 @@ pub enum StmtKind {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         finalbody: Vec<Stmt>,
     },
+    /// A `def` inside a function: binds its name to the nested function, which reads the
+    /// enclosing function's variables (see `compile/nested.rs`). Its body is not one of
+    /// [`StmtKind::blocks`]: it runs in a frame of its own.
+    Def { function: Box<FunctionDef> },
 }
 
 /// `except (T1, T2) as name: body`; no types for a bare `except:`.
@@ -144,6 +148,49 @@ impl StmtKind {
                 std::iter::once(body.as_slice()).chain(clauses).chain([orelse.as_slice(), finalbody]).collect()
             }
             _ => Vec::new(),
+        }
+    }
+
+    /// Calls `f` on each expression of this statement itself, not of its blocks: values, tests,
+    /// iterables and the parts of subscript targets (a nested `def` has none: its defaults are
+    /// constants).
+    pub fn for_each_expr<'e>(&'e self, f: &mut dyn FnMut(&'e Expr)) {
+        fn target<'e>(t: &'e Target, f: &mut dyn FnMut(&'e Expr)) {
+            match t {
+                Target::Name { .. } => {}
+                Target::Subscript { value, index } => {
+                    f(value);
+                    f(index);
+                }
+                Target::Tuple { items } => items.iter().for_each(|t| target(t, f)),
+                Target::Starred { value } => target(value, f),
+            }
+        }
+        match self {
+            StmtKind::Expr { value } | StmtKind::YieldFrom { value } => f(value),
+            StmtKind::Assign { targets, value } => {
+                targets.iter().for_each(|t| target(t, f));
+                f(value);
+            }
+            StmtKind::AugAssign { target: t, value, .. } | StmtKind::For { target: t, iter: value, .. } => {
+                target(t, f);
+                f(value);
+            }
+            StmtKind::If { test, .. } | StmtKind::While { test, .. } => f(test),
+            StmtKind::Return { value } | StmtKind::Yield { value } | StmtKind::Raise { value, .. } => {
+                value.iter().for_each(f)
+            }
+            StmtKind::Assert { test, msg } => {
+                f(test);
+                msg.iter().for_each(f);
+            }
+            StmtKind::Delete { targets } => targets.iter().for_each(|t| target(t, f)),
+            StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Pass
+            | StmtKind::Reraise
+            | StmtKind::Try { .. }
+            | StmtKind::Def { .. } => {}
         }
     }
 
@@ -294,6 +341,8 @@ pub enum Expr {
     },
     /// `lambda params: body`, compiled as a function of the module (see `compile/lambdas.rs`).
     Lambda { params: Vec<String>, body: Box<Expr> },
+    /// `(target := value)`: assigns `value` to the function's variable `target` and is its value.
+    Named { target: String, value: Box<Expr> },
     /// `*value`: read by the text parser where a target may follow (`a, *b = x`), and an error
     /// anywhere else.
     Starred { value: Box<Expr> },

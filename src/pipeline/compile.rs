@@ -27,6 +27,7 @@ mod constants;
 pub use constants::module_globals;
 mod exceptions;
 mod generators;
+mod nested;
 mod raising;
 mod yields;
 
@@ -92,24 +93,27 @@ fn compile_unguarded(
     let module = ModuleScope {
         functions: by_name,
         globals,
-        lambdas: RefCell::new(Vec::new()),
-        first_lambda: functions.len() as u32,
+        lifted: RefCell::new(Vec::new()),
+        first_lifted: functions.len() as u32,
     };
     let mut out = Vec::with_capacity(functions.len());
     for def in functions {
         let def = yields::lowered(def)?;
         out.push(FnCompiler::new(&module, &def, labels).compile(&def)?);
     }
-    // Lambdas, found while compiling the functions (and lambdas) that contain them.
+    // Lambdas and nested functions, found while compiling the functions that contain them.
     let mut next = 0;
     loop {
-        // Taken out of the list first: compiling a lambda may add the lambdas inside it.
-        let pending = module.lambdas.borrow().get(next).cloned();
-        let Some((def, n_captured, maybe_unbound)) = pending else { break };
-        let mut lambda = FnCompiler::new(&module, &def, labels);
-        lambda.f.n_captured = n_captured as u32;
-        lambda.free_maybe_unbound = maybe_unbound;
-        out.push(lambda.compile(&def)?);
+        // Taken out of the list first: compiling one may add those inside it.
+        let pending = module.lifted.borrow().get(next).cloned();
+        let Some(lifted) = pending else { break };
+        let def = yields::lowered(&lifted.def)?;
+        let mut inner = FnCompiler::new(&module, &def, labels);
+        inner.f.n_captured = lifted.n_captured as u32;
+        inner.f.defaults = lifted.defaults;
+        inner.free_maybe_unbound = lifted.maybe_unbound;
+        inner.own = lifted.own_name.map(|name| (name, module.first_lifted + next as u32));
+        out.push(inner.compile(&def)?);
         next += 1;
     }
     let mut program = Program { functions: out, while_limit: limits.while_limit, max_depth: limits.max_depth };
@@ -155,18 +159,34 @@ struct Signature<'a> {
 struct ModuleScope<'a> {
     functions: HashMap<&'a str, Signature<'a>>,
     globals: &'a Globals,
-    /// The lambdas found so far, each with how many enclosing variables it reads and those of
-    /// them that may be unassigned; lambda `i` is function `first_lambda + i` of the program.
-    lambdas: RefCell<Vec<(FunctionDef, usize, Vec<String>)>>,
-    first_lambda: u32,
+    /// The lambdas and nested functions found so far; the `i`th is function `first_lifted + i`
+    /// of the program.
+    lifted: RefCell<Vec<Lifted>>,
+    first_lifted: u32,
+}
+
+/// A lambda or nested function, made a function of the module.
+#[derive(Clone)]
+struct Lifted {
+    /// Its parameters are the enclosing variables it reads, then its own.
+    def: FunctionDef,
+    /// How many enclosing variables it reads.
+    n_captured: usize,
+    /// Those of them that may be unassigned when it is made.
+    maybe_unbound: Vec<String>,
+    /// The values of its last parameters' defaults.
+    defaults: Vec<Slot>,
+    /// The name a nested function that reads its own name has in its source.
+    own_name: Option<String>,
 }
 
 impl ModuleScope<'_> {
-    /// Adds the function a lambda compiles to; returns its index in the program.
-    fn add_lambda(&self, def: FunctionDef, n_captured: usize, maybe_unbound: Vec<String>) -> u32 {
-        let mut lambdas = self.lambdas.borrow_mut();
-        lambdas.push((def, n_captured, maybe_unbound));
-        self.first_lambda + lambdas.len() as u32 - 1
+    /// Adds the function a lambda or nested function compiles to; returns its index in the
+    /// program.
+    fn add_lifted(&self, lifted: Lifted) -> u32 {
+        let mut all = self.lifted.borrow_mut();
+        all.push(lifted);
+        self.first_lifted + all.len() as u32 - 1
     }
 }
 
@@ -214,6 +234,17 @@ struct FnCompiler<'a> {
     clause_errors: Vec<Reg>,
     /// How many copies of `finally:` blocks are being compiled around the current statement.
     finally_nesting: u32,
+    /// A nested function's name in its source and its index, when it reads its own name.
+    own: Option<(String, u32)>,
+    /// The lambdas of the function's statements by line, each with whether it may read this
+    /// function's variables wherever it goes: none of those variables can change once the
+    /// lambda is made (`compile/nested.rs`). Found by value, not place: `map(lambda ...)` is
+    /// compiled from a copy.
+    frozen_lambdas: RefCell<Vec<(u32, Expr, bool)>>,
+    /// How many assignments (a `def` is one) each local has in the function's source.
+    assignment_counts: HashMap<String, usize>,
+    /// The nested functions defined so far whose calls by name are direct calls.
+    nested_callees: HashMap<String, nested::NestedCallee>,
 }
 
 fn err(line: u32, kind: ErrorKind, msg: impl Into<String>) -> Error {
@@ -257,6 +288,7 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
             _ if let Some(comp) = e.comprehension() => comp.clauses().for_each(|(t, _, _)| target(t, out)),
             // A lambda's comprehension variables are the lambda's own.
             Expr::Lambda { .. } => return,
+            Expr::Named { target, .. } => out.push(target.clone()),
             _ => {}
         }
         visit_children(e, &mut |c| expr(c, out));
@@ -282,6 +314,7 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
             // As in Python, `del x` makes `x` local (anyscript refuses it when compiling).
             StmtKind::Delete { targets } => targets.iter().for_each(|t| target(t, out)),
             StmtKind::Try { handlers, .. } => handlers.iter().for_each(|h| out.extend(h.name.iter().cloned())),
+            StmtKind::Def { function } => out.push(function.name.clone()),
             _ => {}
         }
         s.kind.blocks().into_iter().for_each(|b| collect_assigned(b, out));
@@ -335,6 +368,7 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
             }
         }
         Expr::Lambda { body, .. } => f(body),
+        Expr::Named { value, .. } => f(value),
         Expr::Starred { value } => f(value),
     }
 }
@@ -422,6 +456,8 @@ impl<'a> FnCompiler<'a> {
         let mut reg_names = Vec::new();
         let mut assigned = def.params.clone();
         collect_assigned(&def.body, &mut assigned);
+        let mut assignment_counts = HashMap::new();
+        assigned.iter().for_each(|n| *assignment_counts.entry(n.clone()).or_insert(0) += 1);
         for name in assigned {
             if !locals.contains_key(&name) {
                 locals.insert(name.clone(), locals.len() as Reg);
@@ -467,6 +503,10 @@ impl<'a> FnCompiler<'a> {
             finallys: Vec::new(),
             clause_errors: Vec::new(),
             finally_nesting: 0,
+            own: None,
+            frozen_lambdas: RefCell::default(),
+            assignment_counts,
+            nested_callees: HashMap::new(),
         }
     }
 
@@ -487,7 +527,7 @@ impl<'a> FnCompiler<'a> {
             self.emit(Inst::Unbind { dst });
         }
         // Name where a compile error is: the step for a pipeline's steps, else the function.
-        self.block(&def.body).map_err(|e| {
+        self.check_nested_defs(&def.body).and_then(|()| self.block(&def.body)).map_err(|e| {
             let label = self.f.line_labels.iter().find(|(l, _)| *l == self.line).map(|(_, label)| label.clone());
             e.context(label.unwrap_or_else(|| self.f.label.clone()))
         })?;
@@ -669,6 +709,7 @@ impl<'a> FnCompiler<'a> {
             StmtKind::Pass => {}
             StmtKind::Raise { exc, value } => self.raise(exc, value.as_ref())?,
             StmtKind::Reraise => self.reraise()?,
+            StmtKind::Def { function } => self.nested_def(function)?,
             StmtKind::Assert { test, msg } => self.assert(test, msg.as_ref())?,
             StmtKind::Delete { targets } => targets.iter().try_for_each(|t| self.delete(t))?,
             StmtKind::Try { body, handlers, orelse, finalbody } => {
@@ -855,7 +896,10 @@ impl<'a> FnCompiler<'a> {
     }
 
     fn is_defined(&self, id: &str) -> bool {
-        self.locals.contains_key(id) || self.module.globals.contains_key(id) || self.module.functions.contains_key(id)
+        self.locals.contains_key(id)
+            || self.is_own_name(id)
+            || self.module.globals.contains_key(id)
+            || self.module.functions.contains_key(id)
     }
 
     /// Stores the value in register `v` into `target`.
@@ -1091,7 +1135,18 @@ impl<'a> FnCompiler<'a> {
             Expr::DictComp { .. } => self.dict_comp(generators::comprehension(e), dst),
             Expr::SetComp { .. } => self.set_comp(generators::comprehension(e), dst),
             Expr::GeneratorExp { .. } => Err(self.generator_error()),
-            Expr::Lambda { params, body } => self.lambda(params, body, dst, false),
+            Expr::Named { target, value } => {
+                // Into a temporary first: a comprehension fills its result as it runs, and its
+                // iterable may be the variable being assigned.
+                let v = self.expr(value, None)?;
+                let r = self.locals[target];
+                self.emit(Inst::Move { dst: r, src: v });
+                Ok(self.move_to(r, dst))
+            }
+            Expr::Lambda { params, body } => {
+                let frozen = self.is_frozen_lambda(e);
+                self.lambda(params, body, dst, frozen)
+            }
             Expr::Starred { .. } => {
                 Err(err(line, ErrorKind::Parse, "starred expressions are not supported in anyscript here"))
             }
@@ -1119,6 +1174,10 @@ impl<'a> FnCompiler<'a> {
         if let Some(&r) = self.locals.get(id).filter(|_| !comprehension_only) {
             self.check_bound(id, r);
             return Ok(r);
+        }
+        if let Some((_, func)) = self.own.as_ref().filter(|(name, _)| name == id) {
+            let func = *func;
+            return Ok(self.itself(func));
         }
         if let Some(v) = self.module.globals.get(id) {
             return Ok(self.constant(v.clone()));
@@ -1225,6 +1284,11 @@ impl<'a> FnCompiler<'a> {
     fn call(&mut self, func: &Expr, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
         let line = self.line;
         match func {
+            Expr::Name { id } if self.calls_nested(id) => self.call_nested(id, args, keywords, dst),
+            // A nested function calling itself: its name is its own, whatever the module defines.
+            Expr::Name { id } if !self.locals.contains_key(id) && self.is_own_name(id) => {
+                self.call_itself(args, keywords, dst)
+            }
             Expr::Name { id } if !self.locals.contains_key(id) && !self.module.globals.contains_key(id) => {
                 if let Some(sig) = self.module.functions.get(id.as_str()) {
                     let callee = (sig.index, sig.params.as_slice(), sig.defaults.as_slice());
@@ -1310,16 +1374,24 @@ impl<'a> FnCompiler<'a> {
                 self.emit(Inst::CallMethod { dst: d, method, obj, args });
                 Ok(d)
             }
-            _ => {
-                no_keywords(line, "a function value", keywords)?;
-                let callee = self.expr(func, None)?;
-                let regs = self.exprs(args)?;
-                let args = self.operands(&regs);
-                let d = self.dst(dst);
-                self.emit(Inst::CallValue { dst: d, callee, args });
-                Ok(d)
-            }
+            _ => self.call_value(func, args, keywords, dst),
         }
+    }
+
+    /// A call of a function value (a variable, a nested function, a lambda).
+    fn call_value(&mut self, func: &Expr, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
+        no_keywords(self.line, "a function value", keywords)?;
+        let callee = self.expr(func, None)?;
+        let regs = self.exprs(args)?;
+        let args = self.operands(&regs);
+        let d = self.dst(dst);
+        self.emit(Inst::CallValue { dst: d, callee, args });
+        Ok(d)
+    }
+
+    /// Whether `id` is the name of the nested function being compiled, read inside it.
+    fn is_own_name(&self, id: &str) -> bool {
+        self.own.as_ref().is_some_and(|(name, _)| name == id)
     }
 
     /// The global `id` if it holds a function.

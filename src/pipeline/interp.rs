@@ -159,10 +159,16 @@ fn call_with_defaults(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -
 pub fn bound_func(program: Arc<Program>, func: u32, captured: Vec<AnyValue>) -> PackedFunc {
     PackedFunc::new(move |args| {
         let f = &program.functions[func as usize];
-        if captured.len() + args.len() != f.n_params as usize {
+        let (given, n_params) = (captured.len() + args.len(), f.n_params as usize);
+        // A nested function's parameters may have defaults: the last ones left out take them.
+        if given > n_params || given + f.defaults.len() < n_params {
             return Err(arity_error(f, args.len()));
         }
-        let all: Vec<AnyView<'_>> = captured.iter().map(AnyValue::view).chain(args.iter().copied()).collect();
+        let defaults = &f.defaults[f.defaults.len() - (n_params - given)..];
+        let all: Vec<AnyView<'_>> = (captured.iter().map(AnyValue::view))
+            .chain(args.iter().copied())
+            .chain(defaults.iter().map(Slot::view))
+            .collect();
         run(&program, func, &all)
     })
 }

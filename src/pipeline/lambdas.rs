@@ -1,4 +1,4 @@
-//! `lambda` expressions. Each becomes a function of the module (`<lambda>`) whose first
+//! `lambda` expressions, and what nested functions read. Each lambda becomes a function of the module (`<lambda>`) whose first
 //! parameters are the enclosing function's variables it reads, passed their values when the
 //! lambda is made.
 //!
@@ -10,7 +10,7 @@
 //! one that reads no enclosing variable is an ordinary function value and goes anywhere.
 
 use super::ast::{Expr, FunctionDef, Stmt, StmtKind};
-use super::compile::visit_children;
+use super::compile::{collect_assigned, visit_children};
 
 /// The name every lambda has in errors and listings, as in Python.
 pub const LAMBDA_NAME: &str = "<lambda>";
@@ -22,6 +22,32 @@ pub fn free_names(params: &[String], body: &Expr) -> Vec<String> {
     let bound: Vec<&str> = params.iter().map(String::as_str).collect();
     reads(body, &bound, &mut out);
     out
+}
+
+/// The names a nested function reads that it does not bind itself (its parameters, the names
+/// it assigns), each once, in order of first read; those that functions nested in it read
+/// from it included.
+pub fn def_free_names(def: &FunctionDef) -> Vec<String> {
+    let mut own = def.params.clone();
+    collect_assigned(&def.body, &mut own);
+    let bound: Vec<&str> = own.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    block_reads(&def.body, &bound, &mut out);
+    out
+}
+
+fn block_reads<'e>(body: &'e [Stmt], bound: &[&'e str], out: &mut Vec<String>) {
+    for s in body {
+        if let StmtKind::Def { function } = &s.kind {
+            for name in def_free_names(function) {
+                if !bound.contains(&name.as_str()) && !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+        s.kind.for_each_expr(&mut |e| reads(e, bound, out));
+        s.kind.blocks().into_iter().for_each(|b| block_reads(b, bound, out));
+    }
 }
 
 fn reads<'e>(e: &'e Expr, bound: &[&'e str], out: &mut Vec<String>) {

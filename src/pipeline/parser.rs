@@ -87,6 +87,7 @@ fn expr_kind_name(e: &Expr) -> &'static str {
         Expr::GeneratorExp { .. } => "generator expression",
         Expr::Lambda { .. } => "lambda",
         Expr::Starred { .. } => "starred",
+        Expr::Named { .. } => "named expression",
     }
 }
 
@@ -266,7 +267,7 @@ impl Parser {
     fn unexpected(&self) -> crate::Error {
         let msg = match self.peek() {
             Tok::Indent => "unexpected indent".to_string(),
-            Tok::Op(":=") => not_supported("the walrus operator ':=' is"),
+            Tok::Op(":=") => "invalid syntax: an assignment expression (':=') needs parentheses here".into(),
             Tok::Op("@" | "@=") => not_supported("the matrix multiplication operator '@' is"),
             Tok::Op("...") => not_supported("'...' (Ellipsis) is"),
             Tok::Name(n) if UNSUPPORTED_KEYWORDS.contains(&n.as_str()) => not_supported(&format!("'{n}' is")),
@@ -364,10 +365,13 @@ impl Parser {
             return Err(self.error(not_supported("return annotations are")));
         }
         self.expect_op(":", "expected ':' after the function signature")?;
+        // A nested function's body is a function of its own: the loops around its `def` are
+        // not around its statements.
+        let outer = (self.in_function, self.loops);
         self.in_function = true;
         self.loops = 0;
         let body = self.block("function definition", def.line)?;
-        self.in_function = false;
+        (self.in_function, self.loops) = outer;
         Ok(FunctionDef { name, params, defaults, body, line: def.line })
     }
 
@@ -474,7 +478,7 @@ impl Parser {
             Some("while") => self.while_statement()?,
             Some("for") => self.for_statement()?,
             Some("try") => self.try_statement()?,
-            Some("def") => return Err(self.error(not_supported("nested functions are"))),
+            Some("def") => StmtKind::Def { function: Box::new(self.function_def()?) },
             _ if self.is_op("@") => return Err(self.error(not_supported("decorators are"))),
             _ if *self.peek() == Tok::Indent => return Err(self.unexpected()),
             _ => return self.simple_statements(out),
@@ -783,7 +787,7 @@ impl Parser {
         loop {
             let head = self.take();
             let word = if matches!(&head.tok, Tok::Name(n) if n == "if") { "if" } else { "elif" };
-            let test = self.test()?;
+            let test = self.named_test()?;
             self.expect_op(":", &format!("expected ':' after {word} condition"))?;
             let body = self.block(&format!("'{word}' statement"), head.line)?;
             clauses.push((head.line, test, body));
@@ -804,7 +808,7 @@ impl Parser {
 
     fn while_statement(&mut self) -> Result<StmtKind> {
         let head = self.take();
-        let test = self.test()?;
+        let test = self.named_test()?;
         self.expect_op(":", "expected ':' after while condition")?;
         let body = self.loop_body("'while' statement", head.line)?;
         let orelse = self.else_block()?;
@@ -1017,6 +1021,23 @@ impl Parser {
             return Err(self.unexpected());
         }
         Ok(expr)
+    }
+
+    /// `NAME ':=' test | test`: where Python takes an assignment expression without parentheses
+    /// (conditions of `if` and `while`, call arguments, the items of a parenthesised, list or
+    /// set display, a comprehension's element).
+    fn named_test(&mut self) -> Result<Expr> {
+        match (self.peek(), self.peek_nth(1)) {
+            (Tok::Name(n), Tok::Op(":=")) if !is_keyword(n) => {
+                let target = n.clone();
+                self.bump();
+                self.bump();
+                let value = self.test()?;
+                Ok(Expr::Named { target, value: boxed(value) })
+            }
+            (Tok::Name(n), Tok::Op(":=")) => Err(self.error(format!("cannot use assignment expressions with {n}"))),
+            _ => self.test(),
+        }
     }
 
     /// After `body`, on `if`: the rest of `body if test else orelse`.
@@ -1232,7 +1253,7 @@ impl Parser {
                     return Err(self.error(format!("cannot assign to {n}")));
                 }
                 _ => {
-                    let mut arg = self.test()?;
+                    let mut arg = self.named_test()?;
                     if self.is_op("=") {
                         let msg = "expression cannot contain assignment, perhaps you meant \"==\"?";
                         return Err(self.error_at(&self.toks[at], msg));
@@ -1361,7 +1382,7 @@ impl Parser {
         if self.eat_op(")") {
             return Ok(Expr::Tuple { items: Vec::new() });
         }
-        let first = self.test()?;
+        let first = self.named_test()?;
         if self.is_kw("for") {
             return self.generator_expression(first);
         }
@@ -1378,7 +1399,7 @@ impl Parser {
         if self.eat_op("]") {
             return Ok(Expr::List { items: Vec::new() });
         }
-        let first = self.test()?;
+        let first = self.named_test()?;
         if self.is_kw("for") {
             return self.list_comprehension(first);
         }
@@ -1394,7 +1415,7 @@ impl Parser {
             if self.eat_op(close) {
                 break;
             }
-            items.push(self.test()?);
+            items.push(self.named_test()?);
         }
         Ok(items)
     }
@@ -1483,12 +1504,15 @@ impl Parser {
         if self.is_op("*") {
             return Err(self.error(not_supported("set unpacking ('*') is")));
         }
-        let key = self.test()?;
+        let key = self.named_test()?;
         if !self.eat_op(":") {
             if self.is_kw("for") {
                 return self.set_comprehension(key);
             }
             return self.rest_of_sequence(key, "}", "a set").map(|items| Expr::Set { items });
+        }
+        if matches!(key, Expr::Named { .. }) {
+            return Err(self.error("invalid syntax: a dict key that is an assignment expression needs parentheses"));
         }
         let value = self.test()?;
         if self.is_kw("for") {
@@ -1583,6 +1607,7 @@ mod tests {
             }
             Expr::Lambda { params, body } => format!("(lambda [{}] {})", params.join(" "), show(body)),
             Expr::Starred { value } => format!("(star {})", show(value)),
+            Expr::Named { target, value } => format!("(:= {target} {})", show(value)),
         }
     }
 
@@ -2192,7 +2217,10 @@ mod tests {
             ("del a, b = 1", "line 2, column 14: invalid syntax: unexpected '='"),
             ("del (a b)", "line 2, column 12: expected ',' or ')' in a tuple"),
             ("del [a b]", "line 2, column 12: expected ',' or ']' in a list"),
-            ("del (a := 1)", "line 2, column 12: the walrus operator ':=' is not supported in anyscript"),
+            (
+                "del (a := 1)",
+                "line 2, column 12: invalid syntax: an assignment expression (':=') needs parentheses here",
+            ),
             ("x = del a", "line 2, column 9: expected an expression, found 'del'"),
         ];
         for (line, msg) in cases {
@@ -2583,6 +2611,38 @@ mod tests {
     }
 
     #[test]
+    fn nested_def_is_a_statement_with_its_own_loops() {
+        let body = stmts("for w in x:\n    def g(a, b=2):\n        while a:\n            break\n        return a\n");
+        let StmtKind::For { body, .. } = &body[0].kind else { panic!("{body:?}") };
+        let StmtKind::Def { function } = &body[0].kind else { panic!("{body:?}") };
+        assert_eq!((function.name.as_str(), function.params.len(), function.line, body[0].line), ("g", 2, 3, 3));
+        assert_eq!(function.defaults, vec![Expr::Const { value: Literal::Int(2) }]);
+        assert!(matches!(function.body[..], [Stmt { line: 4, .. }, Stmt { line: 6, .. }]), "{function:?}");
+        // The loop around the `def` is not around its body, and the function's loop count is back after it.
+        assert!(
+            module_err("def f(x):\n    for y in x:\n        def g():\n            continue").contains("outside loop")
+        );
+        assert_eq!(stmts("for y in x:\n    def g():\n        pass\n    break\n").len(), 1);
+    }
+
+    #[test]
+    fn assignment_expressions_where_python_takes_them() {
+        let named = |target: &str, value: Expr| Expr::Named { target: target.into(), value: boxed(value) };
+        let StmtKind::If { test, .. } = stmt("if (m := x) and m:\n    pass") else { panic!() };
+        let Expr::BoolOp { values, .. } = test else { panic!("{test:?}") };
+        assert_eq!(values[0], named("m", name("x")));
+        let StmtKind::While { test, .. } = stmt("while n := x:\n    pass") else { panic!() };
+        assert_eq!(test, named("n", name("x")));
+        let StmtKind::Expr { value: Expr::Call { args, .. } } = stmt("f(a := 1, [b := 2], {c := 3})") else { panic!() };
+        assert_eq!(args[0], named("a", Expr::Const { value: Literal::Int(1) }));
+        assert_eq!(args[1], Expr::List { items: vec![named("b", Expr::Const { value: Literal::Int(2) })] });
+        let StmtKind::Assign { value: Expr::ListComp { elt, .. }, .. } = stmt("y = [z := w for w in x]") else {
+            panic!()
+        };
+        assert_eq!(*elt, named("z", name("w")));
+    }
+
+    #[test]
     fn syntax_errors() {
         let cases: &[(&str, &str)] = &[
             ("def f(x):\n    if x\n        pass", "line 2, column 9: expected ':' after if condition"),
@@ -2650,8 +2710,17 @@ mod tests {
             ("async def f(x): pass", "line 1, column 1: 'async' is not supported"),
             ("def f(x):\n    await x", "line 2, column 5: 'await' is not supported"),
             ("@dec\ndef f(x): pass", "line 1, column 1: decorators are not supported"),
-            ("def f(x):\n    if (y := x): pass", "line 2, column 11: the walrus operator ':=' is not supported"),
-            ("def f(x):\n    y := x", "line 2, column 7: the walrus operator ':=' is not supported"),
+            (
+                "def f(x):\n    y := x",
+                "line 2, column 7: invalid syntax: an assignment expression (':=') needs parentheses",
+            ),
+            ("def f(x):\n    y = z := x", "line 2, column 11: invalid syntax: an assignment expression (':=') needs"),
+            ("def f(x):\n    f(a=b := 1)", "line 2, column 11: invalid syntax: an assignment expression (':=') needs"),
+            (
+                "def f(x):\n    return {a := 1: 2}",
+                "line 2, column 21: invalid syntax: a dict key that is an assignment",
+            ),
+            ("def f(x):\n    if (True := x): pass", "line 2, column 9: cannot use assignment expressions with True"),
             ("def f(x):\n    a, *b", "line 2, column 8: starred expressions are not supported"),
             ("def f(x):\n    *b = x", "line 2, column 5: starred assignment target must be in a list or tuple"),
             ("def f(x):\n    a, *b, *c = x", "line 2, column 5: multiple starred expressions in assignment"),
@@ -2668,7 +2737,8 @@ mod tests {
             ("def f(x: int): pass", "line 1, column 8: parameter annotations are not supported"),
             ("def f(x) -> int: pass", "line 1, column 10: return annotations are not supported"),
             ("def f(x):\n    y: int = 1", "line 2, column 6: variable annotations are not supported"),
-            ("def f(x):\n    def g(): pass", "line 2, column 5: nested functions are not supported"),
+            ("def f(x):\n    @d\n    def g(): pass", "line 2, column 5: decorators are not supported"),
+            ("def f(x):\n    def g():\n        break", "line 3, column 9: 'break' outside loop"),
             ("def f(x):\n    return {*x, 2}", "line 2, column 13: set unpacking ('*') is not supported"),
             ("def f(x):\n    return {**x}", "line 2, column 13: dict unpacking ('**') is not supported"),
             (

@@ -11,6 +11,7 @@
 
 use super::ast::{ExceptHandler, Expr, Stmt, StmtKind, Target};
 use super::compile::visit_children;
+use super::lambdas::def_free_names;
 use std::collections::HashSet;
 
 /// Names definitely assigned at a point of the function; `None` where no path reaches it
@@ -31,12 +32,27 @@ pub fn bound_by_statements(params: &[String], body: &[Stmt]) -> HashSet<String> 
     fn target(t: &Target, out: &mut HashSet<String>) {
         out.extend(t.names().into_iter().map(str::to_string));
     }
+    // `(m := f(x))` anywhere in a statement's expressions binds `m` in the function.
+    fn named(e: &Expr, out: &mut HashSet<String>) {
+        match e {
+            Expr::Lambda { .. } => {}
+            Expr::Named { target, value } => {
+                out.insert(target.clone());
+                named(value, out);
+            }
+            _ => visit_children(e, &mut |c| named(c, out)),
+        }
+    }
     fn block(body: &[Stmt], out: &mut HashSet<String>) {
         for s in body {
+            s.kind.for_each_expr(&mut |e| named(e, out));
             match &s.kind {
                 StmtKind::Assign { targets, .. } => targets.iter().for_each(|t| target(t, out)),
                 StmtKind::AugAssign { target: t, .. } | StmtKind::For { target: t, .. } => target(t, out),
                 StmtKind::Try { handlers, .. } => handlers.iter().for_each(|h| out.extend(h.name.iter().cloned())),
+                StmtKind::Def { function } => {
+                    out.insert(function.name.clone());
+                }
                 _ => {}
             }
             s.kind.blocks().into_iter().for_each(|b| block(b, out));
@@ -140,6 +156,12 @@ impl Walk<'_> {
                 });
             }
             StmtKind::Reraise => return None,
+            // The nested function is given the values of the variables it reads now (a variable
+            // still unassigned is passed as its unbound mark, which its read raises).
+            StmtKind::Def { function } => {
+                def_free_names(function).iter().for_each(|id| self.read(id, &assigned));
+                assigned.insert(function.name.clone());
+            }
             StmtKind::Delete { targets } => {
                 for t in targets {
                     // Deleting reads the target's parts and binds nothing.

@@ -3,7 +3,7 @@
 //! module, a built-in, a method, or the key-taking built-ins of `keyed`).
 
 use super::generators::takes_a_generator;
-use super::{FnCompiler, err};
+use super::{FnCompiler, Lifted, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
 use crate::pipeline::ast::{Expr, Keyword, Literal};
@@ -76,11 +76,26 @@ impl FnCompiler<'_> {
         keywords: &[Keyword],
         dst: Option<Reg>,
     ) -> Result<Reg> {
+        self.call_lifted(name, (func, params, defaults), &[], args, keywords, dst)
+    }
+
+    /// [`Self::call_module_function`] of a function whose first parameters, before `params`,
+    /// take the values in registers `captured` (a nested function's enclosing variables).
+    pub(super) fn call_lifted(
+        &mut self,
+        name: &str,
+        (func, params, defaults): (u32, &[&str], &[Slot]),
+        captured: &[Reg],
+        args: &[Expr],
+        keywords: &[Keyword],
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
         let line = self.line;
         let spec = Params { name, names: params, n_defaults: defaults.len(), builtin: false };
         let sources = bind(&spec, args.len(), keywords).map_err(|e| err(line, e.kind(), e.message()))?;
         let first_default = params.len() - defaults.len();
         let regs = self.bound_registers(args, false, keywords, &sources, |i| defaults[i - first_default].clone())?;
+        let regs: Vec<Reg> = captured.iter().copied().chain(regs).collect();
         let args = self.operands(&regs);
         let d = self.dst(dst);
         self.emit(Inst::CallUser { dst: d, func, args });
@@ -344,7 +359,8 @@ impl FnCompiler<'_> {
     }
 
     /// `lambda params: body` as a function value. One that reads this function's variables is
-    /// made with their values, where `may_capture` says that is what Python would see too.
+    /// made with their values, where `may_capture` says that is what Python would see too (the
+    /// key= of a sort, or a lambda whose variables cannot change once it is made).
     pub(super) fn lambda(
         &mut self,
         params: &[String],
@@ -359,9 +375,10 @@ impl FnCompiler<'_> {
                 self.line,
                 ErrorKind::Parse,
                 format!(
-                    "a lambda that reads the enclosing function's variable '{first}' is supported only as \
-                     the key= of sorted(), min(), max() or list.sort() (anyscript gives a lambda the values \
-                     its variables have when it is made; Python reads them when it runs)"
+                    "a lambda that reads the enclosing function's variable '{first}', which may be assigned \
+                     again after the lambda is made (later in the function, in a loop or comprehension around \
+                     it), is supported only as the key= of sorted(), min(), max() or list.sort() (anyscript \
+                     gives a lambda the values its variables have when it is made; Python reads them when it runs)"
                 ),
             ));
         }
@@ -378,7 +395,9 @@ impl FnCompiler<'_> {
         // Named as CPython names it in errors: by where it is defined.
         let name = format!("{}.<locals>.{LAMBDA_NAME}", self.f.name);
         let def = lifted(&name, &captured, params, body, self.line);
-        let func = self.module.add_lambda(def, captured.len(), maybe_unbound);
+        let n_captured = captured.len();
+        let func =
+            self.module.add_lifted(Lifted { def, n_captured, maybe_unbound, defaults: Vec::new(), own_name: None });
         let d = self.dst(dst);
         if values.is_empty() {
             self.emit(Inst::FuncRef { dst: d, func });

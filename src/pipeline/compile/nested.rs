@@ -1,0 +1,357 @@
+//! Functions defined inside functions (a `def` in a body). Each becomes a function of the
+//! module whose first parameters are the enclosing function's variables it reads, given their
+//! values when its `def` runs, as a lambda's are (`pipeline/lambdas.rs`); the `def` binds its
+//! name to that function value.
+//!
+//! Rationale: anyscript has no cells, so a nested function sees the values the enclosing
+//! variables have when its `def` runs, where Python's reads them when it is called. The two
+//! agree when no assignment to those variables can run after the `def`: none follows it in the
+//! source, and none is in a loop around it. The compiler checks that and refuses the rest,
+//! naming the line. Objects are shared, not copied, so a list or dict the nested function
+//! changes is the enclosing function's own, as in Python; only rebinding a name is refused.
+//!
+//! A nested function that reads its own name (recursion) is given itself, with the same values.
+
+use super::{FnCompiler, Lifted, Slot, err};
+use crate::error::{ErrorKind, Result};
+use crate::pipeline::ast::{Expr, FunctionDef, Keyword, Stmt, StmtKind};
+use crate::pipeline::compile::visit_children;
+use crate::pipeline::ir::{Inst, Reg};
+use crate::pipeline::lambdas::{def_free_names, free_names};
+use crate::pipeline::unbound::bound_by_statements;
+use std::collections::HashSet;
+
+/// A nested function whose calls by name are compiled as direct calls: its name is bound by
+/// its `def` alone.
+#[derive(Clone)]
+pub(super) struct NestedCallee {
+    /// Its index in the program.
+    func: u32,
+    /// Its name in errors (`outer.<locals>.name`).
+    qualname: String,
+    /// Its own parameters.
+    params: Vec<String>,
+    /// The values of its last parameters' defaults.
+    defaults: Vec<Slot>,
+    /// The registers of the enclosing variables it reads, its first parameters.
+    captured: Vec<Reg>,
+    /// The register of its name: a comprehension's variable of the same name has another.
+    reg: Reg,
+}
+
+impl FnCompiler<'_> {
+    /// `def name(...): body` inside this function: binds `name` to the nested function.
+    pub(super) fn nested_def(&mut self, def: &FunctionDef) -> Result<()> {
+        let (captured, reads_itself) = self.captured_by(def);
+        let defaults = nested_defaults(def)?;
+        // As for lambdas: a variable that may be unassigned is passed as it is (perhaps the
+        // unbound mark), and the nested function's read of it raises, as CPython's does.
+        let maybe_unbound: Vec<String> = captured.iter().filter(|n| self.maybe_unbound.contains(*n)).cloned().collect();
+        let values = captured
+            .iter()
+            .map(|n| match self.statement_bound.contains(n) {
+                true => Ok(self.locals[n]),
+                false => self.load_name(n),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        // Named as CPython names it in errors and reprs: by where it is defined.
+        let lifted_name = format!("{}.<locals>.{}", self.f.name, def.name);
+        let lifted = FunctionDef {
+            name: lifted_name.clone(),
+            params: captured.iter().chain(&def.params).cloned().collect(),
+            defaults: Vec::new(),
+            body: def.body.clone(),
+            line: def.line,
+        };
+        let n_captured = captured.len();
+        let own_name = reads_itself.then(|| def.name.clone());
+        let callee_defaults = defaults.clone();
+        let func = self.module.add_lifted(Lifted { def: lifted, n_captured, maybe_unbound, defaults, own_name });
+        let dst = self.locals[&def.name];
+        // Called by name where the function is known: a direct call (keywords bound as for the
+        // module's functions), when the name is bound by this `def` alone and the values it was
+        // made with are those of the variables (which cannot change after the `def`).
+        let once = self.assignment_counts.get(&def.name) == Some(&1);
+        if once && captured.iter().all(|n| self.statement_bound.contains(n)) {
+            let callee = NestedCallee {
+                func,
+                qualname: lifted_name,
+                params: def.params.clone(),
+                defaults: callee_defaults,
+                captured: values.clone(),
+                reg: dst,
+            };
+            self.nested_callees.insert(def.name.clone(), callee);
+        }
+        if values.is_empty() {
+            self.emit(Inst::FuncRef { dst, func });
+        } else {
+            let args = self.operands(&values);
+            self.emit(Inst::Bind { dst, func, args });
+        }
+        Ok(())
+    }
+
+    /// Whether a call of `id` here is a call of the nested function of that name.
+    pub(super) fn calls_nested(&self, id: &str) -> bool {
+        self.nested_callees.get(id).is_some_and(|c| self.locals.get(id) == Some(&c.reg))
+    }
+
+    /// A call of nested function `id` by its name (see [`NestedCallee`]).
+    pub(super) fn call_nested(
+        &mut self,
+        id: &str,
+        args: &[Expr],
+        keywords: &[Keyword],
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
+        let callee = self.nested_callees[id].clone();
+        // Raises as Python does when the `def` has not run.
+        self.load_name(id)?;
+        let params: Vec<&str> = callee.params.iter().map(String::as_str).collect();
+        let target = (callee.func, params.as_slice(), callee.defaults.as_slice());
+        self.call_lifted(&callee.qualname, target, &callee.captured, args, keywords, dst)
+    }
+
+    /// A call of the nested function being compiled by its own name (recursion): a direct
+    /// call, given the values it was made with.
+    pub(super) fn call_itself(&mut self, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
+        let func = self.own.as_ref().map_or(0, |(_, func)| *func);
+        let (first, n_params) = (self.f.n_captured, self.f.n_params);
+        let names: Vec<String> =
+            (first..n_params).map(|r| self.f.reg_names[r as usize].clone().unwrap_or_default()).collect();
+        let params: Vec<&str> = names.iter().map(String::as_str).collect();
+        let (name, defaults) = (self.f.name.clone(), self.f.defaults.clone());
+        let captured: Vec<Reg> = (0..first).collect();
+        self.call_lifted(&name, (func, &params, &defaults), &captured, args, keywords, dst)
+    }
+
+    /// The enclosing variables `def` reads, in order of first read, and whether it reads its
+    /// own name (which is not among them: it is given itself).
+    fn captured_by(&self, def: &FunctionDef) -> (Vec<String>, bool) {
+        let free = def_free_names(def);
+        let reads_itself = free.contains(&def.name);
+        let captured = free.into_iter().filter(|n| *n != def.name && self.locals.contains_key(n)).collect();
+        (captured, reads_itself)
+    }
+
+    /// A read of this function's own name from inside it: itself, bound to the values it was
+    /// made with (its first parameters).
+    pub(super) fn itself(&mut self, func: u32) -> u32 {
+        let dst = self.temp();
+        let n_captured = self.f.n_captured;
+        if n_captured == 0 {
+            self.emit(Inst::FuncRef { dst, func });
+        } else {
+            let captured: Vec<u32> = (0..n_captured).collect();
+            let args = self.operands(&captured);
+            self.emit(Inst::Bind { dst, func, args });
+        }
+        dst
+    }
+
+    /// Refuses a nested `def` in `body` whose enclosing variables may be assigned again after
+    /// the `def` runs (see the module's rationale).
+    pub(super) fn check_nested_defs(&self, body: &[Stmt]) -> Result<()> {
+        self.check_block(body, &HashSet::new())
+    }
+
+    /// `later`: the names assigned after `block` ends, or around it in a loop.
+    fn check_block(&self, block: &[Stmt], later: &HashSet<String>) -> Result<()> {
+        // What the statements after each one assign, built from the end.
+        let mut after = later.clone();
+        let mut afters = vec![after.clone(); block.len()];
+        for (i, s) in block.iter().enumerate().rev() {
+            afters[i] = after.clone();
+            after.extend(bound_by_statements(&[], std::slice::from_ref(s)));
+        }
+        for (s, after) in block.iter().zip(afters) {
+            self.note_frozen_lambdas(s, &after);
+            match &s.kind {
+                StmtKind::Def { function } => self.check_def(function, s.line, &after)?,
+                StmtKind::For { body, orelse, .. } | StmtKind::While { body, orelse, .. } => {
+                    // Each pass of the body runs after the last one's assignments, and the
+                    // target is assigned each pass.
+                    let mut around = after.clone();
+                    around.extend(bound_by_statements(&[], std::slice::from_ref(s)));
+                    self.check_block(body, &around)?;
+                    self.check_block(orelse, &after)?;
+                }
+                StmtKind::Try { body, handlers, orelse, finalbody } => {
+                    let mut finally_later = after.clone();
+                    finally_later.extend(bound_by_statements(&[], finalbody));
+                    // A clause may run after part of the body; `else:` after all of it.
+                    let mut body_later = finally_later.clone();
+                    handlers.iter().for_each(|h| {
+                        body_later.extend(h.name.iter().cloned());
+                        body_later.extend(bound_by_statements(&[], &h.body));
+                    });
+                    body_later.extend(bound_by_statements(&[], orelse));
+                    self.check_block(body, &body_later)?;
+                    handlers.iter().try_for_each(|h| self.check_block(&h.body, &finally_later))?;
+                    self.check_block(orelse, &finally_later)?;
+                    self.check_block(finalbody, &after)?;
+                }
+                // Only one branch runs.
+                kind => kind.blocks().into_iter().try_for_each(|b| self.check_block(b, &after))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Records the lambdas of statement `s` (not of its blocks) that Python would run with the
+    /// values they are made with, wherever they go: none of the enclosing variables they read
+    /// is assigned by `s`, after it (`later`), or by a comprehension around the lambda.
+    fn note_frozen_lambdas(&self, s: &Stmt, later: &HashSet<String>) {
+        let mut lambdas = Vec::new();
+        s.kind.for_each_expr(&mut |e| find_lambdas(e, &mut Vec::new(), &mut lambdas));
+        if lambdas.is_empty() {
+            return;
+        }
+        let mut assigned = later.clone();
+        assigned.extend(bound_by_statements(&[], std::slice::from_ref(s)));
+        for (lambda, comprehension_names) in lambdas {
+            let Expr::Lambda { params, body } = lambda else { continue };
+            let frozen = free_names(params, body)
+                .iter()
+                .filter(|n| self.locals.contains_key(*n))
+                .all(|n| !assigned.contains(n) && !comprehension_names.contains(n));
+            self.frozen_lambdas.borrow_mut().push((s.line, lambda.clone(), frozen));
+        }
+    }
+
+    /// Whether lambda `e` of the current statement was found frozen (every lambda alike on its
+    /// line, should there be several).
+    pub(super) fn is_frozen_lambda(&self, e: &Expr) -> bool {
+        let found = self.frozen_lambdas.borrow();
+        let mut alike = found.iter().filter(|(line, x, _)| *line == self.line && x == e).peekable();
+        alike.peek().is_some() && alike.all(|(_, _, frozen)| *frozen)
+    }
+
+    fn check_def(&self, def: &FunctionDef, line: u32, later: &HashSet<String>) -> Result<()> {
+        let (mut captured, reads_itself) = self.captured_by(def);
+        if reads_itself {
+            captured.push(def.name.clone());
+        }
+        match captured.iter().find(|n| later.contains(*n)) {
+            None => Ok(()),
+            Some(name) => Err(err(
+                line,
+                ErrorKind::Parse,
+                format!(
+                    "nested function '{}' reads the enclosing function's variable '{name}', which is assigned \
+                     again after the 'def' (or in a loop around it): anyscript gives a nested function the \
+                     values its enclosing variables have when the 'def' runs, and Python reads them when it \
+                     is called",
+                    def.name
+                ),
+            )),
+        }
+    }
+}
+
+/// The defaults of a nested function, made once when the program is compiled: immutable ones
+/// only, since Python makes a new list, dict or set each time the `def` runs.
+fn nested_defaults(def: &FunctionDef) -> Result<Vec<Slot>> {
+    let first = def.params.len().saturating_sub(def.defaults.len());
+    if let Some((_, p)) = def.defaults.iter().zip(&def.params[first..]).find(|(d, _)| holds_mutable(d)) {
+        return Err(err(
+            def.line,
+            ErrorKind::Parse,
+            format!(
+                "the default value of parameter '{p}' of nested function '{}' is a list, dict or set: anyscript \
+                 makes a nested function's defaults once, and Python each time its 'def' runs (use None, \
+                 a number, a str or a tuple)",
+                def.name
+            ),
+        ));
+    }
+    super::defaults_of(def)
+}
+
+/// Whether a constant display is or holds a list, dict or set.
+fn holds_mutable(e: &Expr) -> bool {
+    match e {
+        Expr::List { .. } | Expr::Dict { .. } | Expr::Set { .. } => true,
+        Expr::Tuple { items } => items.iter().any(holds_mutable),
+        _ => false,
+    }
+}
+
+/// The lambdas in `e` (not inside other lambdas, which are checked where they are compiled),
+/// each with the names the comprehensions around it bind.
+fn find_lambdas<'e>(e: &'e Expr, comprehension_names: &mut Vec<String>, out: &mut Vec<(&'e Expr, Vec<String>)>) {
+    match e {
+        Expr::Lambda { .. } => out.push((e, comprehension_names.clone())),
+        _ if let Some(comp) = e.comprehension() => {
+            // The first iterable runs outside the comprehension; the rest of it, inside.
+            find_lambdas(comp.iter, comprehension_names, out);
+            let outside = comprehension_names.len();
+            comp.clauses().for_each(|(t, _, _)| comprehension_names.extend(t.names().into_iter().map(str::to_string)));
+            for (i, (_, iter, ifs)) in comp.clauses().enumerate() {
+                if i > 0 {
+                    find_lambdas(iter, comprehension_names, out);
+                }
+                ifs.iter().for_each(|c| find_lambdas(c, comprehension_names, out));
+            }
+            comp.elements().for_each(|x| find_lambdas(x, comprehension_names, out));
+            comprehension_names.truncate(outside);
+        }
+        _ => visit_children(e, &mut |c| find_lambdas(c, comprehension_names, out)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::script;
+    use crate::{AnyView, List};
+
+    fn run(src: &str, arg: i64) -> Result<String, String> {
+        let f = script(src, "f").map_err(|e| e.to_string())?;
+        let v = f.call(&[AnyView::from(arg)]).map_err(|e| e.to_string())?;
+        Ok(match v.get::<List>() {
+            Ok(list) => format!("{:?}", list.to_vec_of::<i64>().map_err(|e| e.to_string())?),
+            Err(_) => v.get::<i64>().map_err(|e| e.to_string())?.to_string(),
+        })
+    }
+
+    #[test]
+    fn nested_functions_read_and_change_the_enclosing_objects() {
+        // Hand-computed: 1+2+3, each appended, and 5! by recursion.
+        let src = "def f(n):\n    out = []\n    def add(x, k=1):\n        out.append(x * k)\n    \
+                   for i in range(1, n + 1):\n        add(i)\n    add(n, 10)\n    return out\n";
+        assert_eq!(run(src, 3).as_deref(), Ok("[1, 2, 3, 30]"));
+        let fact = "def f(n):\n    def fact(m):\n        return 1 if m <= 1 else m * fact(m - 1)\n    return fact(n)\n";
+        assert_eq!(run(fact, 5).as_deref(), Ok("120"));
+        // Two levels: the inner function reads the outermost one's variable through the middle one.
+        let deep = "def f(n):\n    base = n * 10\n    def mid():\n        def inner(x):\n            return base + x\n        \
+                    return inner(1)\n    return mid()\n";
+        assert_eq!(run(deep, 4).as_deref(), Ok("41"));
+    }
+
+    #[test]
+    fn a_variable_that_changes_after_the_def_is_refused_with_its_line() {
+        let cases = [
+            ("def f(n):\n    k = 1\n    def g():\n        return k\n    k = 2\n    return g()\n", "line 3", "'k'"),
+            (
+                "def f(n):\n    while n:\n        def g():\n            return n\n        n -= 1\n    return 0\n",
+                "line 3",
+                "'n'",
+            ),
+            (
+                "def f(n):\n    try:\n        def g():\n            return e\n        e = 1\n    except ValueError as e:\n        \
+                 pass\n    return 0\n",
+                "line 3",
+                "'e'",
+            ),
+        ];
+        for (src, line, name) in cases {
+            let e = run(src, 1).unwrap_err();
+            assert!(e.contains(line) && e.contains(&format!("variable {name}")), "{src}: {e}");
+        }
+        // Assigned only in the other branch of an `if`, or before the def: accepted.
+        let ok = "def f(n):\n    if n:\n        k = 1\n        def g():\n            return k\n        return g()\n    \
+                  else:\n        k = 2\n    return k\n";
+        assert_eq!(run(ok, 1).as_deref(), Ok("1"));
+    }
+}
