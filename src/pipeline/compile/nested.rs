@@ -158,14 +158,18 @@ impl FnCompiler<'_> {
 
     /// `later`: the names assigned after `block` ends, or around it in a loop.
     fn check_block(&self, block: &[Stmt], later: &HashSet<String>) -> Result<()> {
-        // What the statements after each one assign, built from the end.
+        // What the statements after each one that makes a function assign, built from the end
+        // (kept only for those: a long function of plain statements costs one pass).
         let mut after = later.clone();
-        let mut afters = vec![after.clone(); block.len()];
+        let mut afters = vec![None; block.len()];
         for (i, s) in block.iter().enumerate().rev() {
-            afters[i] = after.clone();
+            if makes_functions(s) {
+                afters[i] = Some(after.clone());
+            }
             after.extend(bound_by_statements(&[], std::slice::from_ref(s)));
         }
         for (s, after) in block.iter().zip(afters) {
+            let Some(after) = after else { continue };
             self.note_frozen_lambdas(s, &after);
             match &s.kind {
                 StmtKind::Def { function } => self.check_def(function, s.line, &after)?,
@@ -276,6 +280,20 @@ fn holds_mutable(e: &Expr) -> bool {
         Expr::Tuple { items } => items.iter().any(holds_mutable),
         _ => false,
     }
+}
+
+/// Whether statement `s` (or one in its blocks) is a `def` or has a lambda.
+fn makes_functions(s: &Stmt) -> bool {
+    fn has_lambda(e: &Expr) -> bool {
+        let mut found = matches!(e, Expr::Lambda { .. });
+        if !found {
+            visit_children(e, &mut |c| found = found || has_lambda(c));
+        }
+        found
+    }
+    let mut found = matches!(s.kind, StmtKind::Def { .. });
+    s.kind.for_each_expr(&mut |e| found = found || has_lambda(e));
+    found || s.kind.blocks().into_iter().flatten().any(makes_functions)
 }
 
 /// The lambdas in `e` (not inside other lambdas, which are checked where they are compiled),
