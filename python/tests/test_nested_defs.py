@@ -231,6 +231,11 @@ REFUSED = [
     ("def f(x):\n    def even(n):\n        return n == 0 or odd(n - 1)\n    def odd(n):\n        return even(n)\n"
      "    return even(x)\n", 2, "'odd'"),
     ("def f(x):\n    def g(acc=[]):\n        return acc\n    return g()\n", 2, "list, dict or set"),
+    # An `except ... as e` name is unbound when its clause ends: Python's function then raises.
+    ("def f(x):\n    try:\n        int(x)\n    except ValueError as e:\n        def g():\n            return e\n"
+     "    return g()\n", 5, "'e'"),
+    ("def f(x):\n    try:\n        int(x)\n    except ValueError as e:\n        h = lambda: str(e)\n"
+     "    return h()\n", 5, "'e'"),
 ]
 
 

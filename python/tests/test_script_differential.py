@@ -1552,8 +1552,9 @@ class Gen:
             else:
                 self.emit(level, self.helper_call(2))
         elif what == "function":
-            # A function value: a built-in, or a lambda that reads no variable of this function
-            # (rarely one that does: anyproc refuses it, a compile skip).
+            # A function value: a built-in, a lambda or a nested `def`, which reads no variable of
+            # this function or sometimes does (anyproc refuses it, a compile skip, where a later
+            # assignment to the variable would make Python's value differ).
             v = self.fresh("k")
             if r.random() < 0.3:
                 b = r.choice(list(FN_BUILTINS))
@@ -1562,7 +1563,13 @@ class Gen:
             else:
                 kinds = [r.choice(["int", "str", "list_int", "any"]) for _ in range(r.choice([1, 1, 1, 2]))]
                 ret = r.choice(["int", "str", "bool", "list_int", "list_str"])
-                self.emit(level, f"{v} = {self.lambda_text(kinds, ret, capture=r.random() < 0.03)}")
+                text = self.lambda_text(kinds, ret, capture=r.random() < 0.2)
+                if r.random() < 0.4:
+                    params, body = text[len("lambda "):].split(": ", 1)
+                    self.emit(level, f"def {v}({params}):")
+                    self.emit(level + 1, f"return {body}")
+                else:
+                    self.emit(level, f"{v} = {text}")
                 self.scopes[-1][v] = f"fn:{','.join(kinds)}:{ret}"
         elif what == "aug":
             kind = r.choice(["int", "int", "str", "float", "list_int", "list_str"])

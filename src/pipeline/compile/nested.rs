@@ -192,7 +192,12 @@ impl FnCompiler<'_> {
                     });
                     body_later.extend(bound_by_statements(&[], orelse));
                     self.check_block(body, &body_later)?;
-                    handlers.iter().try_for_each(|h| self.check_block(&h.body, &finally_later))?;
+                    // A clause's `as` name is unbound when the clause ends.
+                    handlers.iter().try_for_each(|h| {
+                        let mut clause_later = finally_later.clone();
+                        clause_later.extend(h.name.iter().cloned());
+                        self.check_block(&h.body, &clause_later)
+                    })?;
                     self.check_block(orelse, &finally_later)?;
                     self.check_block(finalbody, &after)?;
                 }
