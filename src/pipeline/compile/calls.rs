@@ -382,16 +382,7 @@ impl FnCompiler<'_> {
                 ),
             ));
         }
-        // A variable that may be unassigned is passed as it is (perhaps the unbound mark): the
-        // lambda's read of it raises, as CPython's does, and only if it happens.
-        let maybe_unbound: Vec<String> = captured.iter().filter(|n| self.maybe_unbound.contains(*n)).cloned().collect();
-        let values = captured
-            .iter()
-            .map(|n| match self.statement_bound.contains(n) || self.comprehension_depth > 0 {
-                true => Ok(self.locals[n]),
-                false => self.load_name(n),
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let (values, maybe_unbound) = self.captured_values(&captured)?;
         // Named as CPython names it in errors: by where it is defined.
         let name = format!("{}.<locals>.{LAMBDA_NAME}", self.f.name);
         let def = lifted(&name, &captured, params, body, self.line);
@@ -399,12 +390,34 @@ impl FnCompiler<'_> {
         let func =
             self.module.add_lifted(Lifted { def, n_captured, maybe_unbound, defaults: Vec::new(), own_name: None });
         let d = self.dst(dst);
-        if values.is_empty() {
-            self.emit(Inst::FuncRef { dst: d, func });
-        } else {
-            let args = self.operands(&values);
-            self.emit(Inst::Bind { dst: d, func, args });
-        }
+        self.make_function(d, func, &values);
         Ok(d)
+    }
+
+    /// The registers of the enclosing variables `captured` that a lambda or nested function is
+    /// made with, and those of them that may be unassigned. Such a variable is passed as it is
+    /// (perhaps the unbound mark): the function's read of it raises, as CPython's does, and only
+    /// if it happens.
+    pub(super) fn captured_values(&mut self, captured: &[String]) -> Result<(Vec<Reg>, Vec<String>)> {
+        let maybe_unbound = captured.iter().filter(|n| self.maybe_unbound.contains(*n)).cloned().collect();
+        let values = captured
+            .iter()
+            .map(|n| match self.statement_bound.contains(n) || self.comprehension_depth > 0 {
+                true => Ok(self.locals[n]),
+                false => self.load_name(n),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok((values, maybe_unbound))
+    }
+
+    /// Writes into `dst` function `func` of the program, bound to the registers `values` (its
+    /// first parameters) when there are any.
+    pub(super) fn make_function(&mut self, dst: Reg, func: u32, values: &[Reg]) {
+        if values.is_empty() {
+            self.emit(Inst::FuncRef { dst, func });
+        } else {
+            let args = self.operands(values);
+            self.emit(Inst::Bind { dst, func, args });
+        }
     }
 }

@@ -16,7 +16,7 @@ use super::{FnCompiler, Lifted, Slot, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::ast::{Expr, FunctionDef, Keyword, Stmt, StmtKind};
 use crate::pipeline::compile::visit_children;
-use crate::pipeline::ir::{Inst, Reg};
+use crate::pipeline::ir::Reg;
 use crate::pipeline::lambdas::{def_free_names, free_names};
 use crate::pipeline::unbound::bound_by_statements;
 use std::collections::HashSet;
@@ -44,16 +44,7 @@ impl FnCompiler<'_> {
     pub(super) fn nested_def(&mut self, def: &FunctionDef) -> Result<()> {
         let (captured, reads_itself) = self.captured_by(def);
         let defaults = nested_defaults(def)?;
-        // As for lambdas: a variable that may be unassigned is passed as it is (perhaps the
-        // unbound mark), and the nested function's read of it raises, as CPython's does.
-        let maybe_unbound: Vec<String> = captured.iter().filter(|n| self.maybe_unbound.contains(*n)).cloned().collect();
-        let values = captured
-            .iter()
-            .map(|n| match self.statement_bound.contains(n) {
-                true => Ok(self.locals[n]),
-                false => self.load_name(n),
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let (values, maybe_unbound) = self.captured_values(&captured)?;
         // Named as CPython names it in errors and reprs: by where it is defined.
         let lifted_name = format!("{}.<locals>.{}", self.f.name, def.name);
         let lifted = FunctionDef {
@@ -83,12 +74,7 @@ impl FnCompiler<'_> {
             };
             self.nested_callees.insert(def.name.clone(), callee);
         }
-        if values.is_empty() {
-            self.emit(Inst::FuncRef { dst, func });
-        } else {
-            let args = self.operands(&values);
-            self.emit(Inst::Bind { dst, func, args });
-        }
+        self.make_function(dst, func, &values);
         Ok(())
     }
 
@@ -139,14 +125,8 @@ impl FnCompiler<'_> {
     /// made with (its first parameters).
     pub(super) fn itself(&mut self, func: u32) -> u32 {
         let dst = self.temp();
-        let n_captured = self.f.n_captured;
-        if n_captured == 0 {
-            self.emit(Inst::FuncRef { dst, func });
-        } else {
-            let captured: Vec<u32> = (0..n_captured).collect();
-            let args = self.operands(&captured);
-            self.emit(Inst::Bind { dst, func, args });
-        }
+        let captured: Vec<Reg> = (0..self.f.n_captured).collect();
+        self.make_function(dst, func, &captured);
         dst
     }
 
@@ -160,24 +140,26 @@ impl FnCompiler<'_> {
     fn check_block(&self, block: &[Stmt], later: &HashSet<String>) -> Result<()> {
         // What the statements after each one that makes a function assign, built from the end
         // (kept only for those: a long function of plain statements costs one pass).
+        // With each, what it assigns itself.
         let mut after = later.clone();
         let mut afters = vec![None; block.len()];
         for (i, s) in block.iter().enumerate().rev() {
+            let own = bound_by_statements(&[], std::slice::from_ref(s));
             if makes_functions(s) {
-                afters[i] = Some(after.clone());
+                afters[i] = Some((after.clone(), own.clone()));
             }
-            after.extend(bound_by_statements(&[], std::slice::from_ref(s)));
+            after.extend(own);
         }
-        for (s, after) in block.iter().zip(afters) {
-            let Some(after) = after else { continue };
-            self.note_frozen_lambdas(s, &after);
+        for (s, found) in block.iter().zip(afters) {
+            let Some((after, own)) = found else { continue };
+            let mut around = after.clone();
+            around.extend(own);
+            self.note_frozen_lambdas(s, &around);
             match &s.kind {
                 StmtKind::Def { function } => self.check_def(function, s.line, &after)?,
+                // Each pass of the body runs after the last one's assignments, and the target is
+                // assigned each pass.
                 StmtKind::For { body, orelse, .. } | StmtKind::While { body, orelse, .. } => {
-                    // Each pass of the body runs after the last one's assignments, and the
-                    // target is assigned each pass.
-                    let mut around = after.clone();
-                    around.extend(bound_by_statements(&[], std::slice::from_ref(s)));
                     self.check_block(body, &around)?;
                     self.check_block(orelse, &after)?;
                 }
@@ -210,15 +192,11 @@ impl FnCompiler<'_> {
 
     /// Records the lambdas of statement `s` (not of its blocks) that Python would run with the
     /// values they are made with, wherever they go: none of the enclosing variables they read
-    /// is assigned by `s`, after it (`later`), or by a comprehension around the lambda.
-    fn note_frozen_lambdas(&self, s: &Stmt, later: &HashSet<String>) {
+    /// is in `assigned` (what `s` and the statements after it assign) or assigned by a
+    /// comprehension around the lambda.
+    fn note_frozen_lambdas(&self, s: &Stmt, assigned: &HashSet<String>) {
         let mut lambdas = Vec::new();
         s.kind.for_each_expr(&mut |e| find_lambdas(e, &mut Vec::new(), &mut lambdas));
-        if lambdas.is_empty() {
-            return;
-        }
-        let mut assigned = later.clone();
-        assigned.extend(bound_by_statements(&[], std::slice::from_ref(s)));
         for (lambda, comprehension_names) in lambdas {
             let Expr::Lambda { params, body } = lambda else { continue };
             let frozen = free_names(params, body)
