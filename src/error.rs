@@ -108,6 +108,9 @@ struct ErrorInner {
     /// Innermost frame first; `Display` prints them outermost first.
     context: Vec<String>,
     payload: Option<ErrorPayload>,
+    /// What an `except ... as e` clause binds for an error with a payload; `None` when no
+    /// clause may catch it (see [`Error::catchable_as`]).
+    caught_text: Option<Box<str>>,
 }
 
 /// Errors are equal when they read the same; the payload is the raiser's business.
@@ -125,7 +128,13 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// A new error of `kind` with `message` and no context.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error(Box::new(ErrorInner { kind, message: message.into(), context: Vec::new(), payload: None }))
+        Error(Box::new(ErrorInner {
+            kind,
+            message: message.into(),
+            context: Vec::new(),
+            payload: None,
+            caught_text: None,
+        }))
     }
 
     /// A type error: `expected EXPECTED, got ACTUAL`.
@@ -173,6 +182,24 @@ impl Error {
     pub fn with_payload(mut self, payload: ErrorPayload) -> Self {
         self.0.payload = Some(payload);
         self
+    }
+
+    /// Lets a script's `except` clauses catch this error, binding `text` to a clause's name
+    /// (Python's `str(e)`). An error with a payload is otherwise caught by none: it stands for
+    /// an exception whose class the script may not be able to name (`KeyboardInterrupt`).
+    pub fn catchable_as(mut self, text: impl Into<String>) -> Self {
+        self.0.caught_text = Some(text.into().into_boxed_str());
+        self
+    }
+
+    /// What an `except ... as e` clause that catches the error binds, or `None` when no clause
+    /// may catch it (see [`catchable_as`](Self::catchable_as)).
+    pub fn caught_text(&self) -> Option<&str> {
+        match (&self.0.payload, &self.0.caught_text) {
+            (_, Some(text)) => Some(text),
+            (None, None) => Some(&self.0.message),
+            (Some(_), None) => None,
+        }
     }
 
     /// The payload attached by [`with_payload`](Self::with_payload), if any.

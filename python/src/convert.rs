@@ -17,7 +17,9 @@ use anyproc::{AnyValue, AnyView, Dict, FromAny, List, NDArray, PackedFunc, Set, 
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::type_object::PyTypeInfo;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple,
+};
 
 /// Containers nested deeper than this are refused (a list that contains itself would never end).
 const MAX_NESTING: usize = 512;
@@ -188,6 +190,13 @@ fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     }
     if obj.hasattr("__float__")? {
         return Ok(AnyValue::from_float(obj.call_method0("__float__")?.extract::<f64>()?));
+    }
+    // A bytearray is bytes that can change: a copy of its bytes, not the list of its ints.
+    if let Ok(b) = obj.cast::<PyByteArray>() {
+        return Ok(AnyValue::from_bytes(&b.to_vec()));
+    }
+    if let Some(v) = crate::iterator::iterable_to_any(obj, depth)? {
+        return Ok(v);
     }
     Err(PyTypeError::new_err(format!("cannot convert a Python {type_name} to an anyproc value")))
 }
@@ -423,6 +432,10 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
         return Ok(Bound::new(py, PyNDArray { array })?.into_any());
     }
     if let Some(generator) = anyproc::pipeline::generator::generator_of(v.value()) {
+        // A Python iterator goes back as itself.
+        if let Some(iterator) = crate::iterator::python_iterator(py, &generator) {
+            return Ok(iterator);
+        }
         return Ok(Bound::new(py, PyGenerator { generator })?.into_any());
     }
     if let Some(func) = PackedFunc::from_view(v) {

@@ -37,13 +37,25 @@ impl Drop for CarriedException {
 }
 
 /// An anyproc error that stands for the Python exception `err`, which it carries.
+///
+/// A script's `except` clauses catch it as CPython's would when its class is one anyscript can
+/// name (or a subclass of one: `UnicodeDecodeError` is a `ValueError`), and `as e` binds
+/// `str(e)`; any other class (`KeyboardInterrupt`, the program's own exceptions) passes
+/// through every clause, so that Ctrl-C always stops a run.
 pub fn carry(py: Python<'_>, err: PyErr) -> Error {
     let kind = kind_of(py, &err);
     let text = describe(py, &err);
-    Error::new(kind, text).with_payload(Arc::new(CarriedException::new(err)))
+    let error = Error::new(kind.unwrap_or(ErrorKind::Runtime), text);
+    let error = match kind {
+        Some(_) => {
+            error.catchable_as(err.value(py).str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default())
+        }
+        None => error,
+    };
+    error.with_payload(Arc::new(CarriedException::new(err)))
 }
 
-/// The Python exception an error carries, if it stands for one.
+/// The error's payload exception, if it stands for one.
 fn carried(py: Python<'_>, e: &Error) -> Option<PyErr> {
     let carried = e.payload()?.downcast_ref::<CarriedException>()?;
     Some(carried.0.clone_ref(py))
@@ -69,37 +81,29 @@ fn describe(py: Python<'_>, err: &PyErr) -> String {
     }
 }
 
-/// The anyproc kind closest to a Python exception's class.
-fn kind_of(py: Python<'_>, err: &PyErr) -> ErrorKind {
-    if err.is_instance_of::<PyTypeError>(py) {
-        ErrorKind::Type
-    } else if err.is_instance_of::<PyKeyError>(py) {
-        ErrorKind::Key
-    } else if err.is_instance_of::<PyIndexError>(py) {
-        ErrorKind::Index
-    } else if err.is_instance_of::<PySyntaxError>(py) {
-        ErrorKind::Parse
-    } else if err.is_instance_of::<PyValueError>(py) {
-        ErrorKind::Value
-    } else if err.is_instance_of::<PyOSError>(py) {
-        ErrorKind::Io
-    } else if err.is_instance_of::<PyMemoryError>(py) {
-        ErrorKind::Memory
-    } else if err.is_instance_of::<PyZeroDivisionError>(py) {
-        ErrorKind::ZeroDivision
-    } else if err.is_instance_of::<PyOverflowError>(py) {
-        ErrorKind::Overflow
-    } else if err.is_instance_of::<PyUnboundLocalError>(py) {
-        ErrorKind::UnboundLocal
-    } else if err.is_instance_of::<PyNameError>(py) {
-        ErrorKind::Name
-    } else if err.is_instance_of::<PyAssertionError>(py) {
-        ErrorKind::Assertion
-    } else if err.is_instance_of::<PyStopIteration>(py) {
-        ErrorKind::StopIteration
-    } else {
-        ErrorKind::Runtime
-    }
+/// The anyproc kind of a Python exception's class: the kind of the class anyscript names
+/// that it is (or derives from), `None` for any other class.
+fn kind_of(py: Python<'_>, err: &PyErr) -> Option<ErrorKind> {
+    let is = |ty: Bound<'_, pyo3::types::PyType>| err.get_type(py).is_subclass(&ty).unwrap_or(false);
+    // Subclasses before their bases: UnboundLocalError is a NameError.
+    [
+        (py.get_type::<PyTypeError>(), ErrorKind::Type),
+        (py.get_type::<PyKeyError>(), ErrorKind::Key),
+        (py.get_type::<PyIndexError>(), ErrorKind::Index),
+        (py.get_type::<PySyntaxError>(), ErrorKind::Parse),
+        (py.get_type::<PyValueError>(), ErrorKind::Value),
+        (py.get_type::<PyOSError>(), ErrorKind::Io),
+        (py.get_type::<PyMemoryError>(), ErrorKind::Memory),
+        (py.get_type::<PyZeroDivisionError>(), ErrorKind::ZeroDivision),
+        (py.get_type::<PyOverflowError>(), ErrorKind::Overflow),
+        (py.get_type::<PyUnboundLocalError>(), ErrorKind::UnboundLocal),
+        (py.get_type::<PyNameError>(), ErrorKind::Name),
+        (py.get_type::<PyAssertionError>(), ErrorKind::Assertion),
+        (py.get_type::<PyStopIteration>(), ErrorKind::StopIteration),
+        (py.get_type::<PyRuntimeError>(), ErrorKind::Runtime),
+    ]
+    .into_iter()
+    .find_map(|(ty, kind)| is(ty).then_some(kind))
 }
 
 /// The Python exception for an anyproc error: the original exception if the error stands for

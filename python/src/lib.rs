@@ -13,6 +13,7 @@ mod function;
 mod function_type;
 mod gc_pause;
 mod generator;
+mod iterator;
 mod module;
 mod ndarray;
 mod object;

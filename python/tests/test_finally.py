@@ -53,7 +53,7 @@ def test_a_callback_exception_runs_the_finally_block_and_keeps_its_class():
         "        finally:\n"
         "            out.append('finally')\n"
         "    return out\n", "f")
-    # `except Exception` does not catch a Python exception (anyscript cannot tell its class),
+    # `except Exception` does not catch a Python exception of a class anyscript cannot name,
     # but the `finally:` block runs and the exception leaves with its own class.
     with pytest.raises(Stop, match="stop at 1"):
         f([1, 2])

@@ -28,15 +28,52 @@ def test_printed_source_parses_back(lines):
             assert outcome(again, line) == outcome(f, line), (name, line)
 
 
-def test_an_error_from_a_python_callback_is_not_caught():
-    # anyscript cannot tell the class of a Python exception (it may be KeyboardInterrupt).
-    @anyproc.register_func("testing.try_raises", override=True)
-    def raises(x):
-        raise ValueError("from Python")
+def _parse_positive(text):
+    """A Python callback: ``int(text)``, a KeyError for what is not positive."""
+    n = int(text)  # ValueError for what is not a number
+    if n <= 0:
+        raise KeyError(f"not positive: {n}")
+    return n
 
-    source = "def f(x):\n    try:\n        return testing.try_raises(x)\n    except Exception:\n        return 0\n"
-    with pytest.raises(ValueError, match="from Python"):
-        anyproc.script_source(source, "f")(1)
+
+class _Unnamed(Exception):
+    """An exception class no anyscript clause can name."""
+
+
+def _unnamed(text):
+    raise _Unnamed(text)
+
+
+CALLBACK_CLAUSES = [
+    "except ValueError as e:\n        return 'value: ' + str(e)\n    except LookupError as e:\n        return 'lookup: ' + str(e)",
+    "except Exception as e:\n        return 'caught ' + str(e)",
+    "except (KeyError, ValueError) as e:\n        return str(e)",
+    "except KeyError:\n        return 'key'",
+]
+
+
+@pytest.mark.parametrize("clauses", CALLBACK_CLAUSES)
+def test_a_python_callback_error_is_caught_as_cpython_catches_it(clauses, lines):
+    # The same function run by CPython (calling the callback) and by anyproc (calling it as an
+    # op): a callback's exception of a class anyscript names is caught by the clauses CPython's
+    # would catch it with, `as e` binding its str; one no clause names reaches the caller as is.
+    anyproc.register_func("testing.try_parse", _parse_positive, override=True)
+    body = "def f(text):\n    try:\n        return {call}(text)\n    " + clauses + "\n"
+    namespace = {"parse": _parse_positive}
+    exec(body.format(call="parse"), namespace)  # noqa: S102 - the test's own source
+    ours = anyproc.script_source(body.format(call="testing.try_parse"), "f")
+    words = [w for line in lines[:100] for w in line.split()] + ["12", "-3", "0", " 7 ", "x"]
+    for w in words:
+        assert outcome(ours, w) == outcome(namespace["f"], w), w
+
+
+def test_a_callback_error_no_clause_can_name_passes_through():
+    anyproc.register_func("testing.try_unnamed", _unnamed, override=True)
+    source = "def f(x):\n    try:\n        return testing.try_unnamed(x)\n    except Exception:\n        return 0\n"
+    with pytest.raises(_Unnamed, match="boom") as info:
+        anyproc.script_source(source, "f")("boom")
+    # The exception is the callback's own object, with its traceback.
+    assert any(frame.name == "_unnamed" for frame in info.traceback)
 
 
 def test_unknown_exception_names_are_refused():

@@ -7,8 +7,12 @@
 //! function); its suspended frame (registers, loop states, the instruction to go on at) is
 //! behind a lock, so that a generator asked for an item while it runs (by its own body, or by
 //! another thread) is CPython's `ValueError: generator already executing`, not a deadlock.
+//!
+//! A generator may also take its items from outside anyproc ([`ForeignItems`]: a Python
+//! iterator handed to a script), one at a time as they are asked for, as Python would.
 
 use super::Slot;
+pub use super::foreign_items::ForeignItems;
 use super::ir::Program;
 use super::iterate::LoopState;
 use crate::error::{Error, ErrorKind, Result};
@@ -37,11 +41,21 @@ const _: fn() = || {
 #[repr(C)]
 pub struct GeneratorObj {
     header: Object,
-    /// The function whose body gives the items; `None` for an iterator over a value.
-    body: Option<(Arc<Program>, u32)>,
+    /// Where the items come from.
+    body: Body,
     /// Python's name for its type (`generator`, `list_iterator`, ...).
     type_name: &'static str,
     steps: Mutex<Steps>,
+}
+
+/// What gives a generator's items.
+enum Body {
+    /// The body of function `.1` of the program.
+    Function(Arc<Program>, u32),
+    /// A value's items (`iter(xs)`), in [`Steps::Items`].
+    Items,
+    /// A source outside anyproc, with its type's name and its own (as its repr shows them).
+    Foreign { items: Box<dyn ForeignItems>, type_name: String, name: String },
 }
 
 /// Where a generator or iterator is.
@@ -50,6 +64,8 @@ enum Steps {
     Frame(Suspended),
     /// An iterator's place in its value (`iter(xs)`).
     Items(LoopState),
+    /// A foreign source, which keeps its own place in its items.
+    Foreign,
     /// No item is left: the body returned or raised, or the value's items ran out.
     Ended,
 }
@@ -66,7 +82,7 @@ impl Generator {
     pub(crate) fn new(program: Arc<Program>, func: u32, regs: Vec<Slot>, n_loops: usize) -> Generator {
         let loops = (0..n_loops).map(|_| LoopState::Idle).collect();
         let steps = Mutex::new(Steps::Frame(Suspended { regs, loops, pc: 0 }));
-        let body = Some((program, func));
+        let body = Body::Function(program, func);
         Generator(ObjRef::new(GeneratorObj { header: Object::blank(), body, type_name: "generator", steps }))
     }
 
@@ -87,7 +103,23 @@ impl Generator {
             _ => "list_iterator",
         };
         let steps = Mutex::new(Steps::Items(state));
-        Ok(Generator(ObjRef::new(GeneratorObj { header: Object::blank(), body: None, type_name, steps })))
+        Ok(Generator(ObjRef::new(GeneratorObj { header: Object::blank(), body: Body::Items, type_name, steps })))
+    }
+
+    /// A generator whose items `items` gives, one each time one is asked for; `type_name` and
+    /// `name` are what its type and repr show (`generator`, and the generator function's name).
+    pub fn foreign(items: Box<dyn ForeignItems>, type_name: String, name: String) -> Generator {
+        let body = Body::Foreign { items, type_name, name };
+        let steps = Mutex::new(Steps::Foreign);
+        Generator(ObjRef::new(GeneratorObj { header: Object::blank(), body, type_name: "generator", steps }))
+    }
+
+    /// The source of a generator made by [`Generator::foreign`].
+    pub fn foreign_items(&self) -> Option<&dyn ForeignItems> {
+        match &self.0.body {
+            Body::Foreign { items, .. } => Some(items.as_ref()),
+            _ => None,
+        }
     }
 
     /// The next item, or `None` once there is none.
@@ -96,15 +128,22 @@ impl Generator {
             return Err(Error::new(ErrorKind::Value, "generator already executing"));
         };
         let step = match (&mut *guard, &self.0.body) {
-            (Steps::Frame(frame), Some((program, func))) => match super::interp::resume(program, *func, frame) {
-                // PEP 479: a StopIteration that leaves a generator's body is a RuntimeError.
-                Err(e) if e.kind() == ErrorKind::StopIteration => Err(Error::runtime("generator raised StopIteration")),
-                other => other,
-            },
+            (Steps::Frame(frame), Body::Function(program, func)) => {
+                match super::interp::resume(program, *func, frame) {
+                    // PEP 479: a StopIteration that leaves a generator's body is a RuntimeError.
+                    Err(e) if e.kind() == ErrorKind::StopIteration => {
+                        Err(Error::runtime("generator raised StopIteration"))
+                    }
+                    other => other,
+                }
+            }
             (Steps::Items(state), _) => state.next_checked(),
+            (Steps::Foreign, Body::Foreign { items, .. }) => items.next_item().map(|item| item.map(AnyValue::resize)),
             _ => return Ok(None),
         };
-        if !matches!(step, Ok(Some(_))) {
+        // A foreign source keeps its own state: Python asks an iterator again after an error or
+        // its end (a `map` goes on past a failed item, a file may have grown).
+        if !matches!(step, Ok(Some(_))) && !matches!(*guard, Steps::Foreign) {
             *guard = Steps::Ended;
         }
         step.map(|item| item.map(Slot::resize))
@@ -123,14 +162,18 @@ impl Generator {
     /// The name of its function, as its repr shows it (its type's, for an iterator).
     pub fn name(&self) -> &str {
         match &self.0.body {
-            Some((program, func)) => &program.functions[*func as usize].name,
-            None => self.0.type_name,
+            Body::Function(program, func) => &program.functions[*func as usize].name,
+            Body::Items => self.0.type_name,
+            Body::Foreign { name, .. } => name,
         }
     }
 
     /// Python's name for its type: `generator`, or the kind of iterator (`list_iterator`).
-    pub fn type_name(&self) -> &'static str {
-        self.0.type_name
+    pub fn type_name(&self) -> &str {
+        match &self.0.body {
+            Body::Foreign { type_name, .. } => type_name,
+            _ => self.0.type_name,
+        }
     }
 
     /// The generator as an any-value.
@@ -214,6 +257,69 @@ mod tests {
         assert_eq!(run(src), "Runtime: generator raised StopIteration");
         let src = "def main():\n    try:\n        next(iter(()))\n    except StopIteration:\n        return 'caught'\n";
         assert_eq!(run(src), "caught");
+    }
+
+    /// Counts up from 1 to `end`, logging each item given; item `fail_at` is an error instead.
+    struct Counting {
+        given: std::sync::Mutex<Vec<i64>>,
+        asked: std::sync::atomic::AtomicI64,
+        end: i64,
+        fail_at: i64,
+    }
+
+    impl super::ForeignItems for Counting {
+        fn next_item(&self) -> crate::Result<Option<crate::AnyValue>> {
+            let n = self.asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if n > self.end {
+                return Ok(None);
+            }
+            if n == self.fail_at {
+                return Err(crate::Error::new(crate::ErrorKind::Value, "source failed"));
+            }
+            self.given.lock().unwrap().push(n);
+            Ok(Some(crate::AnyValue::from_int(n)))
+        }
+        fn repr(&self) -> String {
+            "<counting>".into()
+        }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+    }
+
+    fn counting(end: i64, fail_at: i64) -> super::Generator {
+        let items = Counting { given: Default::default(), asked: Default::default(), end, fail_at };
+        super::Generator::foreign(Box::new(items), "counter".into(), "count".into())
+    }
+
+    fn given(g: &super::Generator) -> Vec<i64> {
+        g.foreign_items().unwrap().as_any().downcast_ref::<Counting>().unwrap().given.lock().unwrap().clone()
+    }
+
+    #[test]
+    fn a_foreign_source_gives_its_items_as_they_are_asked_for() {
+        let src = "def first_over(g, n):\n    for x in g:\n        if x > n:\n            return x\ndef rest(g):\n    return repr((next(g), list(g), list(g), type(g).__name__, repr(g)))\n";
+        let first_over = crate::pipeline::script(src, "first_over").unwrap();
+        let rest = crate::pipeline::script(src, "rest").unwrap();
+        let g = counting(10, 99);
+        let v = g.clone().into_any();
+        let got = first_over.call(&[v.view(), crate::AnyValue::from_int(3).view()]).unwrap();
+        assert_eq!(got.view().value().as_int(), Some(4));
+        // Only what the loop took: 1 to 4; the rest is left for the next consumer.
+        assert_eq!(given(&g), [1, 2, 3, 4]);
+        let got = rest.call(&[v.view()]).unwrap();
+        assert_eq!(got.view().value().as_str(), Some("(5, [6, 7, 8, 9, 10], [], 'counter', '<counting>')"));
+    }
+
+    #[test]
+    fn an_error_of_a_foreign_source_reaches_the_consumer_which_may_ask_again() {
+        let src = "def take(g):\n    got = []\n    try:\n        for x in g:\n            got.append(x)\n    except ValueError as e:\n        got.append(str(e))\n    return repr((got, list(g)))\n";
+        let take = crate::pipeline::script(src, "take").unwrap();
+        let g = counting(10, 3);
+        let got = take.call(&[g.clone().into_any().view()]).unwrap();
+        // Python asks an iterator again after an error: the source decides what comes next.
+        assert_eq!(got.view().value().as_str(), Some("([1, 2, 'source failed'], [4, 5, 6, 7, 8, 9, 10])"));
+        assert_eq!(given(&g), [1, 2, 4, 5, 6, 7, 8, 9, 10]);
     }
 
     #[test]

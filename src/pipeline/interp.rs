@@ -725,7 +725,7 @@ fn caught(f: &Function, pc: u32, raised: Raised, regs: &mut [Slot], kept: &mut K
     }
     if let Some(h) = catcher {
         if h.bind != NO_REG {
-            regs[h.bind as usize] = Slot::from_text(e.message());
+            regs[h.bind as usize] = Slot::from_text(e.caught_text().unwrap_or(e.message()));
         }
         if h.keep != NO_REG {
             kept.keep(h.keep, raised);

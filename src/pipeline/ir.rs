@@ -169,7 +169,7 @@ pub struct Handler {
     pub body_end: u32,
     /// The error kinds it catches, one bit each.
     pub kinds: u32,
-    /// The register given the error's message, or [`NO_REG`].
+    /// The register given the error's text (`Error::caught_text`), or [`NO_REG`].
     pub bind: Reg,
     /// The register given the error, to raise it again (`Inst::Reraise`), or [`NO_REG`].
     pub keep: Reg,
@@ -181,7 +181,7 @@ impl Handler {
     /// Whether the clause catches `e`, raised at instruction `pc`.
     pub fn catches(&self, pc: u32, e: &Error) -> bool {
         (self.start..self.end).contains(&pc)
-            && (self.finally || (e.payload().is_none() && self.kinds & (1 << e.kind() as u32) != 0))
+            && (self.finally || (e.caught_text().is_some() && self.kinds & (1 << e.kind() as u32) != 0))
     }
 }
 

@@ -63,7 +63,7 @@ pub(crate) fn vname(v: Value<'_>) -> Cow<'static, str> {
             DictKind::Counter => "Counter".into(),
             DictKind::Default(_) => "collections.defaultdict".into(),
         },
-        Value::Object(_) if let Some(g) = super::generator::generator_of(v) => g.type_name().into(),
+        Value::Object(_) if let Some(g) = super::generator::generator_of(v) => g.type_name().to_string().into(),
         Value::Object(o) => index_name(o.type_index()),
     }
 }
@@ -1302,6 +1302,9 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
             seen.pop();
         }
         Value::Object(o) if let Some(g) = super::generator::generator_of(v) => {
+            if let Some(items) = g.foreign_items() {
+                return out.push_str(&items.repr());
+            }
             let addr = o.as_raw().as_ptr() as usize;
             let _ = match g.type_name() {
                 "generator" => write!(out, "<generator object {} at {addr:#x}>", g.name()),
