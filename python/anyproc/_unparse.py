@@ -51,7 +51,7 @@ def expr(e: Expr) -> str:
     if kind == "attribute":
         return f"{operand(e['value'], attr=True)}.{e['attr']}"
     if kind == "call":
-        args = [expr(a) for a in e["args"]]
+        args = [f"*{expr(a['value'])}" if a["expr"] == "starred" else expr(a) for a in e["args"]]
         args += [f"{k['arg']}={expr(k['value'])}" for k in e.get("keywords", ())]
         return f"{operand(e['func'], attr=True)}({', '.join(args)})"
     if kind == "bin_op":

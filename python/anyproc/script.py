@@ -690,6 +690,13 @@ class _Lowerer:
             raise self.src.error(node, _UNSUPPORTED.get(type(op).__name__, type(op).__name__))
         return name
 
+    def starred_argument(self, node: ast.Starred) -> Dict[str, Any]:
+        """``*xs`` in a call: its items are the call's arguments (a generator expression's all)."""
+        value = node.value
+        if isinstance(value, ast.GeneratorExp):
+            return {"expr": "starred", "value": self.comprehension(value, "generator_exp")}
+        return {"expr": "starred", "value": self.expr(value)}
+
     def expr(self, node: ast.expr) -> Dict[str, Any]:
         if isinstance(node, ast.Constant):
             return self.constant(node)
@@ -705,12 +712,11 @@ class _Lowerer:
                 return resolved
             return {"expr": "attribute", "value": self.expr(node.value), "attr": node.attr}
         if isinstance(node, ast.Call):
-            for a in node.args:
-                if isinstance(a, ast.Starred):
-                    raise self.src.error(a, "*args")
             consumer = self.takes_generators(node.func)
             call = _call(self.expr(node.func), [
-                self.comprehension(a, "generator_exp") if consumer and isinstance(a, ast.GeneratorExp) else self.expr(a)
+                self.starred_argument(a) if isinstance(a, ast.Starred)
+                else self.comprehension(a, "generator_exp") if consumer and isinstance(a, ast.GeneratorExp)
+                else self.expr(a)
                 for a in node.args])
             keywords = []
             for kw in node.keywords:

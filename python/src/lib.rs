@@ -20,6 +20,7 @@ mod object;
 mod pipeline;
 mod pools;
 mod run_file;
+mod stdout;
 
 use pyo3::prelude::*;
 
@@ -34,6 +35,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    stdout::install();
     function_type::add_to_module(m)?;
     m.add_class::<ndarray::PyNDArray>()?;
     m.add_class::<pipeline::PyPipeline>()?;

@@ -65,9 +65,9 @@ def uses_keyword_dict(text):
     return text.split(**options)  # unsupported: **kwargs
 
 
-def uses_star_args(text):
+def uses_star_in_display(text):
     args = [text]
-    return len(*args)  # unsupported: *args
+    return [*args, text]  # unsupported: *unpacking in displays
 
 
 def uses_var_args(*texts):  # unsupported: *args

@@ -94,6 +94,7 @@ builtins! {
     Bin => "bin" (1, 1),
     Iter => "iter" (1, 1),
     Next => "next" (1, 2),
+    Print => "print" (0, VARIADIC),
 }
 
 impl Builtin {
@@ -108,6 +109,7 @@ impl Builtin {
             (Builtin::Enumerate, _) if n == 0 => missing("'iterable'"),
             (Builtin::Sum, _) if n == 0 => type_error("sum() takes at least 1 positional argument (0 given)"),
             (Builtin::Type, _) => type_error("type() takes 1 or 3 arguments"),
+            (Builtin::Sorted, _) => type_error(format!("sorted expected 1 argument, got {n}")),
             // The type constructors (`list(a, b)`) word it as CPython's `_PyArg_NoKwnames` does.
             (_, (0, 1)) if self != Builtin::Str => type_error(format!("{name} expected at most 1 argument, got {n}")),
             (Builtin::Round | Builtin::Pow | Builtin::Enumerate | Builtin::Sum, (_, max)) | (_, (0, max)) => {
@@ -238,6 +240,7 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
             list(pairs.collect::<Result<_>>()?)
         }
         Builtin::Zip => zip(args),
+        Builtin::Print => super::print::print_values(args, AnyView::none(), AnyView::none()),
         Builtin::Iter => Ok(Generator::iter(args[0])?.into_any().resize()),
         Builtin::Next => {
             let Some(g) = generator_of(args[0].value()) else {
@@ -507,16 +510,20 @@ fn min_max(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
 }
 
 fn sum(args: &[AnyView<'_>]) -> Result<Slot> {
-    let mut acc = match args.get(1) {
-        None => Slot::from_int(0),
-        Some(start) => match start.value() {
-            Value::Str(_) | Value::UStr(_) => {
-                return Err(type_error("sum() can't sum strings [use ''.join(seq) instead]"));
-            }
-            Value::Bytes(_) => return Err(type_error("sum() can't sum bytes [use b''.join(seq) instead]")),
-            _ => start.to_owned(),
-        },
+    let text_start = match args.get(1).map(AnyView::value) {
+        Some(Value::Str(_) | Value::UStr(_)) => Some("sum() can't sum strings [use ''.join(seq) instead]"),
+        Some(Value::Bytes(_)) => Some("sum() can't sum bytes [use b''.join(seq) instead]"),
+        _ => None,
     };
+    if let Some(message) = text_start {
+        // CPython takes the iterator first: a value that is not iterable is the error then (a
+        // generator, iterable, is not run).
+        if generator_of(args[0].value()).is_none() {
+            iter_items(args[0].value())?;
+        }
+        return Err(type_error(message));
+    }
+    let mut acc = args.get(1).map_or_else(|| Slot::from_int(0), |start| start.to_owned());
     // Left to right with `+`, as CPython 3.11 does (3.12 compensates float rounding errors).
     for x in iter_items(args[0].value())? {
         acc = binary(BinOp::Add, acc.view(), x.view())?;

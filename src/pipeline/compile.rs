@@ -29,6 +29,7 @@ mod exceptions;
 mod generators;
 mod nested;
 mod raising;
+mod spread;
 mod yields;
 
 /// Values a program can read by name without defining them: resources, constants, init results.
@@ -630,6 +631,7 @@ impl<'a> FnCompiler<'a> {
                     && let Expr::Attribute { value: obj, attr } = func.as_ref()
                     && attr == "append"
                     && args.len() == 1
+                    && !matches!(args[0], Expr::Starred { .. })
                     && self.calls_a_method(func)
                 {
                     let list = self.expr(obj, None)?;
@@ -1283,6 +1285,9 @@ impl<'a> FnCompiler<'a> {
 
     fn call(&mut self, func: &Expr, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
         let line = self.line;
+        if args.iter().any(|a| matches!(a, Expr::Starred { .. })) {
+            return self.call_spread(func, args, keywords, dst);
+        }
         match func {
             Expr::Name { id } if self.calls_nested(id) => self.call_nested(id, args, keywords, dst),
             // A nested function calling itself: its name is its own, whatever the module defines.

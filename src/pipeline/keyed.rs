@@ -28,6 +28,18 @@ pub enum Keyed {
     },
     /// `str.format(*args, **kwargs)`: operands `str, kwargs (a dict), args...`.
     Format,
+    /// `print(*args, sep=, end=, flush=)`: operands `sep, end, flush, args...` (None when not
+    /// given); the args whose bit is set in `starred` are `*iterable`s.
+    Print {
+        /// One bit per arg, set for a `*iterable` one.
+        starred: u16,
+    },
+    /// A call with `*iterable` arguments: operands `label, receiver, callee, args...` (the
+    /// callee's name as the call writes it, and the object of a method call or None, for messages).
+    Spread {
+        /// One bit per arg, set for a `*iterable` one.
+        starred: u16,
+    },
 }
 
 impl Keyed {
@@ -39,6 +51,8 @@ impl Keyed {
             Keyed::Extreme { max: true, .. } => "max",
             Keyed::Extreme { max: false, .. } => "min",
             Keyed::Format => "str.format",
+            Keyed::Print { .. } => "print",
+            Keyed::Spread { .. } => "call",
         }
     }
 }
@@ -71,6 +85,18 @@ pub fn call_keyed(call: Keyed, args: &[AnyView<'_>]) -> Result<Slot> {
             let t = Text::of(text.value()).expect("checked to be a str");
             let args = FormatArgs { positional, named: Some(*kwargs), map_only: false };
             Ok(text_slot(&str_format_with(t, args)?, t.is_ucs4()))
+        }
+        // `flush=` is taken and not used: each call writes its text at once.
+        (Keyed::Print { starred: 0 }, [sep, end, _flush, values @ ..]) => {
+            super::print::print_values(values, *sep, *end)
+        }
+        (Keyed::Print { starred }, [sep, end, _flush, values @ ..]) => {
+            let values = super::spread::spread_args("print", values, starred)?;
+            let views: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
+            super::print::print_values(&views, *sep, *end)
+        }
+        (Keyed::Spread { starred }, [label, receiver, callee, values @ ..]) => {
+            super::spread::call_spread(*label, *receiver, *callee, values, starred)
         }
         _ => Err(type_error(format!("{}() got {} operands", call.name(), args.len()))),
     }

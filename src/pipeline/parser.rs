@@ -584,6 +584,10 @@ impl Parser {
                     let arg = self.call_argument(end, nth)?;
                     return Err(self.error_at(&arg, not_supported(what)));
                 }
+                if matches!(args.first(), Some(Expr::Starred { .. })) {
+                    let arg = self.call_argument(end, 0)?;
+                    return Err(self.error_at(&arg, not_supported("starred arguments in 'raise' are")));
+                }
                 let Expr::Name { id } = *func else { unreachable!("matched above") };
                 (id, args.pop())
             }
@@ -1231,12 +1235,27 @@ impl Parser {
         // Each keyword keeps the index of its name's token, for errors found after the whole call is read.
         let (mut args, mut keywords) = (Vec::new(), Vec::<(Keyword, usize)>::new());
         while !self.eat_op(")") {
-            match self.peek() {
-                Tok::Op("*") => return Err(self.error(not_supported("starred arguments are"))),
-                Tok::Op("**") => return Err(self.error(not_supported("'**' arguments are"))),
-                _ => {}
+            if self.is_op("**") {
+                return Err(self.error(not_supported("'**' arguments are")));
             }
             let at = self.pos;
+            if self.eat_op("*") {
+                // `f(*xs)`: the items of `xs` as arguments.
+                if !keywords.is_empty() {
+                    return Err(
+                        self.error_at(&self.toks[at], not_supported("a starred argument after a keyword one is"))
+                    );
+                }
+                args.push(Expr::Starred { value: boxed(self.test()?) });
+                if self.is_kw("for") {
+                    return Err(self.error_at(&self.toks[at], "iterable unpacking cannot be used in comprehension"));
+                }
+                if !self.eat_op(",") {
+                    self.expect_op(")", "expected ',' or ')' after a function argument")?;
+                    break;
+                }
+                continue;
+            }
             match (self.peek(), self.peek_nth(1)) {
                 (Tok::Name(n), Tok::Op("=")) if !is_keyword(n) => {
                     let arg = n.clone();
@@ -1828,7 +1847,7 @@ mod tests {
             ("f(x for x in y if a else b)", "line 1, column 21: invalid syntax: unexpected 'else'"),
             ("f(x for in y)", "line 1, column 9: expected an expression, found 'in'"),
             ("f(x for x in)", "line 1, column 13: expected an expression, found ')'"),
-            ("f(*x for x in y)", "line 1, column 3: starred arguments are not supported in anyscript"),
+            ("f(*x for x in y)", "line 1, column 3: iterable unpacking cannot be used in comprehension"),
             // A later `for` clause is read like the first.
             ("f(x for x in y for z in w, 1)", "line 1, column 3: Generator expression must be parenthesized"),
             ("(x for x in y for z w)", "line 1, column 21: expected 'in' after the comprehension target"),
@@ -2092,7 +2111,7 @@ mod tests {
             ("raise E(a, k=1)", "line 2, column 16: keyword arguments in 'raise' are not supported in anyscript"),
             ("raise E(k=1)", "line 2, column 13: keyword arguments in 'raise' are not supported in anyscript"),
             ("raise E(f(a, b), k=1)", "line 2, column 22: keyword arguments in 'raise' are not supported in anyscript"),
-            ("raise E(*a)", "line 2, column 13: starred arguments are not supported in anyscript"),
+            ("raise E(*a)", "line 2, column 13: starred arguments in 'raise' are not supported in anyscript"),
         ];
         for (line, msg) in cases {
             assert_eq!(&stmt_err(line), msg, "{line:?}");
@@ -2495,6 +2514,16 @@ mod tests {
     }
 
     #[test]
+    fn starred_arguments() {
+        assert_eq!(expr("f(*a)"), "(call f [(star a)])");
+        assert_eq!(expr("f(a, *b or c, d, *e[1:],)"), "(call f [a (star (Or b c)) d (star (slice e 1 _ _))])");
+        assert_eq!(expr("print(*a, sep=s)"), "(call print [(star a)] sep=s)");
+        let err = parse_expr("f(x=1, *a)").unwrap_err();
+        assert!(err.message().contains("column 8: a starred argument after a keyword one is not supported"), "{err}");
+        assert!(parse_expr("f(**a)").unwrap_err().message().contains("'**' arguments are not supported"));
+    }
+
+    #[test]
     fn keyword_argument_errors() {
         let cases: &[(&str, &str)] = &[
             ("f(x=1, 2)", "line 1, column 8: positional argument follows keyword argument"),
@@ -2513,7 +2542,7 @@ mod tests {
             ("f(x=1, y for y in z)", "line 1, column 8: Generator expression must be parenthesized"),
             ("f(x=)", "line 1, column 5: expected an expression, found ')'"),
             ("f(x=1 2)", "line 1, column 7: expected ',' or ')' after a function argument"),
-            ("f(x=1, *a)", "line 1, column 8: starred arguments are not supported in anyscript"),
+            ("f(x=1, *a)", "line 1, column 8: a starred argument after a keyword one is not supported in anyscript"),
             ("f(x=1, **a)", "line 1, column 8: '**' arguments are not supported in anyscript"),
         ];
         for (src, msg) in cases {
@@ -2725,9 +2754,8 @@ mod tests {
             ("def f(x):\n    *b = x", "line 2, column 5: starred assignment target must be in a list or tuple"),
             ("def f(x):\n    a, *b, *c = x", "line 2, column 5: multiple starred expressions in assignment"),
             ("def f(x):\n    a = *b, c", "line 2, column 9: starred expressions are not supported"),
-            ("def f(x):\n    g(*x)", "line 2, column 7: starred arguments are not supported"),
             ("def f(x):\n    g(**x)", "line 2, column 7: '**' arguments are not supported"),
-            ("def f(x):\n    g(*x, k=1)", "line 2, column 7: starred arguments are not supported"),
+            ("def f(x):\n    g(k=1, *x)", "line 2, column 12: a starred argument after a keyword one is not supported"),
             ("def f(x):\n    g(k=1, **x)", "line 2, column 12: '**' arguments are not supported"),
             ("def f(*args): pass", "line 1, column 7: '*args' parameters are not supported"),
             ("def f(**kw): pass", "line 1, column 7: '**kwargs' parameters are not supported"),

@@ -132,6 +132,17 @@ impl FnCompiler<'_> {
                     dst,
                 );
             }
+            Builtin::Print => {
+                // A script has no `sys`: its output is `sys.stdout` from Python (see `print`).
+                if keywords.iter().any(|k| k.arg == "file") {
+                    return Err(err(
+                        line,
+                        ErrorKind::Parse,
+                        "print(file=...) is not supported: a script prints to sys.stdout",
+                    ));
+                }
+                return self.keyed(Keyed::Print { starred: 0 }, name, args, None, keywords, dst);
+            }
             Builtin::Int if args.is_empty() => {
                 return Err(err(line, ErrorKind::Type, "int() missing string argument"));
             }
@@ -253,6 +264,8 @@ impl FnCompiler<'_> {
         let allowed: &[&str] = match call {
             Keyed::Sorted | Keyed::Sort => &["key", "reverse"],
             Keyed::Extreme { .. } => &["key", "default"],
+            Keyed::Print { .. } => &["sep", "end", "flush"],
+            Keyed::Spread { .. } => &[],
             // Compiled by `format_keywords`, which takes any name.
             Keyed::Format => &[],
         };
@@ -260,7 +273,7 @@ impl FnCompiler<'_> {
             // `sorted` is `list.sort` on a copy, to CPython too.
             let msg = match call {
                 Keyed::Sort | Keyed::Sorted => format!("'{}' is an invalid keyword argument for sort()", k.arg),
-                Keyed::Extreme { .. } | Keyed::Format => {
+                Keyed::Extreme { .. } | Keyed::Format | Keyed::Print { .. } | Keyed::Spread { .. } => {
                     format!("'{}' is an invalid keyword argument for {name}()", k.arg)
                 }
             };
@@ -272,18 +285,31 @@ impl FnCompiler<'_> {
             self.emit(Inst::CheckMethod { obj, method: Method::Sort });
             regs.push(obj);
         }
-        regs.extend(self.arguments(args, true)?);
-        let mut given = [None, None];
+        let (values, starred) = self.spread_arguments(args, true)?;
+        regs.extend(values);
+        let call = match call {
+            Keyed::Print { .. } => Keyed::Print { starred },
+            // `call_spread` takes the other calls with `*args`.
+            other => other,
+        };
+        let mut given = [None, None, None];
         for k in keywords {
             let r = match &k.value {
                 Expr::Lambda { params, body } if k.arg == "key" => self.lambda(params, body, None, true)?,
                 value => self.expr(value, None)?,
             };
-            given[usize::from(k.arg != "key")] = Some(r);
+            given[allowed.iter().position(|&a| a == k.arg).expect("checked above")] = Some(r);
         }
         let none = |c: &mut Self| c.constant(Slot::default());
         let key = given[0].unwrap_or_else(|| none(self));
         let call = match call {
+            Keyed::Print { .. } => {
+                // `sep` (in `key`, the first allowed name), `end` and `flush` go first: the values
+                // after them are variadic.
+                let (end, flush) = (given[1].unwrap_or_else(|| none(self)), given[2].unwrap_or_else(|| none(self)));
+                regs.splice(0..0, [key, end, flush]);
+                call
+            }
             Keyed::Extreme { max, .. } => {
                 let default = given[1].unwrap_or_else(|| none(self));
                 // The key and default go first: the values after them are variadic.

@@ -1,0 +1,91 @@
+//! Calls with `*iterable` arguments (`zip(*rows)`, `f(first, *rest)`, `print(*words, sep=", ")`):
+//! the items are spread when the call runs, so the callee is called through its value (a
+//! module function, a nested one, a built-in, an op, a bound method or a function value alike)
+//! and its arity is checked then, as Python checks it. `print` keeps its keyword arguments;
+//! other calls with keywords beside `*args` are refused with the line.
+
+use super::{FnCompiler, dotted_path, err};
+use crate::error::{ErrorKind, Result};
+use crate::pipeline::Slot;
+use crate::pipeline::ast::{Expr, Keyword};
+use crate::pipeline::ir::{Inst, Reg};
+use crate::pipeline::keyed::Keyed;
+use crate::pipeline::methods::Method;
+use std::slice::from_ref;
+
+/// At most this many arguments in a call with `*args` (one bit each in [`Keyed::Spread`]).
+const MAX_SPREAD_ARGS: usize = 16;
+
+impl FnCompiler<'_> {
+    /// `func(args)` where some of `args` are `*iterable`.
+    pub(super) fn call_spread(
+        &mut self,
+        func: &Expr,
+        args: &[Expr],
+        keywords: &[Keyword],
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
+        let line = self.line;
+        let refuse = |what: &str| Err(err(line, ErrorKind::Parse, format!("{what} is not supported in anyscript")));
+        if args.len() > MAX_SPREAD_ARGS {
+            return refuse(&format!("a call with *args and more than {MAX_SPREAD_ARGS} arguments"));
+        }
+        let path = dotted_path(func);
+        let builtin_print = path.as_ref().is_some_and(|(p, _)| p == "print")
+            && !self.is_defined("print")
+            && !self.module.functions.contains_key("print");
+        if builtin_print {
+            return self.call_builtin_keywords(crate::pipeline::builtins::Builtin::Print, args, keywords, dst);
+        }
+        if !keywords.is_empty() {
+            return refuse("a call with keyword arguments beside *args (but print's)");
+        }
+        let (label, receiver, callee) = match func {
+            // A method of an object (not a module's function): bound once to the object, which
+            // names the method's type in messages, as CPython's do (`dict.get()`).
+            Expr::Attribute { value, attr }
+                if Method::from_name(attr).is_some()
+                    && path.as_ref().is_none_or(|(p, root)| p.contains('.') && self.is_defined(root)) =>
+            {
+                let method = Method::from_name(attr).expect("checked in the guard");
+                let binder = self.constant(Slot::from(crate::pipeline::methods::bind_method_func(method)));
+                let obj = self.expr(value, None)?;
+                let (bind_args, bound) = (self.operands(&[obj]), self.temp());
+                self.emit(Inst::CallValue { dst: bound, callee: binder, args: bind_args });
+                (attr.clone(), obj, bound)
+            }
+            _ => {
+                let label = path.map_or_else(|| "function".to_string(), |(p, _)| p);
+                (label, self.constant(Slot::default()), self.expr(func, None)?)
+            }
+        };
+        let (values, starred) = self.spread_arguments(args, false)?;
+        let mut regs = vec![self.constant(Slot::from_text(&label)), receiver, callee];
+        regs.extend(values);
+        let (args, d) = (self.operands(&regs), self.dst(dst));
+        self.emit(Inst::CallKeyed { dst: d, call: Keyed::Spread { starred }, args });
+        Ok(d)
+    }
+
+    /// The registers of `args`, a `*iterable` one holding the iterable, and a bit set for each of
+    /// those; a generator expression is taken whole where `generators` says the call would.
+    pub(super) fn spread_arguments(&mut self, args: &[Expr], generators: bool) -> Result<(Vec<Reg>, u16)> {
+        let mut starred = 0u16;
+        let mut regs = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            match a {
+                Expr::Starred { value } if i < MAX_SPREAD_ARGS => {
+                    starred |= 1 << i;
+                    // `f(*(w for w in ws))` and `f(*map(g, ws))` take every item, as Python does.
+                    regs.extend(self.arguments(from_ref(value.as_ref()), true)?);
+                }
+                Expr::Starred { .. } => {
+                    let msg = format!("a call with *args and more than {MAX_SPREAD_ARGS} arguments is not supported");
+                    return Err(err(self.line, ErrorKind::Parse, msg));
+                }
+                _ => regs.extend(self.arguments(from_ref(a), generators)?),
+            }
+        }
+        Ok((regs, starred))
+    }
+}
