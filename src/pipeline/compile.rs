@@ -1033,11 +1033,8 @@ impl<'a> FnCompiler<'a> {
                 }
                 // A bound method as a value (`key=counts.get`): the method bound to the object.
                 if let Some(method) = Method::from_name(attr) {
-                    let callee = self.constant(Slot::from(crate::pipeline::methods::bind_method_func(method)));
-                    let obj = self.expr(value, None)?;
-                    let args = self.operands(&[obj]);
                     let d = self.dst(dst);
-                    self.emit(Inst::CallValue { dst: d, callee, args });
+                    self.bind_method(method, value, d)?;
                     return Ok(d);
                 }
                 Err(err(line, ErrorKind::Parse, format!("attribute '{attr}' can only be called as a method")))
@@ -1392,6 +1389,16 @@ impl<'a> FnCompiler<'a> {
         let d = self.dst(dst);
         self.emit(Inst::CallValue { dst: d, callee, args });
         Ok(d)
+    }
+
+    /// `value.method` as a value in register `d`: the method bound to the object, whose
+    /// register is returned.
+    fn bind_method(&mut self, method: Method, value: &Expr, d: Reg) -> Result<Reg> {
+        let callee = self.constant(Slot::from(crate::pipeline::methods::bind_method_func(method)));
+        let obj = self.expr(value, None)?;
+        let args = self.operands(&[obj]);
+        self.emit(Inst::CallValue { dst: d, callee, args });
+        Ok(obj)
     }
 
     /// Whether `id` is the name of the nested function being compiled, read inside it.

@@ -48,10 +48,8 @@ impl FnCompiler<'_> {
                     && path.as_ref().is_none_or(|(p, root)| p.contains('.') && self.is_defined(root)) =>
             {
                 let method = Method::from_name(attr).expect("checked in the guard");
-                let binder = self.constant(Slot::from(crate::pipeline::methods::bind_method_func(method)));
-                let obj = self.expr(value, None)?;
-                let (bind_args, bound) = (self.operands(&[obj]), self.temp());
-                self.emit(Inst::CallValue { dst: bound, callee: binder, args: bind_args });
+                let bound = self.temp();
+                let obj = self.bind_method(method, value, bound)?;
                 (attr.clone(), obj, bound)
             }
             _ => {
