@@ -75,18 +75,19 @@ def expr(e: Expr) -> str:
         items = [expr(i) for i in e["items"]]
         return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
     if kind == "dict":
-        pairs = (f"{expr(k)}: {expr(v)}" for k, v in zip(e["keys"], e["values"]))
+        # A key None is `**value`.
+        pairs = (f"**{operand(v)}" if k is None else f"{expr(k)}: {expr(v)}" for k, v in zip(e["keys"], e["values"]))
         return "{" + ", ".join(pairs) + "}"
     if kind == "set":
         # Never empty: the parser reads `{}` as a dict, and `set()` is a call.
         return "{" + ", ".join(expr(i) for i in e["items"]) + "}"
+    if kind == "starred":
+        # An item of a display (`[*a, b]`); a call's are printed by the call.
+        return f"*{operand(e['value'])}"
     if kind == "subscript":
         return f"{operand(e['value'], attr=True)}[{expr(e['index'])}]"
     if kind == "slice":
-        parts = [_opt(e["lower"]), _opt(e["upper"])]
-        if e.get("step") is not None:
-            parts.append(expr(e["step"]))
-        return f"{operand(e['value'], attr=True)}[{':'.join(parts)}]"
+        return _slice(e)
     if kind == "list_comp":
         return f"[{expr(e['elt'])}{_comprehension(e)}]"
     if kind == "dict_comp":
@@ -133,6 +134,14 @@ def operand(e: Expr, attr: bool = False) -> str:
     return f"({text})"
 
 
+def _slice(e: Dict[str, Any]) -> str:
+    """``value[lower:upper:step]``, of an expression or a target alike."""
+    parts = [_opt(e["lower"]), _opt(e["upper"])]
+    if e.get("step") is not None:
+        parts.append(expr(e["step"]))
+    return f"{operand(e['value'], attr=True)}[{':'.join(parts)}]"
+
+
 def target(t: Dict[str, Any], top: bool = True) -> str:
     """An assignment target; a tuple is bare at the top (``a, b = ...``), parenthesised inside."""
     kind = t["target"]
@@ -140,6 +149,8 @@ def target(t: Dict[str, Any], top: bool = True) -> str:
         return t["id"]
     if kind == "subscript":
         return f"{operand(t['value'], attr=True)}[{expr(t['index'])}]"
+    if kind == "slice":
+        return _slice(t)
     if kind == "starred":
         return f"*{target(t['value'], top=False)}"
     items = [target(i, top=False) for i in t["items"]]

@@ -596,8 +596,6 @@ class _Lowerer:
             for t in node.targets:
                 if isinstance(t, ast.Name):
                     raise self.src.error(t, "del of a variable (only items: del d[k])")
-                if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Slice):
-                    raise self.src.error(t, "del of a slice")
             return {"line": line, "stmt": "delete", "targets": [self.target(t) for t in node.targets]}
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} statements"))
 
@@ -674,7 +672,9 @@ class _Lowerer:
             return {"target": "tuple", "items": items}
         if isinstance(node, ast.Subscript):
             if isinstance(node.slice, ast.Slice):
-                raise self.src.error(node, "slice assignment")
+                s = node.slice
+                return {"target": "slice", "value": self.expr(node.value), "lower": self.optional(s.lower),
+                        "upper": self.optional(s.upper), "step": self.optional(s.step)}
             return {"target": "subscript", "value": self.expr(node.value), "index": self.expr(node.slice)}
         if isinstance(node, ast.Starred):
             raise self.src.error(node, "starred assignment inside a nested tuple ((a, *b), c = ...)")
@@ -691,7 +691,8 @@ class _Lowerer:
         return name
 
     def starred_argument(self, node: ast.Starred) -> Dict[str, Any]:
-        """``*xs`` in a call: its items are the call's arguments (a generator expression's all)."""
+        """``*xs`` in a call or a display: its items are the arguments or the items (a generator
+        expression's all)."""
         value = node.value
         if isinstance(value, ast.GeneratorExp):
             return {"expr": "starred", "value": self.comprehension(value, "generator_exp")}
@@ -754,20 +755,16 @@ class _Lowerer:
         if isinstance(node, ast.Tuple):
             return {"expr": "tuple", "items": [self.item(e) for e in node.elts]}
         if isinstance(node, ast.Dict):
-            for k in node.keys:
-                if k is None:
-                    raise self.src.error(node, "dict unpacking (**)")
-            return {"expr": "dict", "keys": [self.expr(k) for k in node.keys],  # type: ignore[arg-type]
+            # A key None is `**value`, as in Python's tree.
+            return {"expr": "dict", "keys": [self.optional(k) for k in node.keys],
                     "values": [self.expr(v) for v in node.values]}
         if isinstance(node, ast.Set):
             return {"expr": "set", "items": [self.item(e) for e in node.elts]}
         if isinstance(node, ast.Subscript):
             s = node.slice
             if isinstance(s, ast.Slice):
-                def part(p: Optional[ast.expr]) -> Optional[Dict[str, Any]]:
-                    return None if p is None else self.expr(p)
                 return {"expr": "slice", "value": self.expr(node.value),
-                        "lower": part(s.lower), "upper": part(s.upper), "step": part(s.step)}
+                        "lower": self.optional(s.lower), "upper": self.optional(s.upper), "step": self.optional(s.step)}
             return {"expr": "subscript", "value": self.expr(node.value), "index": self.expr(s)}
         if isinstance(node, ast.JoinedStr):
             return self.f_string(node)
@@ -870,9 +867,14 @@ class _Lowerer:
         return _name(name)
 
     def item(self, node: ast.expr) -> Dict[str, Any]:
+        """An item of a list, tuple or set display; ``*xs`` adds the items of ``xs``."""
         if isinstance(node, ast.Starred):
-            raise self.src.error(node, "*unpacking in displays")
+            return self.starred_argument(node)
         return self.expr(node)
+
+    def optional(self, node: Optional[ast.expr]) -> Optional[Dict[str, Any]]:
+        """``node`` lowered, or None where the source omits it (a slice's bound, a ``**`` key)."""
+        return None if node is None else self.expr(node)
 
     def constant(self, node: ast.Constant) -> Dict[str, Any]:
         value = node.value

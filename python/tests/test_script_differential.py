@@ -591,6 +591,8 @@ class Gen:
                 lambda: f"[{self.with_var(it_var, elem, lambda: e(elem, 1))} for {it_var} in {e(kind)}]",
                 lambda: f"[{it_var} for {it_var} in {e(kind)} if {self.with_var(it_var, elem, lambda: e('bool', 1))}]",
                 lambda: self.two_clauses(kind, elem, d),
+                # Unpacking in a display: any iterable of the element kind, str's characters too.
+                lambda: f"[*({e(kind)}), {e(elem, 0)}, *{e(kind if elem != 'str' else 'str', 0)}]",
             ]
             if kind == "list_int":
                 choices += [
@@ -625,6 +627,7 @@ class Gen:
                 lambda: f"dict(zip({e('list_str')}, {e('list_int')}))",
                 lambda: f"dict(enumerate({e('list_str')}))",
                 lambda: f"{{{self.key()}: {e('any', 0)}, {self.key()}: {e('any', 0)}}}",
+                lambda: f"{{**({e('dict')}), {self.key()}: {e('any', 0)}, **{e('dict', 0)}}}",
             ]
             return r.choice(choices)()
         return self.atom(kind)
@@ -1595,7 +1598,7 @@ class Gen:
             kind = self.kind_of(n)
             elem = {"list_int": "int", "list_str": "str"}.get(kind, "any")
             choice = r.choice(["append", "append", "extend", "pop", "popi", "insert", "sort", "reverse",
-                               "remove", "setitem", "clear", "sortkey"])
+                               "remove", "setitem", "clear", "sortkey", "setslice", "delslice"])
             if choice == "append":
                 self.emit(level, f"{n}.append({self.expr(elem, 1)})")
             elif choice == "extend":
@@ -1619,6 +1622,11 @@ class Gen:
                 self.emit(level, f"{n}.remove({self.expr(elem, 0)})")
             elif choice == "setitem":
                 self.emit(level, f"{n}[{self.index()}] = {self.expr(elem, 1)}")
+            elif choice == "setslice":
+                # An extended slice of the wrong size, or a value that is no iterable: both raise alike.
+                self.emit(level, f"{n}[{self.slice()}] = {self.expr(kind if kind != 'list' else r.choice(KINDS[4:7]), 1)}")
+            elif choice == "delslice":
+                self.emit(level, f"del {n}[{self.slice()}]")
             else:
                 self.emit(level, f"{n}.clear()")
         elif what == "dictset":
@@ -2559,6 +2567,14 @@ KNOWN_BUGS: List[KnownBug] = [
 # Bugs the differential test found and that are fixed: each reproduction must now agree with
 # CPython (a regular test), and the random test no longer excuses their instances.
 FIXED_BUGS: List[KnownBug] = [
+    # Found and fixed on 2026-11-27 (seventeenth session), seed 2101: a lambda in a comprehension's
+    # first iterable reads the comprehension's variable, which to CPython is a global there.
+    KnownBug("lambda-reads-comprehension-variable", "a lambda made outside a comprehension that reads the "
+             "comprehension's variable raised NameError when it was made, where CPython raises it only "
+             "when the lambda runs",
+             "def f(a):\n    v = {len(c) for c in sorted(a, key=lambda p: c)}\n    return v\n",
+             ([],),
+             lambda cp, ap: False),
     # Found and fixed on 2026-11-26 (twelfth session), seed 1203: CPython's optimizer makes a set
     # display of constants that a loop iterates a frozenset of its items in order, which iterates
     # in another order than the copy of it that a display elsewhere is.

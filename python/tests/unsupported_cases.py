@@ -65,11 +65,6 @@ def uses_keyword_dict(text):
     return text.split(**options)  # unsupported: **kwargs
 
 
-def uses_star_in_display(text):
-    args = [text]
-    return [*args, text]  # unsupported: *unpacking in displays
-
-
 def uses_var_args(*texts):  # unsupported: *args
     return texts
 
@@ -136,10 +131,6 @@ def uses_bare_raise(text):
 
 def uses_big_int(text):
     return 2**70 + 1180591620717411303424  # unsupported: integer literals outside 64 bits
-
-
-def uses_set_unpacking(text):
-    return text in {*text, "b"}  # unsupported: *unpacking in displays
 
 
 def uses_del_of_a_variable(text):

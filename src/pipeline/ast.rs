@@ -162,6 +162,10 @@ impl StmtKind {
                     f(value);
                     f(index);
                 }
+                Target::Slice { value, lower, upper, step } => {
+                    f(value);
+                    [lower, upper, step].into_iter().flatten().for_each(&mut *f);
+                }
                 Target::Tuple { items } => items.iter().for_each(|t| target(t, f)),
                 Target::Starred { value } => target(value, f),
             }
@@ -217,6 +221,9 @@ pub enum Target {
     Name { id: String },
     /// `value[index] = ...`.
     Subscript { value: Expr, index: Expr },
+    /// `value[lower:upper:step] = ...` (and `del value[lower:upper:step]`): a list's items
+    /// replaced or removed.
+    Slice { value: Expr, lower: Option<Expr>, upper: Option<Expr>, step: Option<Expr> },
     /// `a, b = ...` (also `for k, v in ...`).
     Tuple { items: Vec<Target> },
     /// `*rest` in a tuple target (`first, *rest = words`): the list of the items the others
@@ -238,7 +245,7 @@ impl Target {
             Target::Name { id } => out.push(id),
             Target::Tuple { items } => items.iter().for_each(|t| t.push_names(out)),
             Target::Starred { value } => value.push_names(out),
-            Target::Subscript { .. } => {}
+            Target::Subscript { .. } | Target::Slice { .. } => {}
         }
     }
 }
@@ -291,8 +298,8 @@ pub enum Expr {
     List { items: Vec<Expr> },
     /// `(a, b)`; a list at run time.
     Tuple { items: Vec<Expr> },
-    /// `{k: v}`.
-    Dict { keys: Vec<Expr>, values: Vec<Expr> },
+    /// `{k: v}`; a key None is `**value`, whose items the dict takes (as in Python's `ast`).
+    Dict { keys: Vec<Option<Expr>>, values: Vec<Expr> },
     /// `{a, b}`.
     Set { items: Vec<Expr> },
     /// `value[index]`.
@@ -343,8 +350,8 @@ pub enum Expr {
     Lambda { params: Vec<String>, body: Box<Expr> },
     /// `(target := value)`: assigns `value` to the function's variable `target` and is its value.
     Named { target: String, value: Box<Expr> },
-    /// `*value`: read by the text parser where a target may follow (`a, *b = x`), and an error
-    /// anywhere else.
+    /// `*value`: an item of a list, tuple or set display (`[*a, b]`), whose items it adds; an
+    /// argument of a call, whose items are arguments; a starred target (`a, *b = x`).
     Starred { value: Box<Expr> },
 }
 

@@ -23,6 +23,7 @@ use std::collections::{HashMap, HashSet};
 
 mod calls;
 mod constants;
+mod displays;
 
 pub use constants::module_globals;
 mod exceptions;
@@ -113,6 +114,7 @@ fn compile_unguarded(
         inner.f.n_captured = lifted.n_captured as u32;
         inner.f.defaults = lifted.defaults;
         inner.free_maybe_unbound = lifted.maybe_unbound;
+        inner.free_undefined = lifted.undefined;
         inner.own = lifted.own_name.map(|name| (name, module.first_lifted + next as u32));
         out.push(inner.compile(&def)?);
         next += 1;
@@ -175,6 +177,9 @@ struct Lifted {
     n_captured: usize,
     /// Those of them that may be unassigned when it is made.
     maybe_unbound: Vec<String>,
+    /// Those of them that to CPython are no variable of the enclosing function (see
+    /// `captured_values`): a read raises "name is not defined".
+    undefined: Vec<String>,
     /// The values of its last parameters' defaults.
     defaults: Vec<Slot>,
     /// The name a nested function that reads its own name has in its source.
@@ -228,6 +233,9 @@ struct FnCompiler<'a> {
     /// A lambda's parameters that stand for the enclosing function's variables which may be
     /// unassigned when the lambda is made: a read raises CPython's free-variable `NameError`.
     free_maybe_unbound: Vec<String>,
+    /// A lambda's parameters that stand for names CPython does not find in the enclosing
+    /// function (a comprehension's variable read outside it): a read raises its `NameError`.
+    free_undefined: Vec<String>,
     /// The `try` bodies with a `finally:` around the current statement, innermost last.
     finallys: Vec<FinallyCtx>,
     /// The registers holding the errors that the `except` clauses around the current statement
@@ -279,6 +287,10 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
             Target::Subscript { value, index } => {
                 expr(value, out);
                 expr(index, out);
+            }
+            Target::Slice { value, lower, upper, step } => {
+                expr(value, out);
+                [lower, upper, step].into_iter().flatten().for_each(|b| expr(b, out));
             }
         }
     }
@@ -349,7 +361,7 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
         }
         Expr::List { items } | Expr::Tuple { items } | Expr::Set { items } => items.iter().for_each(f),
         Expr::Dict { keys, values } => {
-            keys.iter().for_each(&mut *f);
+            keys.iter().flatten().for_each(&mut *f);
             values.iter().for_each(f);
         }
         Expr::Subscript { value, index } => {
@@ -501,6 +513,7 @@ impl<'a> FnCompiler<'a> {
             statement_bound,
             comprehension_depth: 0,
             free_maybe_unbound: Vec::new(),
+            free_undefined: Vec::new(),
             finallys: Vec::new(),
             clause_errors: Vec::new(),
             finally_nesting: 0,
@@ -918,6 +931,7 @@ impl<'a> FnCompiler<'a> {
                 let key = self.expr(index, None)?;
                 self.emit(Inst::SetItem { obj, key, value: v });
             }
+            Target::Slice { value, lower, upper, step } => self.store_slice(value, [lower, upper, step], v)?,
             Target::Tuple { items } => {
                 let temps: Vec<Reg> = items.iter().map(|_| self.temp()).collect();
                 let targets = self.operands(&temps);
@@ -959,6 +973,9 @@ impl<'a> FnCompiler<'a> {
                 let b = self.expr(value, None)?;
                 self.emit(Inst::Binary { op, dst: cur, a: cur, b, in_place: true });
                 self.emit(Inst::SetItem { obj, key, value: cur });
+            }
+            Target::Slice { value: obj_e, lower, upper, step } => {
+                self.aug_assign_slice(obj_e, [lower, upper, step], op, value)?
             }
             Target::Tuple { .. } | Target::Starred { .. } => {
                 return Err(err(self.line, ErrorKind::Parse, "illegal expression for augmented assignment"));
@@ -1084,6 +1101,9 @@ impl<'a> FnCompiler<'a> {
                 self.patch(jump_end, end);
                 Ok(self.move_to(d, dst))
             }
+            Expr::List { items } | Expr::Tuple { items } if items.iter().any(|i| matches!(i, Expr::Starred { .. })) => {
+                self.unpacking_sequence(items, matches!(e, Expr::Tuple { .. }), dst)
+            }
             Expr::List { items } | Expr::Tuple { items } => {
                 let regs = self.exprs(items)?;
                 let items = self.operands(&regs);
@@ -1094,16 +1114,9 @@ impl<'a> FnCompiler<'a> {
                 });
                 Ok(d)
             }
-            Expr::Dict { keys, values } => {
-                let mut regs = Vec::with_capacity(keys.len() * 2);
-                for (k, v) in keys.iter().zip(values) {
-                    regs.push(self.expr(k, None)?);
-                    regs.push(self.expr(v, None)?);
-                }
-                let items = self.operands(&regs);
-                let d = self.dst(dst);
-                self.emit(Inst::BuildDict { dst: d, items });
-                Ok(d)
+            Expr::Dict { keys, values } => self.dict_display(keys, values, dst),
+            Expr::Set { items } if items.iter().any(|i| matches!(i, Expr::Starred { .. })) => {
+                self.unpacking_set(items, dst)
             }
             Expr::Set { items } => {
                 let folded = items.len() > 2 && items.iter().all(constants::is_folded_constant);
@@ -1166,6 +1179,15 @@ impl<'a> FnCompiler<'a> {
         }
     }
 
+    /// Whether `id`, read as CPython reads a name the function does not assign, has a value:
+    /// the function itself, a module constant or function, or a built-in.
+    fn resolves_outside(&self, id: &str) -> bool {
+        self.own.as_ref().is_some_and(|(name, _)| name == id)
+            || self.module.globals.contains_key(id)
+            || self.module.functions.contains_key(id)
+            || Builtin::from_name(id).is_some()
+    }
+
     fn load_name(&mut self, id: &str) -> Result<Reg> {
         // A comprehension's variable read outside any comprehension is, to CPython, not this
         // function's variable: the name is looked up as if the function never assigned it.
@@ -1203,6 +1225,10 @@ impl<'a> FnCompiler<'a> {
     /// Checks a read of local `id` (in `r`) when it may find the variable unassigned, with
     /// CPython 3.11's error for the case.
     fn check_bound(&mut self, id: &str, r: Reg) {
+        if self.free_undefined.iter().any(|n| n == id) {
+            self.emit_check_bound(r, &format!("name '{id}' is not defined"), true);
+            return;
+        }
         let free = self.free_maybe_unbound.iter().any(|n| n == id);
         if !self.maybe_unbound.contains(id) && !free {
             return;

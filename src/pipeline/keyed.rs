@@ -1,11 +1,15 @@
-//! The calls whose keyword-only arguments anyscript takes: `sorted(xs, key=f, reverse=True)`,
-//! `xs.sort(key=f, reverse=True)`, `min`/`max(..., key=f, default=d)` and
-//! `s.format(*args, **kwargs)`, with CPython 3.11's results (stable sorts, the first of equal
+//! The operations laid out as a list of operands, out of the interpreter's hot path: the calls
+//! whose keyword-only arguments anyscript takes (`sorted(xs, key=f, reverse=True)`,
+//! `xs.sort(key=f, reverse=True)`, `min`/`max(..., key=f, default=d)`,
+//! `s.format(*args, **kwargs)`, `print`), calls with `*args`, the steps of displays with
+//! unpacking and slice stores, with CPython 3.11's results (stable sorts, the first of equal
 //! extremes) and errors.
 
 use super::Slot;
 use super::format::{FormatArgs, str_format_with};
 use super::methods::{Method, check_method};
+use super::slice_store::{del_slice, set_slice};
+use super::unpacking::{Display, add_to_set, freeze_list, unpack_into};
 use super::value_ops::{
     Text, c_int_arg, iter_items, list_of, py_gt, py_lt, sort_by_python_lt, text_slot, type_error, value_error, vname,
 };
@@ -40,6 +44,19 @@ pub enum Keyed {
         /// One bit per arg, set for a `*iterable` one.
         starred: u16,
     },
+    /// `*value` (`**value` for a dict) in a display: operands `container, value`.
+    Unpack {
+        /// The container the display builds.
+        into: Display,
+    },
+    /// An item after a `*value` in a set display: operands `set, item`.
+    SetAdd,
+    /// The end of a tuple display with `*value`, built as a list: operand `list`.
+    ToTuple,
+    /// `obj[lower:upper:step] = value`: operands `obj, lower, upper, step, value`.
+    SetSlice,
+    /// `del obj[lower:upper:step]`: operands `obj, lower, upper, step`.
+    DelSlice,
 }
 
 impl Keyed {
@@ -53,6 +70,13 @@ impl Keyed {
             Keyed::Format => "str.format",
             Keyed::Print { .. } => "print",
             Keyed::Spread { .. } => "call",
+            Keyed::Unpack { into: Display::Dict } => "dict.unpack",
+            Keyed::Unpack { into: Display::Set } => "set.unpack",
+            Keyed::Unpack { into: Display::List } => "list.unpack",
+            Keyed::SetAdd => "set.add",
+            Keyed::ToTuple => "tuple",
+            Keyed::SetSlice => "store_slice",
+            Keyed::DelSlice => "delete_slice",
         }
     }
 }
@@ -97,6 +121,15 @@ pub fn call_keyed(call: Keyed, args: &[AnyView<'_>]) -> Result<Slot> {
         }
         (Keyed::Spread { starred }, [label, receiver, callee, values @ ..]) => {
             super::spread::call_spread(*label, *receiver, *callee, values, starred)
+        }
+        (Keyed::Unpack { into }, [container, value]) => unpack_into(into, *container, *value).map(|()| Slot::default()),
+        (Keyed::SetAdd, [set, item]) => add_to_set(*set, *item).map(|()| Slot::default()),
+        (Keyed::ToTuple, [list]) => freeze_list(*list),
+        (Keyed::SetSlice, [obj, lower, upper, step, value]) => {
+            set_slice(*obj, *lower, *upper, *step, *value).map(|()| Slot::default())
+        }
+        (Keyed::DelSlice, [obj, lower, upper, step]) => {
+            del_slice(*obj, *lower, *upper, *step).map(|()| Slot::default())
         }
         _ => Err(type_error(format!("{}() got {} operands", call.name(), args.len()))),
     }

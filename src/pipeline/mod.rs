@@ -31,6 +31,7 @@ pub mod parser;
 pub mod print;
 pub mod script;
 pub(crate) mod set_ops;
+pub mod slice_store;
 mod sort_rows;
 pub mod spec;
 pub mod spread;
@@ -46,6 +47,7 @@ mod timsort;
 mod true_div;
 pub mod type_checks;
 mod unbound;
+pub mod unpacking;
 pub mod value_ops;
 
 pub use batch::{BatchOutput, ErrorPolicy};

@@ -684,7 +684,14 @@ impl Parser {
             Expr::Name { id } => return Ok(Target::Name { id }),
             Expr::Subscript { value, index } => return Ok(Target::Subscript { value: *value, index: *index }),
             Expr::Attribute { .. } => not_supported("deleting attributes is"),
-            Expr::Slice { .. } => not_supported("deleting slices is"),
+            Expr::Slice { value, lower, upper, step } => {
+                return Ok(Target::Slice {
+                    value: *value,
+                    lower: lower.map(|b| *b),
+                    upper: upper.map(|b| *b),
+                    step: step.map(|b| *b),
+                });
+            }
             // An f-string, which became operators and calls.
             _ if self.toks[start..self.pos].iter().all(|t| matches!(t.tok, Tok::Str(_) | Tok::FStr(_)))
                 && self.toks[start..self.pos].iter().any(|t| matches!(t.tok, Tok::FStr(_))) =>
@@ -776,7 +783,14 @@ impl Parser {
             }
             Expr::Starred { .. } => "starred assignment target must be in a list or tuple".into(),
             Expr::Attribute { .. } => not_supported("assignment to attributes is"),
-            Expr::Slice { .. } => not_supported("assignment to slices is"),
+            Expr::Slice { value, lower, upper, step } => {
+                return Ok(Target::Slice {
+                    value: *value,
+                    lower: lower.map(|b| *b),
+                    upper: upper.map(|b| *b),
+                    step: step.map(|b| *b),
+                });
+            }
             Expr::Call { .. } => "cannot assign to function call".into(),
             Expr::Lambda { .. } => "cannot assign to lambda".into(),
             Expr::Const { .. } => "cannot assign to literal".into(),
@@ -1000,15 +1014,44 @@ impl Parser {
 
     /// `test (',' test)* [',']`: several make a tuple, as after `return` or `=`.
     fn testlist(&mut self) -> Result<Expr> {
-        let first = self.test()?;
+        let at = self.token().clone();
+        let first = self.display_item(false)?;
         if !self.is_op(",") {
+            if matches!(first, Expr::Starred { .. }) {
+                return Err(self.error_at(&at, "can't use starred expression here"));
+            }
             return Ok(first);
         }
         let mut items = vec![first];
-        while self.eat_op(",") && starts_expr(self.peek()) {
-            items.push(self.test()?);
+        while self.eat_op(",") && (starts_expr(self.peek()) || self.is_op("*")) {
+            items.push(self.display_item(false)?);
         }
         Ok(Expr::Tuple { items })
+    }
+
+    /// An item of a display or of a bare tuple: `*value` (whose items it adds), or a `test` (a
+    /// `named_test` where `named`).
+    fn display_item(&mut self, named: bool) -> Result<Expr> {
+        match self.is_op("*") {
+            true => self.target_item(),
+            false if named => self.named_test(),
+            false => self.test(),
+        }
+    }
+
+    /// The error for a starred `first` item of a display that a `for` or the closing bracket
+    /// follows: Python takes `*value` only among the items of a display.
+    fn check_lone_star(&self, first: &Expr, at: &Token, close: &str) -> Result<()> {
+        if !matches!(first, Expr::Starred { .. }) {
+            return Ok(());
+        }
+        if self.is_kw("for") {
+            return Err(self.error_at(at, "iterable unpacking cannot be used in comprehension"));
+        }
+        if close == ")" && self.is_op(")") {
+            return Err(self.error_at(at, "cannot use starred expression here"));
+        }
+        Ok(())
     }
 
     /// `or_test ['if' or_test 'else' test] | lambdef`.
@@ -1401,7 +1444,9 @@ impl Parser {
         if self.eat_op(")") {
             return Ok(Expr::Tuple { items: Vec::new() });
         }
-        let first = self.named_test()?;
+        let at = self.token().clone();
+        let first = self.display_item(true)?;
+        self.check_lone_star(&first, &at, ")")?;
         if self.is_kw("for") {
             return self.generator_expression(first);
         }
@@ -1418,7 +1463,9 @@ impl Parser {
         if self.eat_op("]") {
             return Ok(Expr::List { items: Vec::new() });
         }
-        let first = self.named_test()?;
+        let at = self.token().clone();
+        let first = self.display_item(true)?;
+        self.check_lone_star(&first, &at, "]")?;
         if self.is_kw("for") {
             return self.list_comprehension(first);
         }
@@ -1434,7 +1481,7 @@ impl Parser {
             if self.eat_op(close) {
                 break;
             }
-            items.push(self.named_test()?);
+            items.push(self.display_item(true)?);
         }
         Ok(items)
     }
@@ -1517,13 +1564,19 @@ impl Parser {
         if self.eat_op("}") {
             return Ok(Expr::Dict { keys: Vec::new(), values: Vec::new() });
         }
-        if self.is_op("**") {
-            return Err(self.error(not_supported("dict unpacking ('**') is")));
+        let at = self.token().clone();
+        if self.eat_op("**") {
+            let value = self.expr_bp(BP_CMP + 1)?;
+            if self.is_kw("for") {
+                return Err(self.error_at(&at, "dict unpacking cannot be used in dict comprehension"));
+            }
+            return self.rest_of_dict(vec![None], vec![value]);
         }
-        if self.is_op("*") {
-            return Err(self.error(not_supported("set unpacking ('*') is")));
+        let key = self.display_item(true)?;
+        self.check_lone_star(&key, &at, "}")?;
+        if matches!(key, Expr::Starred { .. }) {
+            return self.rest_of_sequence(key, "}", "a set").map(|items| Expr::Set { items });
         }
-        let key = self.named_test()?;
         if !self.eat_op(":") {
             if self.is_kw("for") {
                 return self.set_comprehension(key);
@@ -1537,16 +1590,23 @@ impl Parser {
         if self.is_kw("for") {
             return self.dict_comprehension(key, value);
         }
-        let (mut keys, mut values) = (vec![key], vec![value]);
+        self.rest_of_dict(vec![Some(key)], vec![value])
+    }
+
+    /// The entries of a dict display after its first, up to and including `}`: `key: value`, or
+    /// `**value` (a key None).
+    fn rest_of_dict(&mut self, mut keys: Vec<Option<Expr>>, mut values: Vec<Expr>) -> Result<Expr> {
         while !self.eat_op("}") {
             self.expect_op(",", "expected ',' or '}' in a dict")?;
             if self.eat_op("}") {
                 break;
             }
-            if self.is_op("**") {
-                return Err(self.error(not_supported("dict unpacking ('**') is")));
+            if self.eat_op("**") {
+                keys.push(None);
+                values.push(self.expr_bp(BP_CMP + 1)?);
+                continue;
             }
-            keys.push(self.test()?);
+            keys.push(Some(self.test()?));
             self.expect_op(":", "expected ':' after a dict key")?;
             values.push(self.test()?);
         }
@@ -1588,8 +1648,14 @@ mod tests {
             Expr::List { items } => format!("[{}]", list(items)),
             Expr::Tuple { items } => format!("(tuple {})", list(items)),
             Expr::Dict { keys, values } => {
-                let pairs: Vec<String> =
-                    keys.iter().zip(values).map(|(k, v)| format!("{}: {}", show(k), show(v))).collect();
+                let pairs: Vec<String> = keys
+                    .iter()
+                    .zip(values)
+                    .map(|(k, v)| match k {
+                        Some(k) => format!("{}: {}", show(k), show(v)),
+                        None => format!("(** {})", show(v)),
+                    })
+                    .collect();
                 format!("{{{}}}", pairs.join(", "))
             }
             Expr::Subscript { value, index } => format!("(idx {} {})", show(value), show(index)),
@@ -1640,6 +1706,10 @@ mod tests {
         match t {
             Target::Name { id } => id.clone(),
             Target::Subscript { value, index } => format!("(idx {} {})", show(value), show(index)),
+            Target::Slice { value, lower, upper, step } => {
+                let opt = |b: &Option<Expr>| b.as_ref().map_or("_".to_string(), show);
+                format!("(slice {} {} {} {})", show(value), opt(lower), opt(upper), opt(step))
+            }
             Target::Tuple { items } => {
                 format!("(tuple {})", items.iter().map(show_target).collect::<Vec<_>>().join(" "))
             }
@@ -1864,7 +1934,11 @@ mod tests {
             ("(x for 1 in y)", "line 1, column 8: cannot assign to literal"),
             ("(x for f() in y)", "line 1, column 8: cannot assign to function call"),
             ("(x for x in *y)", "line 1, column 13: expected an expression, found '*'"),
-            ("(*x for x in y)", "line 1, column 2: starred expressions are not supported in anyscript"),
+            ("(*x for x in y)", "line 1, column 2: iterable unpacking cannot be used in comprehension"),
+            ("[*x for x in y]", "line 1, column 2: iterable unpacking cannot be used in comprehension"),
+            ("{*x for x in y}", "line 1, column 2: iterable unpacking cannot be used in comprehension"),
+            ("(*x)", "line 1, column 2: cannot use starred expression here"),
+            ("{*x: 1}", "line 1, column 4: expected ',' or '}' in a set"),
             ("(x, y for y in z)", "line 1, column 7: expected ',' or ')' in a tuple"),
             ("(x for x in y", "line 1, column 1: '(' was never closed"),
             // Dict comprehensions.
@@ -1877,8 +1951,7 @@ mod tests {
             ("{k: v for k y}", "line 1, column 13: expected 'in' after the comprehension target"),
             ("{k: v for f() in y}", "line 1, column 11: cannot assign to function call"),
             ("{k: v, a: b for a in c}", "line 1, column 13: expected ',' or '}' in a dict"),
-            ("{**x for x in y}", "line 1, column 2: dict unpacking ('**') is not supported in anyscript"),
-            ("{*k}", "line 1, column 2: set unpacking ('*') is not supported in anyscript"),
+            ("{**x for x in y}", "line 1, column 2: dict unpacking cannot be used in dict comprehension"),
         ];
         for (src, msg) in cases {
             assert_eq!(&expr_err(src), msg, "{src:?}");
@@ -2229,7 +2302,6 @@ mod tests {
             ("del (*a,)", "line 2, column 10: cannot delete starred"),
             ("del a.b", "line 2, column 9: deleting attributes is not supported in anyscript"),
             ("del a, (b.c,)", "line 2, column 13: deleting attributes is not supported in anyscript"),
-            ("del a[1:2]", "line 2, column 9: deleting slices is not supported in anyscript"),
             ("del", "line 2, column 8: expected a target after 'del'"),
             ("del; x = 1", "line 2, column 8: expected a target after 'del'"),
             ("del x,,", "line 2, column 11: expected an expression, found ','"),
@@ -2524,6 +2596,33 @@ mod tests {
     }
 
     #[test]
+    fn unpacking_in_displays() {
+        assert_eq!(expr("[*a, b, *c]"), "[(star a) b (star c)]");
+        assert_eq!(expr("(*a, b)"), "(tuple (star a) b)");
+        assert_eq!(expr("(*a,)"), "(tuple (star a))");
+        assert_eq!(expr("{*a, b}"), "(set (star a) b)");
+        assert_eq!(expr("{b, *a | c}"), "(set b (star (| a c)))");
+        assert_eq!(expr("{**a, 'k': 1, **b.c}"), r#"{(** a), "k": 1, (** (. b c))}"#);
+        assert_eq!(expr("{1: 2, **a}"), "{1: 2, (** a)}");
+        let m = parse_module("def f(a):\n    x = *a, 1\n    return *x, 2\n").unwrap();
+        let StmtKind::Assign { value, .. } = &m.functions[0].body[0].kind else { panic!() };
+        assert_eq!(show(value), "(tuple (star a) 1)");
+    }
+
+    #[test]
+    fn slice_targets() {
+        let m = parse_module("def f(a):\n    a[1:2] = a\n    a[::2] += a\n    del a[:3], a[x]\n").unwrap();
+        let body = &m.functions[0].body;
+        let StmtKind::Assign { targets, .. } = &body[0].kind else { panic!() };
+        assert_eq!(show_target(&targets[0]), "(slice a 1 2 _)");
+        let StmtKind::AugAssign { target, .. } = &body[1].kind else { panic!() };
+        assert_eq!(show_target(target), "(slice a _ _ 2)");
+        let StmtKind::Delete { targets } = &body[2].kind else { panic!() };
+        let shown: Vec<String> = targets.iter().map(show_target).collect();
+        assert_eq!(shown, ["(slice a _ 3 _)", "(idx a x)"]);
+    }
+
+    #[test]
     fn keyword_argument_errors() {
         let cases: &[(&str, &str)] = &[
             ("f(x=1, 2)", "line 1, column 8: positional argument follows keyword argument"),
@@ -2753,7 +2852,7 @@ mod tests {
             ("def f(x):\n    a, *b", "line 2, column 8: starred expressions are not supported"),
             ("def f(x):\n    *b = x", "line 2, column 5: starred assignment target must be in a list or tuple"),
             ("def f(x):\n    a, *b, *c = x", "line 2, column 5: multiple starred expressions in assignment"),
-            ("def f(x):\n    a = *b, c", "line 2, column 9: starred expressions are not supported"),
+            ("def f(x):\n    a = *b", "line 2, column 9: can't use starred expression here"),
             ("def f(x):\n    g(**x)", "line 2, column 7: '**' arguments are not supported"),
             ("def f(x):\n    g(k=1, *x)", "line 2, column 12: a starred argument after a keyword one is not supported"),
             ("def f(x):\n    g(k=1, **x)", "line 2, column 12: '**' arguments are not supported"),
@@ -2767,15 +2866,12 @@ mod tests {
             ("def f(x):\n    y: int = 1", "line 2, column 6: variable annotations are not supported"),
             ("def f(x):\n    @d\n    def g(): pass", "line 2, column 5: decorators are not supported"),
             ("def f(x):\n    def g():\n        break", "line 3, column 9: 'break' outside loop"),
-            ("def f(x):\n    return {*x, 2}", "line 2, column 13: set unpacking ('*') is not supported"),
-            ("def f(x):\n    return {**x}", "line 2, column 13: dict unpacking ('**') is not supported"),
             (
                 "def f(x):\n    return x @ y",
                 "line 2, column 14: the matrix multiplication operator '@' is not supported",
             ),
             ("def f(x):\n    return ...", "line 2, column 12: '...' (Ellipsis) is not supported"),
             ("def f(x):\n    x.a = 1", "line 2, column 5: assignment to attributes is not supported"),
-            ("def f(x):\n    x[1:2] = 1", "line 2, column 5: assignment to slices is not supported"),
             ("def f(x):\n    return x[1:2, 3]", "line 2, column 17: multi-dimensional slices are not supported"),
         ];
         for (src, msg) in cases {

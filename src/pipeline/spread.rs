@@ -2,7 +2,7 @@
 //! place, then the callee is called through its value, as Python calls it.
 
 use super::Slot;
-use super::value_ops::{iter_items, to_str, type_error, vname};
+use super::value_ops::{is_iterable, iter_items, to_str, type_error, vname};
 use crate::{AnyValue, AnyView, FromAny, PackedFunc, Result, Value};
 
 /// `args` with the items of each one whose bit is set in `starred` in its place; CPython 3.11's
@@ -15,11 +15,12 @@ pub fn spread_args(name: &str, args: &[AnyView<'_>], starred: u16) -> Result<Vec
             out.push(a.to_owned());
             continue;
         }
-        let items = iter_items(a.value()).map_err(|_| {
+        // Only a value that is no iterable: a generator's own error while it runs is its own.
+        if !is_iterable(a.value()) {
             let what = if args.len() == 1 { format!("{name}() argument") } else { "Value".to_string() };
-            type_error(format!("{what} after * must be an iterable, not {}", vname(a.value())))
-        })?;
-        out.extend(items);
+            return Err(type_error(format!("{what} after * must be an iterable, not {}", vname(a.value()))));
+        }
+        out.extend(iter_items(a.value())?);
     }
     Ok(out)
 }

@@ -208,6 +208,10 @@ impl Walk<'_> {
                 self.reads(value, assigned);
                 self.reads(index, assigned);
             }
+            Target::Slice { value, lower, upper, step } => {
+                self.reads(value, assigned);
+                [lower, upper, step].into_iter().flatten().for_each(|b| self.reads(b, assigned));
+            }
             Target::Tuple { items } => items.iter().for_each(|t| self.assign(t, assigned)),
             Target::Starred { value } => self.assign(value, assigned),
         }

@@ -264,6 +264,15 @@ pub(crate) fn try_copy_items(xs: &[AnyValue], what: &str) -> Result<Vec<AnyValue
     Ok(items)
 }
 
+/// Whether [`iter_items`] takes `v`: Python's iterables that anyscript has.
+pub(crate) fn is_iterable(v: Value<'_>) -> bool {
+    matches!(v, Value::Str(_) | Value::UStr(_) | Value::Bytes(_))
+        || super::generator::generator_of(v).is_some()
+        || seq_obj(v).is_some()
+        || dict_obj(v).is_some()
+        || set_of(v).is_some()
+}
+
 /// The items of an iterable: a list's items, a str's characters, a dict's keys, a bytes' ints.
 pub(crate) fn iter_items(v: Value<'_>) -> Result<Vec<AnyValue>> {
     if let Some(g) = super::generator::generator_of(v) {
@@ -1048,9 +1057,12 @@ pub fn del_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<()> {
 /// Resolved slice: first index, step and number of items (CPython's `PySlice_AdjustIndices`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct SliceSpan {
-    start: i64,
-    step: i64,
-    count: usize,
+    /// The first index selected.
+    pub(crate) start: i64,
+    /// The distance between selected indices.
+    pub(crate) step: i64,
+    /// How many indices are selected.
+    pub(crate) count: usize,
 }
 
 impl SliceSpan {
@@ -1096,7 +1108,7 @@ impl SliceSpan {
     }
 }
 
-fn slice_arg(v: &AnyView<'_>) -> Result<Option<i64>> {
+pub(crate) fn slice_arg(v: &AnyView<'_>) -> Result<Option<i64>> {
     match v.value() {
         Value::None => Ok(None),
         x => x

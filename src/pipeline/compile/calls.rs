@@ -265,7 +265,12 @@ impl FnCompiler<'_> {
             Keyed::Sorted | Keyed::Sort => &["key", "reverse"],
             Keyed::Extreme { .. } => &["key", "default"],
             Keyed::Print { .. } => &["sep", "end", "flush"],
-            Keyed::Spread { .. } => &[],
+            Keyed::Spread { .. }
+            | Keyed::Unpack { .. }
+            | Keyed::SetAdd
+            | Keyed::ToTuple
+            | Keyed::SetSlice
+            | Keyed::DelSlice => &[],
             // Compiled by `format_keywords`, which takes any name.
             Keyed::Format => &[],
         };
@@ -273,9 +278,7 @@ impl FnCompiler<'_> {
             // `sorted` is `list.sort` on a copy, to CPython too.
             let msg = match call {
                 Keyed::Sort | Keyed::Sorted => format!("'{}' is an invalid keyword argument for sort()", k.arg),
-                Keyed::Extreme { .. } | Keyed::Format | Keyed::Print { .. } | Keyed::Spread { .. } => {
-                    format!("'{}' is an invalid keyword argument for {name}()", k.arg)
-                }
+                _ => format!("'{}' is an invalid keyword argument for {name}()", k.arg),
             };
             return Err(err(line, ErrorKind::Type, msg));
         }
@@ -408,32 +411,47 @@ impl FnCompiler<'_> {
                 ),
             ));
         }
-        let (values, maybe_unbound) = self.captured_values(&captured)?;
+        let (values, maybe_unbound, undefined) = self.captured_values(&captured)?;
         // Named as CPython names it in errors: by where it is defined.
         let name = format!("{}.<locals>.{LAMBDA_NAME}", self.f.name);
         let def = lifted(&name, &captured, params, body, self.line);
         let n_captured = captured.len();
-        let func =
-            self.module.add_lifted(Lifted { def, n_captured, maybe_unbound, defaults: Vec::new(), own_name: None });
+        let func = self.module.add_lifted(Lifted {
+            def,
+            n_captured,
+            maybe_unbound,
+            undefined,
+            defaults: Vec::new(),
+            own_name: None,
+        });
         let d = self.dst(dst);
         self.make_function(d, func, &values);
         Ok(d)
     }
 
     /// The registers of the enclosing variables `captured` that a lambda or nested function is
-    /// made with, and those of them that may be unassigned. Such a variable is passed as it is
-    /// (perhaps the unbound mark): the function's read of it raises, as CPython's does, and only
-    /// if it happens.
-    pub(super) fn captured_values(&mut self, captured: &[String]) -> Result<(Vec<Reg>, Vec<String>)> {
+    /// made with, those of them that may be unassigned, and those that to CPython are no
+    /// variable of the function at all (a comprehension's variable, read outside it, that no
+    /// global or built-in answers). Such a variable is passed as it is (perhaps the unbound mark):
+    /// the function's read of it raises, as CPython's does, and only if it happens.
+    pub(super) fn captured_values(&mut self, captured: &[String]) -> Result<(Vec<Reg>, Vec<String>, Vec<String>)> {
         let maybe_unbound = captured.iter().filter(|n| self.maybe_unbound.contains(*n)).cloned().collect();
-        let values = captured
-            .iter()
-            .map(|n| match self.statement_bound.contains(n) || self.comprehension_depth > 0 {
-                true => Ok(self.locals[n]),
-                false => self.load_name(n),
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Ok((values, maybe_unbound))
+        let mut undefined = Vec::new();
+        let mut values = Vec::with_capacity(captured.len());
+        for n in captured {
+            let r = if self.statement_bound.contains(n) || self.comprehension_depth > 0 {
+                self.locals[n]
+            } else if self.resolves_outside(n) {
+                self.load_name(n)?
+            } else {
+                let dst = self.temp();
+                self.emit(Inst::Unbind { dst });
+                undefined.push(n.clone());
+                dst
+            };
+            values.push(r);
+        }
+        Ok((values, maybe_unbound, undefined))
     }
 
     /// Writes into `dst` function `func` of the program, bound to the registers `values` (its

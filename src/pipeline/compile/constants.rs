@@ -31,7 +31,8 @@ pub(crate) fn constant_value(e: &Expr) -> Option<Slot> {
         Expr::Dict { keys, values } => {
             let mut d = Dict::new();
             for (k, v) in keys.iter().zip(values) {
-                d.try_set(constant_value(k)?.resize(), constant_value(v)?.resize(), "a default value").ok()?;
+                d.try_set(constant_value(k.as_ref()?)?.resize(), constant_value(v)?.resize(), "a default value")
+                    .ok()?;
             }
             d.into_any().resize()
         }

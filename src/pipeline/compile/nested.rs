@@ -44,7 +44,7 @@ impl FnCompiler<'_> {
     pub(super) fn nested_def(&mut self, def: &FunctionDef) -> Result<()> {
         let (captured, reads_itself) = self.captured_by(def);
         let defaults = nested_defaults(def)?;
-        let (values, maybe_unbound) = self.captured_values(&captured)?;
+        let (values, maybe_unbound, undefined) = self.captured_values(&captured)?;
         // Named as CPython names it in errors and reprs: by where it is defined.
         let lifted_name = format!("{}.<locals>.{}", self.f.name, def.name);
         let lifted = FunctionDef {
@@ -57,7 +57,8 @@ impl FnCompiler<'_> {
         let n_captured = captured.len();
         let own_name = reads_itself.then(|| def.name.clone());
         let callee_defaults = defaults.clone();
-        let func = self.module.add_lifted(Lifted { def: lifted, n_captured, maybe_unbound, defaults, own_name });
+        let func =
+            self.module.add_lifted(Lifted { def: lifted, n_captured, maybe_unbound, undefined, defaults, own_name });
         let dst = self.locals[&def.name];
         // Called by name where the function is known: a direct call (keywords bound as for the
         // module's functions), when the name is bound by this `def` alone and the values it was

@@ -51,14 +51,14 @@ impl FnCompiler<'_> {
     /// `del target`: items of lists and dicts (`del d[k]`, `del xs[i]`), in order.
     pub(super) fn delete(&mut self, target: &Target) -> Result<()> {
         match target {
-            // Both front ends refuse `del x[a:b]` (a slice is no `Target`): an index that is a
-            // slicing (`del d[s[1:]]`) is a key like any other.
+            // An index that is a slicing (`del d[s[1:]]`) is a key like any other.
             Target::Subscript { value, index } => {
                 let obj = self.expr(value, None)?;
                 let key = self.expr(index, None)?;
                 self.emit(Inst::DelItem { obj, key });
                 Ok(())
             }
+            Target::Slice { value, lower, upper, step } => self.delete_slice(value, [lower, upper, step]),
             Target::Tuple { items } => items.iter().try_for_each(|t| self.delete(t)),
             Target::Starred { .. } => Err(err(self.line, ErrorKind::Parse, "cannot delete starred")),
             Target::Name { id } => Err(err(
