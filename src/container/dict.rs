@@ -320,6 +320,11 @@ impl Dict {
         })
     }
 
+    /// Removes the entry added last and returns it (`dict.popitem()`), if there is one.
+    pub fn pop_last(&mut self) -> Option<(AnyValue, AnyValue)> {
+        self.mutate(|m| m.pop())
+    }
+
     /// Removes every entry.
     pub fn clear(&mut self) {
         // The old entries are dropped after the lock is released; the map keeps its hasher,

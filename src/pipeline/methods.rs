@@ -74,6 +74,8 @@ methods! {
     Match => "match", Fullmatch => "fullmatch",
     Group => "group", Groups => "groups", Groupdict => "groupdict", Start => "start", End => "end", Span => "span",
     MostCommon => "most_common", Elements => "elements", Total => "total", Subtract => "subtract",
+    Isidentifier => "isidentifier", Isprintable => "isprintable", Popitem => "popitem",
+    BitLength => "bit_length", BitCount => "bit_count", IsInteger => "is_integer",
 }
 
 /// The receiver types that have methods.
@@ -91,10 +93,14 @@ enum Recv {
     Match,
     /// A `collections.Counter`: a dict with methods of its own.
     Counter,
+    /// An int (a bool too, as Python's bool is an int).
+    Int,
+    /// A float.
+    Float,
 }
 
 impl Recv {
-    const ALL: [Recv; 9] = [
+    const ALL: [Recv; 11] = [
         Recv::Str,
         Recv::List,
         Recv::Tuple,
@@ -104,12 +110,16 @@ impl Recv {
         Recv::Pattern,
         Recv::Match,
         Recv::Counter,
+        Recv::Int,
+        Recv::Float,
     ];
 
     fn of(v: Value<'_>) -> Option<Recv> {
         match v {
             Value::Str(_) | Value::UStr(_) => Some(Recv::Str),
             Value::Bytes(_) => Some(Recv::Bytes),
+            Value::Int(_) | Value::Bool(_) => Some(Recv::Int),
+            Value::Float(_) => Some(Recv::Float),
             Value::Object(o) if o.type_index() == ti::LIST => Some(Recv::List),
             Value::Object(o) if o.type_index() == ti::TUPLE => Some(Recv::Tuple),
             Value::Object(_) if super::counter::is_counter(v) => Some(Recv::Counter),
@@ -132,6 +142,8 @@ impl Recv {
             Recv::Pattern => "re.Pattern",
             Recv::Match => "re.Match",
             Recv::Counter => "Counter",
+            Recv::Int => "int",
+            Recv::Float => "float",
         }
     }
 }
@@ -143,7 +155,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (
             Recv::Str,
             Lower | Upper | Casefold | Title | Capitalize | Isdigit | Isdecimal | Isnumeric | Isalpha | Isalnum
-            | Isspace | Islower | Isupper | Isascii | Swapcase | Istitle,
+            | Isspace | Islower | Isupper | Isascii | Swapcase | Istitle | Isidentifier | Isprintable,
         ) => (0, 0),
         (Recv::Str, Strip | Lstrip | Rstrip) => (0, 1),
         (Recv::Str, Split | Rsplit) => (0, 2),
@@ -164,7 +176,8 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::List, Pop) => (0, 1),
         (Recv::List, Reverse | Sort | Copy | Clear) => (0, 0),
         (Recv::Dict, Get | Setdefault | Pop) => (1, 2),
-        (Recv::Dict, Keys | Values | Items | Copy | Clear) => (0, 0),
+        (Recv::Dict, Keys | Values | Items | Copy | Clear | Popitem) => (0, 0),
+        (Recv::Int, BitLength | BitCount) | (Recv::Float, IsInteger) => (0, 0),
         (Recv::Dict, Update) => (0, 1),
         (Recv::Dict, Fromkeys) => (1, 2),
         (Recv::Set, Add | Discard | Remove | SymmetricDifference | SymmetricDifferenceUpdate) => (1, 1),
@@ -241,6 +254,21 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         Recv::Pattern => regex_method(method, v, args),
         Recv::Match => match_method(method, v, args),
         Recv::Counter => counter_method(method, v, args),
+        Recv::Int | Recv::Float => number_method(method, v),
+    }
+}
+
+/// `n.bit_length()`, `n.bit_count()` and `x.is_integer()`.
+fn number_method(method: Method, v: Value<'_>) -> Result<Slot> {
+    match (method, v) {
+        (Method::IsInteger, Value::Float(x)) => Ok(Slot::from_bool(x.is_finite() && x.fract() == 0.0)),
+        (Method::BitLength, _) if let Some(n) = v.as_int() => {
+            Ok(Slot::from_int(i64::from(64 - n.unsigned_abs().leading_zeros() as u8)))
+        }
+        (Method::BitCount, _) if let Some(n) = v.as_int() => {
+            Ok(Slot::from_int(i64::from(n.unsigned_abs().count_ones())))
+        }
+        _ => Err(no_method(method, v)),
     }
 }
 
@@ -402,6 +430,8 @@ fn str_method(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
         Maketrans => super::str_translate::maketrans(args),
         Translate => super::str_translate::translate(t, &args[0]),
         Encode => super::str_codecs::encode(t, args),
+        Isidentifier => Ok(Slot::from_bool(is_identifier(t))),
+        Isprintable => Ok(Slot::from_bool(t.chars().all(is_printable))),
         Isdigit => flag(is_digit),
         Isdecimal => flag(|c| decimal_value(c).is_some()),
         Isnumeric => flag(is_numeric),
@@ -432,6 +462,35 @@ fn case_map(t: Text<'_>, upper: bool) -> Slot {
     // Rust's full mappings match CPython's, final sigma included ("ΑΣ".lower() == "ας").
     let s = t.as_str();
     text_slot(&if upper { s.to_uppercase() } else { s.to_lowercase() }, t.is_ucs4())
+}
+
+/// `str.isidentifier()`: a first character of XID_Start or `_`, then XID_Continue ones (no
+/// keyword check, as in Python).
+fn is_identifier(t: Text<'_>) -> bool {
+    let mut chars = t.chars();
+    let rest = |c: char| unicode_ident::is_xid_continue(c) && !XID_CONTINUE_SINCE_14.contains(&c);
+    chars.next().is_some_and(|c| c == '_' || unicode_ident::is_xid_start(c)) && chars.all(rest)
+}
+
+/// Characters of Unicode 14.0 (CPython 3.11's tables) that Unicode 15.1 added to XID_Continue:
+/// the zero-width joiners and the katakana middle dots.
+const XID_CONTINUE_SINCE_14: [char; 4] = ['\u{200C}', '\u{200D}', '\u{30FB}', '\u{FF65}'];
+
+/// CPython's `Py_UNICODE_ISPRINTABLE`: not a separator (but the space) nor an "Other" character.
+fn is_printable(c: char) -> bool {
+    use unicode_general_category::GeneralCategory as G;
+    c == ' '
+        || !matches!(
+            unicode_general_category::get_general_category(c),
+            G::Control
+                | G::Format
+                | G::Surrogate
+                | G::PrivateUse
+                | G::Unassigned
+                | G::LineSeparator
+                | G::ParagraphSeparator
+                | G::SpaceSeparator
+        )
 }
 
 /// CPython's `Py_UNICODE_ISSPACE`: Rust's White_Space plus the separators U+001C..U+001F.
@@ -1062,6 +1121,10 @@ fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Result<Slot> {
             let pairs = d.items().into_iter().map(|(k, v)| Tuple::from_vec(vec![k, v]).into_any()).collect();
             Ok(List::from_vec(pairs).into())
         }
+        Popitem => match d.pop_last() {
+            Some((k, v)) => Ok(Tuple::from_vec(vec![k, v]).into()),
+            None => Err(Error::new(crate::ErrorKind::Key, "'popitem(): dictionary is empty'")),
+        },
         Pop => match d.remove(args[0]) {
             Some(v) => Ok(v.into()),
             None if args.len() > 1 => Ok(default()),
@@ -1312,6 +1375,37 @@ mod tests {
         assert!(!p("ǅ", "islower") && !p("ǅ", "isupper") && !p("aB", "islower"));
         assert!(p("A1", "isupper") && !p("Ab", "isupper"));
         assert_eq!(ok(&u("٣"), "isdigit", &[]), "True");
+        // CPython 3.11's answers.
+        assert!(p("a b!é", "isprintable") && p("", "isprintable") && !p("a\tb", "isprintable"));
+        assert!(!p("\u{a0}", "isprintable") && !p("\u{200b}", "isprintable") && !p("\u{e000}", "isprintable"));
+        assert!(p("_x1", "isidentifier") && p("été", "isidentifier") && p("class", "isidentifier"));
+        assert!(!p("1x", "isidentifier") && !p("a-b", "isidentifier") && !p("", "isidentifier"));
+        assert!(!p("a\u{200d}", "isidentifier") && p("a\u{b7}", "isidentifier"));
+    }
+
+    #[test]
+    fn number_methods() {
+        assert_eq!(ok(&i(255), "bit_length", &[]), "8");
+        assert_eq!(ok(&i(-256), "bit_length", &[]), "9");
+        assert_eq!(ok(&i(0), "bit_length", &[]), "0");
+        assert_eq!(ok(&i(i64::MIN), "bit_length", &[]), "64");
+        assert_eq!(ok(&i(-7), "bit_count", &[]), "3");
+        assert_eq!(ok(&b(true), "bit_length", &[]), "1");
+        assert_eq!(ok(&f(2.0), "is_integer", &[]), "True");
+        assert_eq!(ok(&f(2.5), "is_integer", &[]), "False");
+        assert_eq!(ok(&f(f64::INFINITY), "is_integer", &[]), "False");
+        assert_eq!(
+            call(&i(2), "is_integer", &[]),
+            Err((ErrorKind::Type, "'int' object has no attribute 'is_integer'".into()))
+        );
+        assert_eq!(
+            call(&f(2.0), "bit_length", &[]),
+            Err((ErrorKind::Type, "'float' object has no attribute 'bit_length'".into()))
+        );
+        assert_eq!(
+            call(&i(2), "bit_length", &[i(1)]),
+            Err((ErrorKind::Type, "int.bit_length() takes no arguments (1 given)".into()))
+        );
     }
 
     #[test]
@@ -1379,5 +1473,9 @@ mod tests {
         assert_eq!(rep(&d), "{}");
         assert_eq!(rep(&c), "{'a': 1, 'b': 20, 'd': 4, 'e': 5}");
         assert_eq!(call(&d, "get", &[dict(vec![])]), Err((ErrorKind::Type, "unhashable type: 'dict'".into())));
+        let d = dict(vec![(s("a"), i(1)), (s("b"), i(2))]);
+        assert_eq!(ok(&d, "popitem", &[]), "('b', 2)");
+        assert_eq!(ok(&d, "popitem", &[]), "('a', 1)");
+        assert_eq!(call(&d, "popitem", &[]), Err((ErrorKind::Key, "'popitem(): dictionary is empty'".into())));
     }
 }
