@@ -335,6 +335,10 @@ class _Lowerer:
         self.fn: Any = None
         self.src: Any = None
         self.locals: Set[str] = set()
+        #: names the imports at the top of the function's body bind -> the objects they bind
+        self.imports: Dict[str, Any] = {}
+        #: those import statements, which lower to nothing
+        self.import_nodes: Set[int] = set()
 
     # ---- functions ------------------------------------------------------------------------
 
@@ -403,6 +407,7 @@ class _Lowerer:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str) and len(body) > 1:
             body = body[1:]  # the docstring: nothing to run
+        self.leading_imports(body)
         lowered = {
             "name": self.names[fn],
             "params": params,
@@ -412,6 +417,25 @@ class _Lowerer:
         if defaults:
             lowered["defaults"] = defaults
         return lowered, unparse_function(lowered)
+
+    def leading_imports(self, body: List[ast.stmt]) -> None:
+        """Runs the imports at the top of the function's body (``import re``, ``from collections
+        import Counter``) as Python would at its first call, and keeps what their names bind: the
+        same objects at every call after, which the function reads as it reads a module's."""
+        self.imports, self.import_nodes = {}, set()
+        for node in body:
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                break
+            if isinstance(node, ast.ImportFrom) and (node.level or node.module is None):
+                raise self.src.error(node, "relative imports")
+            for alias in node.names:
+                if alias.name == "*":
+                    raise self.src.error(node, "'from ... import *'")
+                bound = alias.asname or alias.name.split(".")[0]
+                if bound in self.locals:
+                    raise self.src.error(node, f"importing '{bound}', a name the function also assigns")
+                self.imports[bound] = _imported(node, alias)
+            self.import_nodes.add(id(node))
 
     def nested_function(self, node: ast.FunctionDef) -> Dict[str, Any]:
         """A ``def`` inside the function: its body sees the enclosing function's variables (the
@@ -445,7 +469,10 @@ class _Lowerer:
     # ---- name resolution ------------------------------------------------------------------
 
     def lookup(self, name: str) -> Any:
-        """The value ``name`` has in the current function's closure or globals, else ``_MISSING``."""
+        """The value ``name`` has in the current function's imports, closure or globals, else
+        ``_MISSING``."""
+        if name in self.imports:
+            return self.imports[name]
         code = self.fn.__code__
         if name in code.co_freevars and self.fn.__closure__:
             cell = self.fn.__closure__[code.co_freevars.index(name)]
@@ -556,6 +583,11 @@ class _Lowerer:
             return {"line": line, "stmt": "expr", "value": self.expr(node.value)}
         if isinstance(node, ast.FunctionDef):
             return {"line": line, "stmt": "def", "function": self.nested_function(node)}
+        if id(node) in self.import_nodes:
+            return None  # run when the function was lowered (`leading_imports`)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            raise self.src.error(node, "import statements after the first statements of a function "
+                                       "(imports at the top of its body are supported)")
         if isinstance(node, ast.Assign):
             targets = [self.target(t) for t in node.targets]
             return {"line": line, "stmt": "assign", "targets": targets, "value": self.expr(node.value)}
@@ -896,6 +928,19 @@ def _flat_types(node: ast.expr) -> List[ast.expr]:
     if isinstance(node, ast.Tuple):
         return [k for e in node.elts for k in _flat_types(e)]
     return [node]
+
+
+def _imported(node: ast.stmt, alias: ast.alias) -> Any:
+    """What ``alias`` of import statement ``node`` binds, the import run as Python runs it."""
+    import importlib
+
+    if isinstance(node, ast.Import):
+        module = importlib.import_module(alias.name)
+        return module if alias.asname else importlib.import_module(alias.name.split(".")[0])
+    module = importlib.import_module(node.module)  # type: ignore[attr-defined]
+    if hasattr(module, alias.name):
+        return getattr(module, alias.name)
+    return importlib.import_module(f"{node.module}.{alias.name}")  # type: ignore[attr-defined]
 
 
 def _assigned_names(fn: ast.AST) -> Set[str]:

@@ -96,9 +96,55 @@ fn escaped(c: char) -> String {
     }
 }
 
+/// `bytes()`, `bytes(n)`, `bytes(text, encoding[, errors])`, `bytes(iterable_of_ints)` and
+/// `bytes(b)`, with CPython's errors (the encoding's type is checked first, as its argument
+/// parser does).
+pub(crate) fn bytes_builtin(args: &[AnyView<'_>]) -> Result<Slot> {
+    let Some(first) = args.first() else { return Ok(Slot::from_bytes(b"")) };
+    let v = first.value();
+    for (a, what) in args[1..].iter().zip(["encoding", "errors"]) {
+        if Text::of(a.value()).is_none() {
+            let got = if matches!(a.value(), Value::None) { "None".into() } else { vname(a.value()) };
+            return Err(type_error(format!("bytes() argument '{what}' must be str, not {got}")));
+        }
+    }
+    match (Text::of(v), args.len()) {
+        (Some(_), 1) => return Err(type_error("string argument without an encoding")),
+        (Some(t), _) => return encode_for("bytes", t, &args[1..]),
+        (None, 1) => {}
+        (None, _) => return Err(type_error("encoding without a string argument")),
+    }
+    match v {
+        Value::Bytes(_) => Ok(first.to_owned()),
+        Value::Int(_) | Value::Bool(_) => {
+            let n = v.as_int().unwrap_or(0);
+            let n = usize::try_from(n).map_err(|_| Error::value("negative count"))?;
+            let mut out = Vec::new();
+            out.try_reserve_exact(n).map_err(|_| Error::out_of_memory("bytes()", n))?;
+            out.resize(n, 0);
+            Ok(Slot::from_bytes(&out))
+        }
+        _ if super::value_ops::is_iterable(v) => {
+            let items = super::value_ops::iter_items(v)?;
+            let mut out = Vec::with_capacity(items.len());
+            for x in &items {
+                let n = super::value_ops::index_arg(&x.view())?;
+                out.push(u8::try_from(n).map_err(|_| Error::value("bytes must be in range(0, 256)"))?);
+            }
+            Ok(Slot::from_bytes(&out))
+        }
+        _ => Err(type_error(format!("cannot convert '{}' object to bytes", vname(v)))),
+    }
+}
+
 /// `text.encode(encoding='utf-8', errors='strict')`.
 pub(crate) fn encode(t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
-    let (codec, handler) = codec_args("encode", args)?;
+    encode_for("encode", t, args)
+}
+
+/// [`encode`] for `method` (`encode` or `bytes`), which its messages name.
+fn encode_for(method: &str, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
+    let (codec, handler) = codec_args(method, args)?;
     let chars: Vec<char> = t.chars().collect();
     if codec == Codec::Utf8 {
         return Ok(Slot::from_bytes(t.as_str().as_bytes()));
@@ -212,6 +258,28 @@ mod tests {
         let args: Vec<AnyValue> = args.iter().map(|a| AnyValue::from_text(a)).collect();
         let views: Vec<AnyView<'_>> = args.iter().map(AnyValue::view).collect();
         encode(Text::Utf8(s), &views).map(|v| repr_value(v.value())).map_err(|e| e.message().to_string())
+    }
+
+    /// `repr(bytes(*args))`, or the error's message.
+    fn make(args: &[crate::pipeline::Slot]) -> String {
+        let views: Vec<AnyView<'_>> = args.iter().map(|a| a.view()).collect();
+        bytes_builtin(&views).map_or_else(|e| e.message().to_string(), |v| repr_value(v.value()))
+    }
+
+    #[test]
+    fn the_bytes_builtin() {
+        use crate::pipeline::test_values::*;
+        // CPython 3.11's results for the same calls.
+        assert_eq!(make(&[]), "b''");
+        assert_eq!(make(&[i(2)]), "b'\\x00\\x00'");
+        assert_eq!(make(&[s("hé"), s("utf-8")]), "b'h\\xc3\\xa9'");
+        assert_eq!(make(&[list(vec![i(104), i(105)])]), "b'hi'");
+        assert_eq!(make(&[s("hé")]), "string argument without an encoding");
+        assert_eq!(make(&[i(1), s("utf-8")]), "encoding without a string argument");
+        assert_eq!(make(&[s("a"), i(1)]), "bytes() argument 'encoding' must be str, not int");
+        assert_eq!(make(&[i(-1)]), "negative count");
+        assert_eq!(make(&[list(vec![i(256)])]), "bytes must be in range(0, 256)");
+        assert_eq!(make(&[f(1.5)]), "cannot convert 'float' object to bytes");
     }
 
     fn dec(b: &[u8], args: &[&str]) -> std::result::Result<String, String> {

@@ -1,7 +1,7 @@
 //! `type(x)` and `isinstance(x, t)`. As in Python, a type is the built-in that makes its values
 //! (`type(3) is int`, `type(s)(x)` converts), so `int`, `float`, `bool`, `str`, `list`, `tuple`,
-//! `dict` and `set` are the built-in functions themselves; the types with no such built-in
-//! (`NoneType`, `bytes`, `function`, ...) are a function each that refuses to be called.
+//! `dict`, `set` and `bytes` are the built-in functions themselves; the types with no such
+//! built-in (`NoneType`, `function`, ...) are a function each that refuses to be called.
 //! `collections.Counter` and `defaultdict` are their ops, which make their values.
 //!
 
@@ -17,7 +17,7 @@ use std::sync::{LazyLock, Mutex};
 
 /// The built-ins that are types, in the order `isinstance` lists a value's types (also the
 /// types Python's built-ins and anyproc's share, which the Python package maps to each other).
-pub const TYPE_BUILTINS: [Builtin; 8] = [
+pub const TYPE_BUILTINS: [Builtin; 9] = [
     Builtin::Bool,
     Builtin::Int,
     Builtin::Float,
@@ -26,6 +26,7 @@ pub const TYPE_BUILTINS: [Builtin; 8] = [
     Builtin::Tuple,
     Builtin::Dict,
     Builtin::Set,
+    Builtin::Bytes,
 ];
 
 /// The type objects of types that have no built-in, one per name, made when first asked for.
@@ -86,6 +87,7 @@ pub(crate) fn type_of(x: Value<'_>) -> PackedFunc {
         Value::Int(_) => Builtin::Int,
         Value::Float(_) => Builtin::Float,
         Value::Str(_) | Value::UStr(_) => Builtin::Str,
+        Value::Bytes(_) => Builtin::Bytes,
         _ if Tuple::from_value(x).is_some() => Builtin::Tuple,
         _ if List::from_value(x).is_some() => Builtin::List,
         _ if let Some(d) = crate::Dict::from_value(x) => match collection_type(d.kind()) {
@@ -129,6 +131,20 @@ pub(crate) fn name_attribute(x: Value<'_>) -> Result<Slot> {
         Some((name, _)) => Ok(Slot::from_text(name)),
         None => Err(type_error("__name__ is known only of types and built-in functions in anyscript")),
     }
+}
+
+/// Python's repr of a built-in function or a type given as a value (`<class 'int'>`,
+/// `<built-in function len>`, `<class 'collections.Counter'>`), when `x` is one.
+pub(crate) fn function_repr(x: Value<'_>) -> Option<String> {
+    let f = PackedFunc::from_value(x)?;
+    if let Some(b) = Builtin::of_func(&f) {
+        return Some(b.repr());
+    }
+    if let Some(name) = collection_type_name(&f) {
+        return Some(format!("<class 'collections.{name}'>"));
+    }
+    let types = OTHER_TYPES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    types.iter().find(|(_, t)| t.ptr_eq(&f)).map(|(name, _)| format!("<class '{name}'>"))
 }
 
 /// [`name_attribute`] as a function value, which `x.__name__` compiles to a call of.

@@ -1323,6 +1323,7 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
                 iterator => write!(out, "<{iterator} object at {addr:#x}>"),
             };
         }
+        Value::Object(_) if let Some(text) = super::type_checks::function_repr(v) => out.push_str(&text),
         _ => {
             let _ = write!(out, "{:?}", OtherRepr(v));
         }
