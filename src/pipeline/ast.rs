@@ -164,7 +164,7 @@ impl StmtKind {
                 }
                 Target::Slice { value, lower, upper, step } => {
                     f(value);
-                    [lower, upper, step].into_iter().flatten().for_each(&mut *f);
+                    [lower, upper, step].into_iter().flatten().for_each(|b| f(b));
                 }
                 Target::Tuple { items } => items.iter().for_each(|t| target(t, f)),
                 Target::Starred { value } => target(value, f),
@@ -223,7 +223,7 @@ pub enum Target {
     Subscript { value: Expr, index: Expr },
     /// `value[lower:upper:step] = ...` (and `del value[lower:upper:step]`): a list's items
     /// replaced or removed.
-    Slice { value: Expr, lower: Option<Expr>, upper: Option<Expr>, step: Option<Expr> },
+    Slice { value: Box<Expr>, lower: Option<Box<Expr>>, upper: Option<Box<Expr>>, step: Option<Box<Expr>> },
     /// `a, b = ...` (also `for k, v in ...`).
     Tuple { items: Vec<Target> },
     /// `*rest` in a tuple target (`first, *rest = words`): the list of the items the others

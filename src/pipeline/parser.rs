@@ -685,12 +685,7 @@ impl Parser {
             Expr::Subscript { value, index } => return Ok(Target::Subscript { value: *value, index: *index }),
             Expr::Attribute { .. } => not_supported("deleting attributes is"),
             Expr::Slice { value, lower, upper, step } => {
-                return Ok(Target::Slice {
-                    value: *value,
-                    lower: lower.map(|b| *b),
-                    upper: upper.map(|b| *b),
-                    step: step.map(|b| *b),
-                });
+                return Ok(Target::Slice { value, lower, upper, step });
             }
             // An f-string, which became operators and calls.
             _ if self.toks[start..self.pos].iter().all(|t| matches!(t.tok, Tok::Str(_) | Tok::FStr(_)))
@@ -784,12 +779,7 @@ impl Parser {
             Expr::Starred { .. } => "starred assignment target must be in a list or tuple".into(),
             Expr::Attribute { .. } => not_supported("assignment to attributes is"),
             Expr::Slice { value, lower, upper, step } => {
-                return Ok(Target::Slice {
-                    value: *value,
-                    lower: lower.map(|b| *b),
-                    upper: upper.map(|b| *b),
-                    step: step.map(|b| *b),
-                });
+                return Ok(Target::Slice { value, lower, upper, step });
             }
             Expr::Call { .. } => "cannot assign to function call".into(),
             Expr::Lambda { .. } => "cannot assign to lambda".into(),
@@ -1039,19 +1029,22 @@ impl Parser {
         }
     }
 
-    /// The error for a starred `first` item of a display that a `for` or the closing bracket
-    /// follows: Python takes `*value` only among the items of a display.
-    fn check_lone_star(&self, first: &Expr, at: &Token, close: &str) -> Result<()> {
-        if !matches!(first, Expr::Starred { .. }) {
-            return Ok(());
-        }
+    /// On `*`: a display that starts with `*value`, up to and including `close` (`[*a, b]`,
+    /// `(*a,)`, `{*a}`). Kept out of the functions that nest displays, whose stack frames bound
+    /// how deep [`MAX_DEPTH`] can be: Python takes `*value` only among a display's items, not as
+    /// a comprehension's element nor alone in parentheses.
+    #[cold]
+    #[inline(never)]
+    fn starred_display(&mut self, close: &str, what: &str) -> Result<Vec<Expr>> {
+        let at = self.pos;
+        let first = self.target_item()?;
         if self.is_kw("for") {
-            return Err(self.error_at(at, "iterable unpacking cannot be used in comprehension"));
+            return Err(self.error_at(&self.toks[at], "iterable unpacking cannot be used in comprehension"));
         }
         if close == ")" && self.is_op(")") {
-            return Err(self.error_at(at, "cannot use starred expression here"));
+            return Err(self.error_at(&self.toks[at], "cannot use starred expression here"));
         }
-        Ok(())
+        self.rest_of_sequence(first, close, what)
     }
 
     /// `or_test ['if' or_test 'else' test] | lambdef`.
@@ -1444,9 +1437,10 @@ impl Parser {
         if self.eat_op(")") {
             return Ok(Expr::Tuple { items: Vec::new() });
         }
-        let at = self.token().clone();
-        let first = self.display_item(true)?;
-        self.check_lone_star(&first, &at, ")")?;
+        if self.is_op("*") {
+            return self.starred_display(")", "a tuple").map(|items| Expr::Tuple { items });
+        }
+        let first = self.named_test()?;
         if self.is_kw("for") {
             return self.generator_expression(first);
         }
@@ -1463,9 +1457,10 @@ impl Parser {
         if self.eat_op("]") {
             return Ok(Expr::List { items: Vec::new() });
         }
-        let at = self.token().clone();
-        let first = self.display_item(true)?;
-        self.check_lone_star(&first, &at, "]")?;
+        if self.is_op("*") {
+            return self.starred_display("]", "a list").map(|items| Expr::List { items });
+        }
+        let first = self.named_test()?;
         if self.is_kw("for") {
             return self.list_comprehension(first);
         }
@@ -1564,19 +1559,13 @@ impl Parser {
         if self.eat_op("}") {
             return Ok(Expr::Dict { keys: Vec::new(), values: Vec::new() });
         }
-        let at = self.token().clone();
-        if self.eat_op("**") {
-            let value = self.expr_bp(BP_CMP + 1)?;
-            if self.is_kw("for") {
-                return Err(self.error_at(&at, "dict unpacking cannot be used in dict comprehension"));
-            }
-            return self.rest_of_dict(vec![None], vec![value]);
+        if self.is_op("**") {
+            return self.unpacking_dict();
         }
-        let key = self.display_item(true)?;
-        self.check_lone_star(&key, &at, "}")?;
-        if matches!(key, Expr::Starred { .. }) {
-            return self.rest_of_sequence(key, "}", "a set").map(|items| Expr::Set { items });
+        if self.is_op("*") {
+            return self.starred_display("}", "a set").map(|items| Expr::Set { items });
         }
+        let key = self.named_test()?;
         if !self.eat_op(":") {
             if self.is_kw("for") {
                 return self.set_comprehension(key);
@@ -1591,6 +1580,20 @@ impl Parser {
             return self.dict_comprehension(key, value);
         }
         self.rest_of_dict(vec![Some(key)], vec![value])
+    }
+
+    /// On `**`: a dict display that starts with `**value` (kept out of `braces`, as
+    /// [`Parser::starred_display`] is).
+    #[cold]
+    #[inline(never)]
+    fn unpacking_dict(&mut self) -> Result<Expr> {
+        let at = self.pos;
+        self.bump();
+        let value = self.expr_bp(BP_CMP + 1)?;
+        if self.is_kw("for") {
+            return Err(self.error_at(&self.toks[at], "dict unpacking cannot be used in dict comprehension"));
+        }
+        self.rest_of_dict(vec![None], vec![value])
     }
 
     /// The entries of a dict display after its first, up to and including `}`: `key: value`, or
@@ -1707,7 +1710,7 @@ mod tests {
             Target::Name { id } => id.clone(),
             Target::Subscript { value, index } => format!("(idx {} {})", show(value), show(index)),
             Target::Slice { value, lower, upper, step } => {
-                let opt = |b: &Option<Expr>| b.as_ref().map_or("_".to_string(), show);
+                let opt = |b: &Option<Box<Expr>>| b.as_deref().map_or("_".to_string(), show);
                 format!("(slice {} {} {} {})", show(value), opt(lower), opt(upper), opt(step))
             }
             Target::Tuple { items } => {

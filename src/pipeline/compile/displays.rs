@@ -14,7 +14,7 @@ use crate::pipeline::unpacking::Display;
 use std::slice::from_ref;
 
 /// The bounds of a slice as the AST holds them: lower, upper, step.
-pub(super) type Bounds<'a> = [&'a Option<Expr>; 3];
+pub(super) type Bounds<'a> = [&'a Option<Box<Expr>>; 3];
 
 impl FnCompiler<'_> {
     /// A list display (a tuple's when `tuple`) some of whose items are `*value`.
