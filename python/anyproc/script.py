@@ -62,8 +62,6 @@ _UNSUPPORTED = {
     "With": "with statements", "AsyncWith": "async with", "AsyncFor": "async for",
     "Import": "import statements", "ImportFrom": "import statements",
     "Global": "global statements", "Nonlocal": "nonlocal statements", "Match": "match statements",
-    "GeneratorExp": "generator expressions outside the argument of list(), tuple(), dict(), set(), sorted(), "
-                    "sum(), min(), max(), any(), all() or str.join()",
     "Yield": "yield as an expression (only as a statement, `yield x`)",
     "YieldFrom": "yield from as an expression (only as a statement)", "Await": "await",
     "Starred": "*args (starred expressions)", "MatMult": "the @ operator",
@@ -745,12 +743,8 @@ class _Lowerer:
                 return resolved
             return {"expr": "attribute", "value": self.expr(node.value), "attr": node.attr}
         if isinstance(node, ast.Call):
-            consumer = self.takes_generators(node.func)
             call = _call(self.expr(node.func), [
-                self.starred_argument(a) if isinstance(a, ast.Starred)
-                else self.comprehension(a, "generator_exp") if consumer and isinstance(a, ast.GeneratorExp)
-                else self.expr(a)
-                for a in node.args])
+                self.starred_argument(a) if isinstance(a, ast.Starred) else self.expr(a) for a in node.args])
             keywords = []
             for kw in node.keywords:
                 if kw.arg is None:
@@ -802,6 +796,9 @@ class _Lowerer:
             return self.f_string(node)
         if isinstance(node, ast.ListComp):
             return self.comprehension(node, "list_comp")
+        if isinstance(node, ast.GeneratorExp):
+            # Built as a list where the call takes every item, else run lazily (the compiler's rule).
+            return self.comprehension(node, "generator_exp")
         if isinstance(node, ast.DictComp):
             return self.comprehension(node, "dict_comp")
         if isinstance(node, ast.SetComp):
@@ -861,14 +858,6 @@ class _Lowerer:
     def is_builtin(self, name: str) -> bool:
         """Whether ``name`` means Python's built-in here (no local or global hides it)."""
         return name not in self.locals and self.lookup(name) is _MISSING
-
-    def takes_generators(self, func: ast.expr) -> bool:
-        """Whether ``func`` takes every item of a generator before it returns, so that one can
-        be given to it (the compiler's rule, ``compile/generators.rs``)."""
-        if isinstance(func, ast.Name):
-            return func.id in ("list", "tuple", "dict", "set", "sorted", "sum", "min", "max", "any", "all") \
-                and self.is_builtin(func.id)
-        return isinstance(func, ast.Attribute) and func.attr == "join"
 
     def lambda_(self, node: ast.Lambda) -> Dict[str, Any]:
         """``lambda params: body``; its parameters hide globals of the same name within it. The

@@ -91,6 +91,16 @@ def check_all(py, cases, limit_failures=12):
 
 
 
+def check_source(source, name, inputs):
+    """Function ``name`` of anyscript ``source`` (the text front end) gives CPython's outcome of
+    the same source for each of ``inputs`` (argument tuples)."""
+    ours = anyproc.script_source(source, name)
+    namespace = {}
+    exec(source, namespace)  # noqa: S102 - a test's own source
+    for args in inputs:
+        assert outcome(ours, *args) == outcome(namespace[name], *args), (name, args)
+
+
 def check_printed_source(fns, inputs):
     """Each function's printed anyscript source (``ScriptFunction.source``), parsed back by the
     text front end, gives the same outcomes as the function lowered from Python's ``ast``."""

@@ -21,11 +21,11 @@ Some programs have helper functions before the one the harness calls: default va
 (constants; a list or dict default is shared by calls, so such a program is compiled anew for
 each run, as CPython executes it anew), called with keyword arguments in any order. Now and
 then a call cannot bind (an unknown keyword, a value given twice, a missing or an extra
-argument; a built-in or method given a keyword it does not take): anyproc refuses it when it
-compiles, CPython raises when the call runs (docs/architecture.md). Such a refusal must be a
-TypeError, and the program must hold a call that CPython refuses (found by calling a stub with
-the callee's signature, ``call_errors``): counted, and a message other than CPython's is listed;
-a program that compiles although it holds such a call is a mismatch.
+argument): a call of one of the program's functions raises CPython's TypeError when it runs, on
+both sides, and is compared as any run is; a built-in or method given a keyword it does not
+take is refused when anyproc compiles (docs/architecture.md). Such a refusal must be a
+TypeError, and the program must hold such a call: counted, and a message other than CPython's
+is listed; a program that compiles although it holds such a call is a mismatch.
 
 Programs also hold ``try``/``except``/``else`` (around any statements: loops with break and
 continue, nested trys, returns in bodies and clauses, a clause that raises again), ``raise`` of
@@ -162,9 +162,8 @@ TUPLE_USE_SHARE = 0.05
 # keywords) before the function that the harness calls.
 HELPER_SHARE = 0.3
 # The share of calls of a helper that are deliberately wrong (an unknown keyword, a value given
-# twice, a missing or an extra argument): anyproc refuses them when it compiles, CPython when the
-# call runs; the harness compares anyproc's refusal with the binding error CPython gives
-# (``expected_refusals``).
+# twice, a missing or an extra argument): both sides raise CPython's TypeError when the call runs
+# (anyproc used to refuse them when it compiled, also in code that never runs).
 BAD_CALL_SHARE = 0.03
 # Constants a default value may be (literals, negative numbers, lists/tuples/dicts of them).
 DEFAULT_LITS = {
@@ -2885,39 +2884,12 @@ def compile_failure(path: str, program: Program, error: BaseException, stats: St
     stats.mismatches.append(Mismatch(path + " (compile)", program, (), cp, ap, known))
 
 
-@functools.lru_cache(maxsize=8)
-def call_errors(source: str) -> Dict[str, List[Tuple[int, str]]]:
-    """CPython's TypeError for each call of one of the program's functions that cannot bind its
-    arguments (an unknown keyword, a value given twice, one missing or too many), by the function
-    that makes the call: (line, message). Found by calling a stub with the callee's signature."""
-    tree = ast.parse(source)
-    stubs: Dict[str, Any] = {}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
-            args = copy.deepcopy(node.args)
-            args.defaults = [ast.Constant(None) for _ in args.defaults]
-            stub = ast.FunctionDef(node.name, args, [ast.Pass()], [], None)
-            ns: Dict[str, Any] = {}
-            exec(compile(ast.fix_missing_locations(ast.Module([stub], [])), "<stub>", "exec"), ns)
-            stubs[node.name] = ns[node.name]
-    out: Dict[str, List[Tuple[int, str]]] = {}
-    for func in tree.body:
-        for node in ast.walk(func):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in stubs:
-                try:
-                    stubs[node.func.id](*[None] * len(node.args), **{k.arg: None for k in node.keywords})
-                except TypeError as e:
-                    out.setdefault(func.name, []).append((node.lineno, str(e)))
-    return out
-
-
 def expected_refusals(program: Program, entry_only: bool = False) -> List[Tuple[Optional[int], str]]:
-    """The calls anyproc must refuse when it compiles the program, as (line or None, CPython's
-    message): wrong calls of its functions (of those the entry function reaches, when
-    ``entry_only``: anyproc.script lowers only those), and the wrong built-in calls the generator wrote."""
-    if len(re.findall(r"^def ", program.source, re.M)) < 2 and not program.refusals:
-        return []  # no function of the program to call
-    errors = call_errors(program.source)
+    """The calls anyproc must refuse when it compiles the program, as (None, CPython's message):
+    the wrong built-in calls the generator wrote, in the functions the entry function reaches when
+    ``entry_only`` (anyproc.script lowers only those)."""
+    if not program.refusals:
+        return []
     text = {n.name: ast.get_source_segment(program.source, n) or "" for n in ast.parse(program.source).body
             if isinstance(n, ast.FunctionDef)}
     names = set(text)
@@ -2929,9 +2901,7 @@ def expected_refusals(program: Program, entry_only: bool = False) -> List[Tuple[
                 reached.add(n)
                 todo += [m for m in text if re.search(rf"\b{m}\(", text[n])]
         names = reached
-    found: List[Tuple[Optional[int], str]] = [e for n in names for e in errors.get(n, [])]
-    return found + [(None, m) for call, m in program.refusals
-                    if any(paren_int_receivers(call) in text[n] for n in names)]
+    return [(None, m) for call, m in program.refusals if any(paren_int_receivers(call) in text[n] for n in names)]
 
 
 def check_refusal(path: str, program: Program, error: TypeError, expected: List[Tuple[Optional[int], str]],

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import anyproc
 from conftest import corpus_lines
-from test_formatting import check_all, check_printed_source, outcome
+from test_formatting import check_all, check_printed_source, check_source, outcome
 from test_print import check_random_programs, printed
 
 LINES = corpus_lines(300)
@@ -166,11 +166,7 @@ def test_text_front_end():
         "    opts = {**{'a': 1}, 'b': len(xs), **{'a': 2}}\n"
         "    return xs, (*words[:2],), {*words[:2], 'q'} == {'q', *words[:2]}, opts\n"
     )
-    ours = anyproc.script_source(source, "f")
-    namespace = {}
-    exec(source, namespace)  # noqa: S102 - the test's own source
-    for line in LINES[:50] + EDGE_LINES:
-        assert outcome(ours, line.split()) == outcome(namespace["f"], line.split())
+    check_source(source, "f", [(line.split(),) for line in LINES[:50] + EDGE_LINES])
 
 
 def _random_program(rng):

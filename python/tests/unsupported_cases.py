@@ -99,7 +99,9 @@ def uses_yield_in_try(text):
 
 
 def uses_generator_expression(text):
-    lengths = (len(w) for w in text.split())  # unsupported: generator expressions outside the argument
+    n = 1
+    lengths = (len(w) * n for w in text.split())  # unsupported: a generator expression that reads
+    n = 2
     return sum(lengths)
 
 

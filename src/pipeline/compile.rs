@@ -28,6 +28,7 @@ mod displays;
 pub use constants::module_globals;
 mod exceptions;
 mod generators;
+mod lazy_generators;
 mod nested;
 mod raising;
 mod spread;
@@ -1146,7 +1147,7 @@ impl<'a> FnCompiler<'a> {
             Expr::ListComp { .. } => self.list_comp(generators::comprehension(e), dst),
             Expr::DictComp { .. } => self.dict_comp(generators::comprehension(e), dst),
             Expr::SetComp { .. } => self.set_comp(generators::comprehension(e), dst),
-            Expr::GeneratorExp { .. } => Err(self.generator_error()),
+            Expr::GeneratorExp { .. } => self.lazy_generator(e, dst, false),
             Expr::Named { target, value } => {
                 // Into a temporary first: a comprehension fills its result as it runs, and its
                 // iterable may be the variable being assigned.
@@ -1299,7 +1300,15 @@ impl<'a> FnCompiler<'a> {
             let e = builtin.arity_error(args.len());
             return Err(err(self.line, e.kind(), e.message()));
         }
-        let regs = self.arguments(args, generators::takes_a_generator(builtin))?;
+        let regs = match (builtin, args) {
+            // `next(w for w in ws if ...)` takes its item before anything else runs.
+            (Builtin::Next, [g @ Expr::GeneratorExp { .. }, rest @ ..]) => {
+                let mut regs = vec![self.lazy_generator(g, None, true)?];
+                regs.extend(self.arguments(rest, false)?);
+                regs
+            }
+            _ => self.arguments(args, generators::takes_a_generator(builtin))?,
+        };
         let args = self.operands(&regs);
         let d = self.dst(dst);
         self.emit(Inst::CallBuiltin { dst: d, builtin, args });
@@ -1325,8 +1334,13 @@ impl<'a> FnCompiler<'a> {
                 if let Some(builtin) = Builtin::from_name(id) {
                     return self.call_builtin(builtin, args, keywords, dst);
                 }
-                if matches!(id.as_str(), "map" | "filter") {
-                    return Err(err(line, ErrorKind::Parse, generators::MAP_FILTER_PLACES));
+                if let Some(g) = self.map_filter_generator(&Expr::Call {
+                    func: Box::new(func.clone()),
+                    args: args.to_vec(),
+                    keywords: keywords.to_vec(),
+                }) {
+                    // `m = map(f, xs)`: the generator expression it is, run lazily.
+                    return self.lazy_generator(&g?, dst, false);
                 }
                 Err(err(line, ErrorKind::Name, format!("name '{id}' is not defined")))
             }

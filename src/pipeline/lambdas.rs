@@ -79,6 +79,38 @@ fn reads<'e>(e: &'e Expr, bound: &[&'e str], out: &mut Vec<String>) {
     }
 }
 
+/// The name every generator expression's function has in errors and reprs, as in Python.
+pub const GENEXPR_NAME: &str = "<genexpr>";
+
+/// The parameter a generator expression's function takes its first iterable in, as CPython's
+/// `.0`: no name of the source can be it.
+pub const GENEXPR_ITERABLE: &str = ".0";
+
+/// The generator function `name` a generator expression `e` on `line` runs as, as CPython
+/// compiles it: `captured` then [`GENEXPR_ITERABLE`] as its parameters, each `for` clause a loop
+/// nested in the one before (the first over the parameter), each condition an `if` within its
+/// clause, and the element yielded.
+pub fn genexp_def(name: &str, captured: &[String], e: &Expr, line: u32) -> FunctionDef {
+    let comp = e.comprehension().expect("a generator expression");
+    let elt = comp.elements().next().expect("a generator expression has an element").clone();
+    let mut body = vec![Stmt { line, kind: StmtKind::Yield { value: Some(elt) } }];
+    let clauses: Vec<_> = comp.clauses().collect();
+    for (i, (target, iter, ifs)) in clauses.into_iter().enumerate().rev() {
+        for test in ifs.iter().rev() {
+            body = vec![Stmt { line, kind: StmtKind::If { test: test.clone(), body, orelse: Vec::new() } }];
+        }
+        let iter = if i == 0 { Expr::Name { id: GENEXPR_ITERABLE.into() } } else { iter.clone() };
+        body = vec![Stmt { line, kind: StmtKind::For { target: target.clone(), iter, body, orelse: Vec::new() } }];
+    }
+    FunctionDef {
+        name: name.to_string(),
+        params: captured.iter().cloned().chain([GENEXPR_ITERABLE.to_string()]).collect(),
+        defaults: Vec::new(),
+        body,
+        line,
+    }
+}
+
 /// The function `name` a lambda on `line` compiles to: `captured` then its own `params`,
 /// returning `body`.
 pub fn lifted(name: &str, captured: &[String], params: &[String], body: &Expr, line: u32) -> FunctionDef {

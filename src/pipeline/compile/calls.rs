@@ -6,7 +6,7 @@ use super::generators::takes_a_generator;
 use super::{FnCompiler, Lifted, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
-use crate::pipeline::ast::{Expr, Keyword, Literal};
+use crate::pipeline::ast::{Expr, FunctionDef, Keyword, Literal};
 use crate::pipeline::binding::{Params, Source, bind};
 use crate::pipeline::builtins::Builtin;
 use crate::pipeline::ir::{Inst, Reg};
@@ -90,9 +90,15 @@ impl FnCompiler<'_> {
         keywords: &[Keyword],
         dst: Option<Reg>,
     ) -> Result<Reg> {
-        let line = self.line;
         let spec = Params { name, names: params, n_defaults: defaults.len(), builtin: false };
-        let sources = bind(&spec, args.len(), keywords).map_err(|e| err(line, e.kind(), e.message()))?;
+        let sources = match bind(&spec, args.len(), keywords) {
+            Ok(sources) => sources,
+            // A pipeline's step runs for every record: its wrong call is an error when it loads.
+            Err(e) if self.f.line_labels.iter().any(|(l, _)| *l == self.line) => {
+                return Err(err(self.line, e.kind(), e.message()));
+            }
+            Err(e) => return self.raise_when_called(args, keywords, e, dst),
+        };
         let first_default = params.len() - defaults.len();
         let regs = self.bound_registers(args, false, keywords, &sources, |i| defaults[i - first_default].clone())?;
         let regs: Vec<Reg> = captured.iter().copied().chain(regs).collect();
@@ -100,6 +106,30 @@ impl FnCompiler<'_> {
         let d = self.dst(dst);
         self.emit(Inst::CallUser { dst: d, func, args });
         Ok(d)
+    }
+
+    /// A call of the program's function that does not bind (`f(1, 2, 3)` of a function of two
+    /// parameters): its arguments are evaluated, then `e` is raised, when (and if) the call runs,
+    /// as CPython raises it.
+    fn raise_when_called(
+        &mut self,
+        args: &[Expr],
+        keywords: &[Keyword],
+        e: crate::Error,
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
+        for a in args {
+            match a {
+                Expr::Starred { value } => self.expr(value, None)?,
+                _ => self.expr(a, None)?,
+            };
+        }
+        for k in keywords {
+            self.expr(&k.value, None)?;
+        }
+        let message = self.constant(Slot::from_text(e.message()));
+        self.emit(Inst::Raise { kind: e.kind(), value: message });
+        Ok(self.dst(dst))
     }
 
     /// A call of built-in `b` with keyword arguments.
@@ -411,10 +441,19 @@ impl FnCompiler<'_> {
                 ),
             ));
         }
-        let (values, maybe_unbound, undefined) = self.captured_values(&captured)?;
         // Named as CPython names it in errors: by where it is defined.
         let name = format!("{}.<locals>.{LAMBDA_NAME}", self.f.name);
         let def = lifted(&name, &captured, params, body, self.line);
+        let d = self.dst(dst);
+        self.make_lifted(d, def, &captured)?;
+        Ok(d)
+    }
+
+    /// Writes into `dst` the function value of `def`, an expression's function (a lambda's, a
+    /// generator expression's) whose first parameters are the enclosing variables `captured`,
+    /// given their values now.
+    pub(super) fn make_lifted(&mut self, dst: Reg, def: FunctionDef, captured: &[String]) -> Result<()> {
+        let (values, maybe_unbound, undefined) = self.captured_values(captured)?;
         let n_captured = captured.len();
         let func = self.module.add_lifted(Lifted {
             def,
@@ -424,9 +463,8 @@ impl FnCompiler<'_> {
             defaults: Vec::new(),
             own_name: None,
         });
-        let d = self.dst(dst);
-        self.make_function(d, func, &values);
-        Ok(d)
+        self.make_function(dst, func, &values);
+        Ok(())
     }
 
     /// The registers of the enclosing variables `captured` that a lambda or nested function is

@@ -1,11 +1,11 @@
-//! Comprehensions: list, set and dict comprehensions anywhere, and generator expressions as the
-//! argument of a call that takes every item before it returns.
+//! Comprehensions: list, set and dict comprehensions anywhere, and generator expressions given
+//! to a call that takes every item before it returns.
 //!
 //! Rationale: a generator runs its body as its consumer asks for items. Where the consumer
 //! takes them all at once (`sum`, `sorted`, `"".join`, ...) nothing can run between two items,
-//! so building the list first gives the same result; `any` and `all`, which stop early, run
-//! as a loop that stops at the same item. Anywhere else (a generator kept in a variable, given
-//! to a function of the module) the interleaving would show, so it is refused.
+//! so building the list first gives the same result, faster; `any` and `all`, which stop early,
+//! run as a loop that stops at the same item. Anywhere else a generator expression runs lazily
+//! (`compile/lazy_generators.rs`).
 
 use super::{FnCompiler, err};
 use crate::error::{ErrorKind, Result};
@@ -46,16 +46,6 @@ fn dotted(e: &Expr) -> bool {
         _ => false,
     }
 }
-
-/// The error for `map()` or `filter()` anywhere but where a generator expression may go.
-pub(super) const MAP_FILTER_PLACES: &str = "map() and filter() are supported only as the argument of list(), \
-     tuple(), dict(), set(), sorted(), sum(), min(), max(), any(), all() or str.join() (anyscript runs them as \
-     the generator expressions they are, and builds their items first)";
-
-/// The error for a generator expression anywhere else.
-pub(super) const GENERATOR_PLACES: &str = "generator expressions are supported only as the argument of \
-     list(), tuple(), dict(), set(), sorted(), sum(), min(), max(), any(), all() or str.join() (anyscript builds \
-     their items first, which is what Python's generator gives a call that takes them all)";
 
 impl FnCompiler<'_> {
     /// The registers of a call's arguments; a generator expression among them becomes the
@@ -266,10 +256,5 @@ impl FnCompiler<'_> {
             skips.into_iter().for_each(|at| c.patch(at, next));
             Ok(())
         })
-    }
-
-    /// The error for a generator expression where it is not supported.
-    pub(super) fn generator_error(&self) -> crate::Error {
-        err(self.line, ErrorKind::Parse, GENERATOR_PLACES)
     }
 }

@@ -17,7 +17,7 @@ use crate::error::{ErrorKind, Result};
 use crate::pipeline::ast::{Expr, FunctionDef, Keyword, Stmt, StmtKind};
 use crate::pipeline::compile::visit_children;
 use crate::pipeline::ir::Reg;
-use crate::pipeline::lambdas::{def_free_names, free_names};
+use crate::pipeline::lambdas::{def_free_names, free_names, genexp_def};
 use crate::pipeline::unbound::bound_by_statements;
 use std::collections::HashSet;
 
@@ -199,8 +199,12 @@ impl FnCompiler<'_> {
         let mut lambdas = Vec::new();
         s.kind.for_each_expr(&mut |e| find_lambdas(e, &mut Vec::new(), &mut lambdas));
         for (lambda, comprehension_names) in lambdas {
-            let Expr::Lambda { params, body } = lambda else { continue };
-            let frozen = free_names(params, body)
+            // A generator expression reads all but its first iterable later, as a lambda does.
+            let reads = match lambda {
+                Expr::Lambda { params, body } => free_names(params, body),
+                _ => def_free_names(&genexp_def("", &[], lambda, s.line)),
+            };
+            let frozen = reads
                 .iter()
                 .filter(|n| self.locals.contains_key(*n))
                 .all(|n| !assigned.contains(n) && !comprehension_names.contains(n));
@@ -269,7 +273,7 @@ fn holds_mutable(e: &Expr) -> bool {
 /// Whether statement `s` (or one in its blocks) is a `def` or has a lambda.
 fn makes_functions(s: &Stmt) -> bool {
     fn has_lambda(e: &Expr) -> bool {
-        let mut found = matches!(e, Expr::Lambda { .. });
+        let mut found = matches!(e, Expr::Lambda { .. } | Expr::GeneratorExp { .. });
         if !found {
             visit_children(e, &mut |c| found = found || has_lambda(c));
         }
@@ -283,6 +287,9 @@ fn makes_functions(s: &Stmt) -> bool {
 /// The lambdas in `e` (not inside other lambdas, which are checked where they are compiled),
 /// each with the names the comprehensions around it bind.
 fn find_lambdas<'e>(e: &'e Expr, comprehension_names: &mut Vec<String>, out: &mut Vec<(&'e Expr, Vec<String>)>) {
+    if matches!(e, Expr::GeneratorExp { .. }) {
+        out.push((e, comprehension_names.clone()));
+    }
     match e {
         Expr::Lambda { .. } => out.push((e, comprehension_names.clone())),
         _ if let Some(comp) = e.comprehension() => {
