@@ -405,6 +405,7 @@ class _Lowerer:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str) and len(body) > 1:
             body = body[1:]  # the docstring: nothing to run
+        self.imports, self.import_nodes = {}, set()
         self.leading_imports(body)
         lowered = {
             "name": self.names[fn],
@@ -420,7 +421,6 @@ class _Lowerer:
         """Runs the imports at the top of the function's body (``import re``, ``from collections
         import Counter``) as Python would at its first call, and keeps what their names bind: the
         same objects at every call after, which the function reads as it reads a module's."""
-        self.imports, self.import_nodes = {}, set()
         for node in body:
             if not isinstance(node, (ast.Import, ast.ImportFrom)):
                 break
@@ -454,12 +454,14 @@ class _Lowerer:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str) and len(body) > 1:
             body = body[1:]  # the docstring
-        saved = self.locals, self.clauses
+        saved = self.locals, self.clauses, self.imports, self.import_nodes
         self.locals, self.clauses = saved[0] | set(params) | _assigned_names(node), 0
+        self.imports, self.import_nodes = dict(self.imports), set(self.import_nodes)
         try:
+            self.leading_imports(body)
             lowered = {"name": node.name, "params": params, "body": self.block(body), "line": self.src.line(node)}
         finally:
-            self.locals, self.clauses = saved
+            self.locals, self.clauses, self.imports, self.import_nodes = saved
         if defaults:
             lowered["defaults"] = defaults
         return lowered

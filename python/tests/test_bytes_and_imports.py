@@ -62,6 +62,13 @@ def calls_a_helper_that_imports(line):
     return helper_with_import(line.split())
 
 
+def nested_import(line):
+    def words(text):
+        import re
+        return re.findall(r"\w+", text)
+    return [w.lower() for w in words(line)]
+
+
 def import_later(line):
     words = line.split()
     import re  # noqa: F401 - refused: not at the top of the body
@@ -92,6 +99,7 @@ def test_type_and_builtin_reprs_match_cpython():
 def test_imports_at_the_top_of_a_body():
     check_all(imports_first, [(t,) for t in LINES + ["", "Ｆｕｌｌ ｗｉｄｔｈ", "a a a b"]])
     check_all(calls_a_helper_that_imports, [(t,) for t in LINES[:50]])
+    check_all(nested_import, [(t,) for t in LINES[:50] + [""]])
     check_printed_source([imports_first, as_text, byte_values], [(t,) for t in LINES[:20]])
 
 

@@ -99,12 +99,21 @@ def nested_clauses(line):
     return sorted(g), sum(1 for _ in (c for w in words for c in w if c.isdigit()))
 
 
+def kept_map_of_a_local_function(line):
+    # map() reads `f` once, when it is called: a later `f = ...` would not change it.
+    f = str.title
+    titled = map(f, line.split())
+    out = list(xs for xs in [line.split()[:3]])[0]
+    out[1:2] = (w.upper() for w in line.split()[:2])
+    return list(titled), out
+
+
 def returned(line):
     return (w for w in line.split() if w)
 
 
 FUNCTIONS = [counted, first_long, first_per_length, kept_and_resumed, interleaved, pairs_and_positions,
-             fails_at_an_item, maps_and_filters, given_to_a_helper, nested_clauses]
+             fails_at_an_item, maps_and_filters, given_to_a_helper, nested_clauses, kept_map_of_a_local_function]
 
 
 @pytest.mark.parametrize("fn", FUNCTIONS, ids=[f.__name__ for f in FUNCTIONS])

@@ -1339,8 +1339,11 @@ impl<'a> FnCompiler<'a> {
                     args: args.to_vec(),
                     keywords: keywords.to_vec(),
                 }) {
-                    // `m = map(f, xs)`: the generator expression it is, run lazily.
-                    return self.lazy_generator(&g?, dst, false);
+                    // `m = map(f, xs)`: the generator expression it is, run lazily. Python reads
+                    // a named `f` once, when map() is called, as the generator's captured value
+                    // is; a lambda reads its variables at each item.
+                    let named = !matches!(args.first(), Some(Expr::Lambda { .. }));
+                    return self.lazy_generator(&g?, dst, named);
                 }
                 Err(err(line, ErrorKind::Name, format!("name '{id}' is not defined")))
             }

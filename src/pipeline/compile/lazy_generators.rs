@@ -19,11 +19,12 @@ use crate::pipeline::ir::{Inst, Reg};
 use crate::pipeline::lambdas::{GENEXPR_NAME, def_free_names, genexp_def};
 
 impl FnCompiler<'_> {
-    /// The generator a generator expression `e` makes; `taken_now` when its consumer takes what
-    /// it needs before anything else runs (`next(...)`), so it may read any variable.
-    pub(super) fn lazy_generator(&mut self, e: &Expr, dst: Option<Reg>, taken_now: bool) -> Result<Reg> {
+    /// The generator a generator expression `e` makes; `values_now` when the values its
+    /// variables have now are those Python would read: its consumer takes what it needs before
+    /// anything else runs (`next(...)`), or it is `map(f, xs)`, whose `f` Python reads once.
+    pub(super) fn lazy_generator(&mut self, e: &Expr, dst: Option<Reg>, values_now: bool) -> Result<Reg> {
         let comp = e.comprehension().expect("a generator expression");
-        let frozen = taken_now || self.is_frozen_lambda(e);
+        let frozen = values_now || self.is_frozen_lambda(e);
         let name = format!("{}.<locals>.{GENEXPR_NAME}", self.f.name);
         let reads = def_free_names(&genexp_def(&name, &[], e, self.line));
         let captured: Vec<String> = reads.into_iter().filter(|n| self.locals.contains_key(n)).collect();
