@@ -161,3 +161,47 @@ def test_text_front_end():
         "    return first, list(g), next((c for c in line if c.isdigit()), '')\n"
     )
     check_source(source, "f", [(line,) for line in LINES[:50] + EDGE])
+
+
+def _random_program(rng):
+    """A function of ``words`` that makes generator expressions (and maps and filters) as values
+    and takes their items in random ways: partly by next(), partly by a loop that breaks, the
+    rest by list(); elements and conditions that may raise at some item."""
+    elements = ["w", "w.upper()", "len(w)", "w[0]", "w * 2", "10 // (len(w) - 2)", "(w, len(w))", "w.index('e')"]
+    conditions = ["", "", " if w", " if len(w) > 3", " if w.isalpha()", " if 'a' in w", " if 1 / (len(w) - 1)"]
+    # No set of strs: its order follows the str hash, which CPython salts per process.
+    sources = ["words", "words[:3]", "words[::-1]", "sorted(words)", "[w for w in words if w]", "sorted(set(words))"]
+    makers = [
+        lambda: f"({rng.choice(elements)} for w in {rng.choice(sources)}{rng.choice(conditions)})",
+        lambda: f"map(str.lower, {rng.choice(sources)})",
+        lambda: f"filter(None, {rng.choice(sources)})",
+        lambda: f"(a + b for a in {rng.choice(sources)} for b in 'xy'{rng.choice(['', ' if a < b'])})",
+    ]
+    lines = ["def f(words):", "    out = []"]
+    for k in range(rng.randrange(1, 4)):
+        g = f"g{k}"
+        lines.append(f"    {g} = {rng.choice(makers)()}")
+        lines.append("    try:")
+        for _ in range(rng.randrange(1, 4)):
+            take = rng.randrange(4)
+            if take == 0:
+                lines.append(f"        out.append(next({g}, '-'))")
+            elif take == 1:
+                lines.append(f"        for x in {g}:")
+                lines.append("            out.append(x)")
+                lines.append(f"            if len(out) > {rng.randrange(1, 6)}:")
+                lines.append("                break")
+            elif take == 2:
+                lines.append(f"        out.append(list({g}))")
+            else:
+                lines.append(f"        out.append(sorted({g}, key=repr)[:2])")
+        lines.append("    except (ValueError, ZeroDivisionError, TypeError) as e:")
+        lines.append("        out.append(str(e))")
+    lines.append("    return out")
+    return "\n".join(lines) + "\n"
+
+
+def test_random_programs_equal_cpython():
+    from test_print import check_random_programs
+
+    check_random_programs(_random_program, 1711, 400, max_words=6)
