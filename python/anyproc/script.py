@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import importlib
 import inspect
 import json
 import linecache
@@ -923,8 +924,6 @@ def _flat_types(node: ast.expr) -> List[ast.expr]:
 
 def _imported(node: ast.stmt, alias: ast.alias) -> Any:
     """What ``alias`` of import statement ``node`` binds, the import run as Python runs it."""
-    import importlib
-
     if isinstance(node, ast.Import):
         module = importlib.import_module(alias.name)
         return module if alias.asname else importlib.import_module(alias.name.split(".")[0])

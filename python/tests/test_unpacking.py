@@ -121,6 +121,29 @@ def test_unpacking_and_slice_stores_match_cpython():
         check_all(fn, cases)
 
 
+def set_display_orders(keys, gone):
+    # Ints whose hashes collide in a small table: where each lands shows how it was added. A
+    # `*set` is merged as set.update merges it (CPython's SET_UPDATE), not item by item.
+    s = set()
+    for k in keys:
+        s.add(k)
+    for k in gone:
+        s.discard(k)
+    return list({*s}), list({0, *s}), list({*s, 8, *keys})
+
+
+def test_set_displays_iterate_in_cpythons_order():
+    import random
+
+    rng = random.Random(1717)
+    pool = [0, 1, 2, 8, 16, 24, 32, 40, 64, 3, 11, 19, 27]
+    cases = []
+    for _ in range(500):
+        keys = [rng.choice(pool) for _ in range(rng.randrange(1, 9))]
+        cases.append((keys, rng.sample(keys, rng.randrange(0, len(keys)))))
+    check_all(set_display_orders, cases)
+
+
 def test_printed_source_parses_back():
     check_printed_source(FUNCTIONS, [(t,) for t in LINES[:30] + EDGE_LINES])
 

@@ -1183,7 +1183,7 @@ impl<'a> FnCompiler<'a> {
     /// Whether `id`, read as CPython reads a name the function does not assign, has a value:
     /// the function itself, a module constant or function, or a built-in.
     fn resolves_outside(&self, id: &str) -> bool {
-        self.own.as_ref().is_some_and(|(name, _)| name == id)
+        self.is_own_name(id)
             || self.module.globals.contains_key(id)
             || self.module.functions.contains_key(id)
             || Builtin::from_name(id).is_some()

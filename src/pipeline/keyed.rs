@@ -9,7 +9,7 @@ use super::Slot;
 use super::format::{FormatArgs, str_format_with};
 use super::methods::{Method, check_method};
 use super::slice_store::{del_slice, set_slice};
-use super::unpacking::{Display, add_to_set, freeze_list, unpack_into};
+use super::unpacking::{Display, unpack_into};
 use super::value_ops::{
     Text, c_int_arg, iter_items, list_of, py_gt, py_lt, sort_by_python_lt, text_slot, type_error, value_error, vname,
 };
@@ -49,10 +49,6 @@ pub enum Keyed {
         /// The container the display builds.
         into: Display,
     },
-    /// An item after a `*value` in a set display: operands `set, item`.
-    SetAdd,
-    /// The end of a tuple display with `*value`, built as a list: operand `list`.
-    ToTuple,
     /// `obj[lower:upper:step] = value`: operands `obj, lower, upper, step, value`.
     SetSlice,
     /// `del obj[lower:upper:step]`: operands `obj, lower, upper, step`.
@@ -71,10 +67,7 @@ impl Keyed {
             Keyed::Print { .. } => "print",
             Keyed::Spread { .. } => "call",
             Keyed::Unpack { into: Display::Dict } => "dict.unpack",
-            Keyed::Unpack { into: Display::Set } => "set.unpack",
             Keyed::Unpack { into: Display::List } => "list.unpack",
-            Keyed::SetAdd => "set.add",
-            Keyed::ToTuple => "tuple",
             Keyed::SetSlice => "store_slice",
             Keyed::DelSlice => "delete_slice",
         }
@@ -123,8 +116,6 @@ pub fn call_keyed(call: Keyed, args: &[AnyView<'_>]) -> Result<Slot> {
             super::spread::call_spread(*label, *receiver, *callee, values, starred)
         }
         (Keyed::Unpack { into }, [container, value]) => unpack_into(into, *container, *value).map(|()| Slot::default()),
-        (Keyed::SetAdd, [set, item]) => add_to_set(*set, *item).map(|()| Slot::default()),
-        (Keyed::ToTuple, [list]) => freeze_list(*list),
         (Keyed::SetSlice, [obj, lower, upper, step, value]) => {
             set_slice(*obj, *lower, *upper, *step, *value).map(|()| Slot::default())
         }

@@ -87,10 +87,10 @@ pub const GENEXPR_NAME: &str = "<genexpr>";
 pub const GENEXPR_ITERABLE: &str = ".0";
 
 /// The generator function `name` a generator expression `e` on `line` runs as, as CPython
-/// compiles it: `captured` then [`GENEXPR_ITERABLE`] as its parameters, each `for` clause a loop
-/// nested in the one before (the first over the parameter), each condition an `if` within its
-/// clause, and the element yielded.
-pub fn genexp_def(name: &str, captured: &[String], e: &Expr, line: u32) -> FunctionDef {
+/// compiles it: [`GENEXPR_ITERABLE`] its parameter (the enclosing variables it reads go before
+/// it when it is made), each `for` clause a loop nested in the one before (the first over the
+/// parameter), each condition an `if` within its clause, and the element yielded.
+pub fn genexp_def(name: &str, e: &Expr, line: u32) -> FunctionDef {
     let comp = e.comprehension().expect("a generator expression");
     let elt = comp.elements().next().expect("a generator expression has an element").clone();
     let mut body = vec![Stmt { line, kind: StmtKind::Yield { value: Some(elt) } }];
@@ -102,13 +102,7 @@ pub fn genexp_def(name: &str, captured: &[String], e: &Expr, line: u32) -> Funct
         let iter = if i == 0 { Expr::Name { id: GENEXPR_ITERABLE.into() } } else { iter.clone() };
         body = vec![Stmt { line, kind: StmtKind::For { target: target.clone(), iter, body, orelse: Vec::new() } }];
     }
-    FunctionDef {
-        name: name.to_string(),
-        params: captured.iter().cloned().chain([GENEXPR_ITERABLE.to_string()]).collect(),
-        defaults: Vec::new(),
-        body,
-        line,
-    }
+    FunctionDef { name: name.to_string(), params: vec![GENEXPR_ITERABLE.to_string()], defaults: Vec::new(), body, line }
 }
 
 /// The function `name` a lambda on `line` compiles to: `captured` then its own `params`,

@@ -120,15 +120,10 @@ pub(crate) fn name_attribute(x: Value<'_>) -> Result<Slot> {
     let Some(f) = PackedFunc::from_value(x) else {
         return Err(type_error(format!("'{}' object has no attribute '__name__'", vname(x))));
     };
-    if let Some(b) = Builtin::of_func(&f) {
-        return Ok(Slot::from_text(b.name()));
-    }
-    if let Some(name) = collection_type_name(&f) {
-        return Ok(Slot::from_text(name));
-    }
-    let types = OTHER_TYPES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    match types.iter().find(|(_, t)| t.ptr_eq(&f)) {
-        Some((name, _)) => Ok(Slot::from_text(name)),
+    match known_function(&f) {
+        Some(KnownFunction::Builtin(b)) => Ok(Slot::from_text(b.name())),
+        Some(KnownFunction::Collection(name)) => Ok(Slot::from_text(name)),
+        Some(KnownFunction::Other(name)) => Ok(Slot::from_text(&name)),
         None => Err(type_error("__name__ is known only of types and built-in functions in anyscript")),
     }
 }
@@ -136,15 +131,33 @@ pub(crate) fn name_attribute(x: Value<'_>) -> Result<Slot> {
 /// Python's repr of a built-in function or a type given as a value (`<class 'int'>`,
 /// `<built-in function len>`, `<class 'collections.Counter'>`), when `x` is one.
 pub(crate) fn function_repr(x: Value<'_>) -> Option<String> {
-    let f = PackedFunc::from_value(x)?;
-    if let Some(b) = Builtin::of_func(&f) {
-        return Some(b.repr());
+    Some(match known_function(&PackedFunc::from_value(x)?)? {
+        KnownFunction::Builtin(b) => b.repr(),
+        KnownFunction::Collection(name) => format!("<class 'collections.{name}'>"),
+        KnownFunction::Other(name) => format!("<class '{name}'>"),
+    })
+}
+
+/// What a function value that anyscript names is.
+enum KnownFunction {
+    /// A built-in (a type among them).
+    Builtin(Builtin),
+    /// One of `collections`' types, by name.
+    Collection(&'static str),
+    /// The type object of a type with no built-in ([`other_type`]), by name.
+    Other(String),
+}
+
+/// Which built-in or type `f` is, if anyscript names it.
+fn known_function(f: &PackedFunc) -> Option<KnownFunction> {
+    if let Some(b) = Builtin::of_func(f) {
+        return Some(KnownFunction::Builtin(b));
     }
-    if let Some(name) = collection_type_name(&f) {
-        return Some(format!("<class 'collections.{name}'>"));
+    if let Some(name) = collection_type_name(f) {
+        return Some(KnownFunction::Collection(name));
     }
     let types = OTHER_TYPES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    types.iter().find(|(_, t)| t.ptr_eq(&f)).map(|(name, _)| format!("<class '{name}'>"))
+    types.iter().find(|(_, t)| t.ptr_eq(f)).map(|(name, _)| KnownFunction::Other(name.clone()))
 }
 
 /// [`name_attribute`] as a function value, which `x.__name__` compiles to a call of.

@@ -1,27 +1,24 @@
-//! Displays with unpacked items, `[*a, b]`, `(*a, b)`, `{*a, b}` and `{**m, k: v}`, built step
-//! by step as CPython 3.11 builds them: the items before the first `*` make the container, then
-//! each `*value` is added when it has been evaluated and each later item after it, so an error
-//! stops the display where CPython's stops, before the items after it are evaluated.
+//! Displays with unpacked items, `[*a, b]`, `(*a, b)` and `{**m, k: v}`, built step by step as
+//! CPython 3.11 builds them: the items before the first `*` make the container, then each
+//! `*value` is added when it has been evaluated and each later item after it, so an error stops
+//! the display where CPython's stops, before the items after it are evaluated. A set display's
+//! steps are `set.update` and `set.add` themselves, as CPython's `SET_UPDATE` and `SET_ADD` are.
 
-use super::Slot;
-use super::set_ops::set_of;
-use super::value_ops::{dict_of, is_iterable, iter_items, list_of, type_error, vname};
-use crate::{AnyView, Result, Tuple};
+use super::value_ops::{dict_of, dict_update_from, is_iterable, iter_items, list_of, type_error, vname};
+use crate::{AnyView, Result};
 
-/// The kind of container a display builds.
+/// The kind of container a display with `*value` or `**value` builds through [`unpack_into`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Display {
-    /// A list, or a tuple (built as a list, then frozen).
+    /// A list, or a tuple (built as a list, then made a tuple by `tuple()`).
     List,
-    /// A set.
-    Set,
     /// A dict.
     Dict,
 }
 
 /// Adds the items of `value` (`*value`, or `**value` for a dict) to the display's `container`,
-/// with CPython's errors: a list's "Value after *", a set's "not iterable", a dict's "not a
-/// mapping" (a dict's update from pairs is not one).
+/// with CPython's errors: a list's "Value after *", a dict's "not a mapping" (a dict's update
+/// from pairs is not one).
 pub fn unpack_into(into: Display, container: AnyView<'_>, value: AnyView<'_>) -> Result<()> {
     let v = value.value();
     match into {
@@ -33,35 +30,14 @@ pub fn unpack_into(into: Display, container: AnyView<'_>, value: AnyView<'_>) ->
             let mut list = list_of(container.value()).ok_or_else(|| not_built("list"))?;
             list.try_extend(items, "list display")
         }
-        Display::Set => {
-            let items = iter_items(v)?;
-            let mut set = set_of(container.value()).ok_or_else(|| not_built("set"))?;
-            set.extend(&items)
-        }
         Display::Dict => {
-            let Some(src) = dict_of(v) else {
+            if dict_of(v).is_none() {
                 return Err(type_error(format!("'{}' object is not a mapping", vname(v))));
-            };
-            let mut dict = dict_of(container.value()).ok_or_else(|| not_built("dict"))?;
-            for (k, x) in src.items() {
-                dict.try_set(k, x, "dict display")?;
             }
-            Ok(())
+            let mut dict = dict_of(container.value()).ok_or_else(|| not_built("dict"))?;
+            dict_update_from(&mut dict, v)
         }
     }
-}
-
-/// An item after a `*value` in a set display, added to `set` as CPython adds it (one at a time,
-/// which decides where it lands among equal hashes).
-pub fn add_to_set(set: AnyView<'_>, item: AnyView<'_>) -> Result<()> {
-    let mut set = set_of(set.value()).ok_or_else(|| not_built("set"))?;
-    set.add(item.to_owned::<0>()).map(drop)
-}
-
-/// The tuple a tuple display with `*value` makes from the list it was built in.
-pub fn freeze_list(list: AnyView<'_>) -> Result<Slot> {
-    let list = list_of(list.value()).ok_or_else(|| not_built("list"))?;
-    Ok(Tuple::from_vec(list.to_vec()).into())
 }
 
 /// The compiler hands these instructions the container it made; anything else is its bug.
@@ -72,6 +48,7 @@ fn not_built(what: &str) -> crate::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::Slot;
     use crate::pipeline::test_values::*;
     use crate::pipeline::value_ops::repr_value;
 
@@ -93,25 +70,10 @@ mod tests {
     }
 
     #[test]
-    fn sets_say_not_iterable_and_refuse_unhashable_items() {
-        let st = Slot::from(crate::Set::new());
-        assert_eq!(unpack(Display::Set, &st, i(5)), "'int' object is not iterable");
-        assert_eq!(unpack(Display::Set, &st, list(vec![list(vec![])])), "unhashable type: 'list'");
-        assert_eq!(unpack(Display::Set, &st, s("aa")), "{'a'}");
-    }
-
-    #[test]
     fn dicts_take_only_mappings_later_keys_winning() {
         let d = dict(vec![(i(1), i(2))]);
         assert_eq!(unpack(Display::Dict, &d, dict(vec![(i(1), i(3)), (s("x"), none())])), "{1: 3, 'x': None}");
         assert_eq!(unpack(Display::Dict, &d, i(5)), "'int' object is not a mapping");
         assert_eq!(unpack(Display::Dict, &d, list(vec![list(vec![i(1), i(2)])])), "'list' object is not a mapping");
-    }
-
-    #[test]
-    fn a_tuple_display_freezes_its_list() {
-        let l = list(vec![i(1), s("a")]);
-        assert_eq!(repr_value(freeze_list(l.view()).unwrap().value()), "(1, 'a')");
-        assert_eq!(repr_value(freeze_list(list(vec![i(1)]).view()).unwrap().value()), "(1,)");
     }
 }

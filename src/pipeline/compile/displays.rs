@@ -8,8 +8,10 @@ use super::FnCompiler;
 use crate::error::Result;
 use crate::pipeline::Slot;
 use crate::pipeline::ast::{BinOp, Expr};
+use crate::pipeline::builtins::Builtin;
 use crate::pipeline::ir::{Inst, Reg};
 use crate::pipeline::keyed::Keyed;
+use crate::pipeline::methods::Method;
 use crate::pipeline::unpacking::Display;
 use std::slice::from_ref;
 
@@ -24,35 +26,36 @@ impl FnCompiler<'_> {
         let operands = self.operands(&regs);
         let list = self.temp();
         self.emit(Inst::BuildList { dst: list, items: operands });
-        self.add_steps(list, &items[first_star..], Display::List)?;
-        let d = self.dst(dst);
-        match tuple {
-            true => {
-                let args = self.operands(&[list]);
-                self.emit(Inst::CallKeyed { dst: d, call: Keyed::ToTuple, args });
-            }
-            false => {
-                self.emit(Inst::Move { dst: d, src: list });
-            }
+        self.add_steps(list, &items[first_star..], false)?;
+        if !tuple {
+            return Ok(self.move_to(list, dst));
         }
+        // CPython's LIST_TO_TUPLE: `tuple()` of the list it built.
+        let args = self.operands(&[list]);
+        let d = self.dst(dst);
+        self.emit(Inst::CallBuiltin { dst: d, builtin: Builtin::Tuple, args });
         Ok(d)
     }
 
-    /// Adds `items`, from a display's first `*value` on, to the list or set `container` one at
-    /// a time, each as soon as it is evaluated.
-    fn add_steps(&mut self, container: Reg, items: &[Expr], into: Display) -> Result<()> {
+    /// Adds `items`, from a display's first `*value` on, to the list (or the set, where `set`)
+    /// `container` one at a time, each as soon as it is evaluated: a set's steps are
+    /// `set.update` and `set.add`, as CPython's `SET_UPDATE` and `SET_ADD` are.
+    fn add_steps(&mut self, container: Reg, items: &[Expr], set: bool) -> Result<()> {
         for item in items {
-            if let Expr::Starred { value } = item {
-                let v = self.starred_items(value)?;
-                self.emit_keyed(Keyed::Unpack { into }, &[container, v]);
-                continue;
-            }
-            let v = self.expr(item, None)?;
-            match into {
-                Display::List => {
+            let (star, v) = match item {
+                Expr::Starred { value } => (true, self.starred_items(value)?),
+                _ => (false, self.expr(item, None)?),
+            };
+            match (set, star) {
+                (false, true) => self.emit_keyed(Keyed::Unpack { into: Display::List }, &[container, v]),
+                (false, false) => {
                     self.emit(Inst::Append { list: container, value: v });
                 }
-                _ => self.emit_keyed(Keyed::SetAdd, &[container, v]),
+                (true, _) => {
+                    let method = if star { Method::Update } else { Method::Add };
+                    let (dst, args) = (self.temp(), self.operands(&[v]));
+                    self.emit(Inst::CallMethod { dst, method, obj: container, args });
+                }
             }
         }
         Ok(())
@@ -70,7 +73,7 @@ impl FnCompiler<'_> {
         let first_star = items.iter().position(|e| matches!(e, Expr::Starred { .. })).unwrap_or(items.len());
         let set = self.temp();
         self.set_display(&items[..first_star], false, Some(set))?;
-        self.add_steps(set, &items[first_star..], Display::Set)?;
+        self.add_steps(set, &items[first_star..], true)?;
         Ok(self.move_to(set, dst))
     }
 

@@ -26,8 +26,8 @@ impl FnCompiler<'_> {
         let comp = e.comprehension().expect("a generator expression");
         let frozen = values_now || self.is_frozen_lambda(e);
         let name = format!("{}.<locals>.{GENEXPR_NAME}", self.f.name);
-        let reads = def_free_names(&genexp_def(&name, &[], e, self.line));
-        let captured: Vec<String> = reads.into_iter().filter(|n| self.locals.contains_key(n)).collect();
+        let mut def = genexp_def(&name, e, self.line);
+        let captured: Vec<String> = def_free_names(&def).into_iter().filter(|n| self.locals.contains_key(n)).collect();
         if let (Some(first), false) = (captured.first(), frozen) {
             return Err(err(
                 self.line,
@@ -43,8 +43,10 @@ impl FnCompiler<'_> {
         }
         // The first iterable is evaluated here, before the generator exists, as in Python.
         let iterable = self.expr(comp.iter, None)?;
+        // The captured variables are its first parameters, before the iterable.
+        def.params.splice(0..0, captured.iter().cloned());
         let callee = self.temp();
-        self.make_lifted(callee, genexp_def(&name, &captured, e, self.line), &captured)?;
+        self.make_lifted(callee, def, &captured)?;
         let args = self.operands(&[iterable]);
         let d = self.dst(dst);
         self.emit(Inst::CallValue { dst: d, callee, args });

@@ -202,7 +202,7 @@ impl FnCompiler<'_> {
             // A generator expression reads all but its first iterable later, as a lambda does.
             let reads = match lambda {
                 Expr::Lambda { params, body } => free_names(params, body),
-                _ => def_free_names(&genexp_def("", &[], lambda, s.line)),
+                _ => def_free_names(&genexp_def("", lambda, s.line)),
             };
             let frozen = reads
                 .iter()
