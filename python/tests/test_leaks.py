@@ -15,6 +15,7 @@ N = 100_000
 # RSS may grow a little as allocators settle; a leak of even 16 bytes a call is 1.6 MB here.
 RSS_TOLERANCE = 1.5 * 1024 * 1024
 PY_TOLERANCE = 64 * 1024
+RSS_ROUNDS = 3
 
 
 def rss() -> int:
@@ -32,16 +33,28 @@ def check_flat(fn, n=N):
     gc.collect()
     tracemalloc.start()
     before_py = tracemalloc.get_traced_memory()[0]
-    before_rss = rss()
     for _ in range(n):
         fn()
     gc.collect()
     after_py = tracemalloc.get_traced_memory()[0]
-    after_rss = rss()
     tracemalloc.stop()
     assert after_py - before_py < PY_TOLERANCE, f"Python heap grew by {after_py - before_py} bytes"
-    if before_rss:
-        assert after_rss - before_rss < RSS_TOLERANCE, f"RSS grew by {after_rss - before_rss} bytes"
+    # RSS is measured without tracemalloc (whose own tables take pages) and in up to three
+    # rounds: an allocator that settles late (arenas, fragmentation under a loaded machine)
+    # grows in one round, while a leak grows in every round, so one flat round clears it.
+    growths = []
+    for _ in range(RSS_ROUNDS):
+        gc.collect()
+        before_rss = rss()
+        if not before_rss:
+            return
+        for _ in range(n):
+            fn()
+        gc.collect()
+        growths.append(rss() - before_rss)
+        if growths[-1] < RSS_TOLERANCE:
+            return
+    raise AssertionError(f"RSS grew in each of {RSS_ROUNDS} rounds of {n} calls: {growths} bytes")
 
 
 echo = anyproc.get_global_func("testing.echo")
