@@ -88,6 +88,30 @@ def test_random_set_operations_iterate_in_cpython_order(seed):
         assert got == want, source
 
 
+def constant_display_program(rng: random.Random) -> str:
+    """A function that iterates one display of constants (with repeats) where CPython lays it
+    out each of its three ways: a loop's or a comprehension's iterable (a frozenset rebuilt
+    once), a display of more than two elsewhere (a copy of that) and a shorter one (built)."""
+    keys = [random_key(rng) for _ in range(rng.randrange(1, 8))]
+    keys += rng.sample(keys, rng.randrange(0, len(keys) + 1))
+    rng.shuffle(keys)
+    display = "{" + ", ".join(keys) + "}"
+    return "\n".join([
+        "def f(x):", "    out = []", f"    for k in {display}:", "        out.append(k)",
+        f"    return [out, [k for k in {display}], list(k for k in {display}), list({display}),",
+        f"            sorted({display}) == sorted(set({display})), list({{{keys[0]}, {keys[-1]}}}),",
+        f"            {{k: 1 for k in {display}}}]", ""])
+
+
+def test_constant_displays_iterate_in_cpython_order():
+    rng = random.Random(7)
+    for _ in range(600):
+        source = constant_display_program(rng)
+        namespace: dict = {}
+        exec(source, namespace)  # noqa: S102 - the program is generated above
+        assert outcome(anyproc.script_source(source, "f"), 0) == outcome(namespace["f"], 0), source
+
+
 def test_large_sets_grow_as_cpython_grows_them():
     # Past 50,000 keys CPython grows the table by 2x instead of 4x.
     source = ("def f(n):\n    s = set()\n    for i in range(n):\n        s.add(i * 7919 % 1000003)\n"

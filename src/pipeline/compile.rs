@@ -14,6 +14,7 @@ use super::inline::inline_leaf_calls;
 use super::ir::{Function, Inst, Operands, Program, Reg};
 use super::iterate::DictView;
 use super::methods::Method;
+use super::set_ops::SetLayout;
 use super::unbound::{bound_by_statements, maybe_unbound};
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::registry;
@@ -828,15 +829,7 @@ impl<'a> FnCompiler<'a> {
                     item_names = (view == DictView::Items).then(|| two_names(target)).flatten();
                 }
                 None => {
-                    let src = match iter {
-                        // CPython's optimizer makes a display of constants that a loop iterates
-                        // a frozenset of its items in order (`fold_iter`), laid out as a set
-                        // built item by item, not as the copy a display elsewhere makes of it.
-                        Expr::Set { items } if items.iter().all(constants::is_folded_constant) => {
-                            self.set_display(items, false, None)?
-                        }
-                        _ => self.expr(iter, None)?,
-                    };
+                    let src = self.iterable(iter)?;
                     self.emit(Inst::IterStart { slot, src });
                 }
             },
@@ -996,14 +989,26 @@ impl<'a> FnCompiler<'a> {
         dst.unwrap_or_else(|| self.temp())
     }
 
-    /// A set display of `items`; `folded` lays it out as CPython's copy of the frozenset it
-    /// folds a display of more than two constants into.
-    fn set_display(&mut self, items: &[Expr], folded: bool, dst: Option<Reg>) -> Result<Reg> {
+    /// A set display of `items`, its table laid out as CPython lays out the display `layout`
+    /// names.
+    fn set_display(&mut self, items: &[Expr], layout: SetLayout, dst: Option<Reg>) -> Result<Reg> {
         let regs = self.exprs(items)?;
         let items = self.operands(&regs);
         let d = self.dst(dst);
-        self.emit(Inst::BuildSet { dst: d, items, folded });
+        self.emit(Inst::BuildSet { dst: d, items, layout });
         Ok(d)
+    }
+
+    /// The iterable of a `for` or of a comprehension's first loop. CPython's optimizer makes a
+    /// set display of constants there (of any length) the frozenset it iterates (`fold_iter`),
+    /// whose layout is neither a display's built item by item nor its copy elsewhere.
+    pub(super) fn iterable(&mut self, iter: &Expr) -> Result<Reg> {
+        match iter {
+            Expr::Set { items } if items.iter().all(constants::is_folded_constant) => {
+                self.set_display(items, SetLayout::Frozen, None)
+            }
+            _ => self.expr(iter, None),
+        }
     }
 
     /// Compiles `e`; the value ends up in `dst` when given, else in the returned register
@@ -1121,7 +1126,7 @@ impl<'a> FnCompiler<'a> {
             }
             Expr::Set { items } => {
                 let folded = items.len() > 2 && items.iter().all(constants::is_folded_constant);
-                self.set_display(items, folded, dst)
+                self.set_display(items, if folded { SetLayout::Copied } else { SetLayout::Added }, dst)
             }
             Expr::Subscript { value, index } => {
                 let obj = self.expr(value, None)?;

@@ -125,7 +125,7 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             Inst::BuildList { dst, items } => Inst::BuildList { dst: reg(dst), items: operands(items) },
             Inst::BuildTuple { dst, items } => Inst::BuildTuple { dst: reg(dst), items: operands(items) },
             Inst::BuildDict { dst, items } => Inst::BuildDict { dst: reg(dst), items: operands(items) },
-            Inst::BuildSet { dst, items, folded } => Inst::BuildSet { dst: reg(dst), items: operands(items), folded },
+            Inst::BuildSet { dst, items, layout } => Inst::BuildSet { dst: reg(dst), items: operands(items), layout },
             Inst::Unpack { src, targets } => Inst::Unpack { src: reg(src), targets: operands(targets) },
             Inst::UnpackStar { src, targets, star } => {
                 Inst::UnpackStar { src: reg(src), targets: operands(targets), star }

@@ -411,9 +411,9 @@ impl Vm<'_> {
                     }
                     reg!(dst) = Slot::from(dict);
                 }
-                Inst::BuildSet { dst, items, folded } => {
+                Inst::BuildSet { dst, items, layout } => {
                     let items = items.of(f).iter().map(|&x| reg!(x).clone().resize::<0>());
-                    reg!(dst) = Slot::from(tri!(super::set_ops::build_set(items, folded)));
+                    reg!(dst) = Slot::from(tri!(super::set_ops::build_set(items, layout)));
                 }
                 Inst::Unpack { src, targets } => {
                     let targets = targets.of(f);

@@ -10,6 +10,7 @@ use super::direct::Direct;
 use super::iterate::DictView;
 use super::keyed::Keyed;
 use super::methods::Method;
+use super::set_ops::SetLayout;
 use crate::PackedFunc;
 use crate::error::{Error, ErrorKind};
 use std::fmt;
@@ -69,9 +70,8 @@ pub enum Inst {
     BuildTuple { dst: Reg, items: Operands },
     /// `dst = {k0: v0, ...}` from operands `k0 v0 k1 v1 ...`.
     BuildDict { dst: Reg, items: Operands },
-    /// `dst = {items...}`; `folded` lays it out as CPython lays out a literal of more than two
-    /// constants, which it compiles to a frozenset (see `set_ops::build_set`).
-    BuildSet { dst: Reg, items: Operands, folded: bool },
+    /// `dst = {items...}`, its table laid out as CPython lays out the display `layout` names.
+    BuildSet { dst: Reg, items: Operands, layout: SetLayout },
     /// `t0, t1, ... = src` (targets in the operands).
     Unpack { src: Reg, targets: Operands },
     /// `t0, *t1, t2 = src`: the target at `star` gets the list of the items the others leave.
@@ -318,8 +318,8 @@ impl fmt::Display for Function {
                 Inst::BuildList { dst, items } => format!("{} = [{}]", r(dst), self.regs(items)),
                 Inst::BuildTuple { dst, items } => format!("{} = ({})", r(dst), self.regs(items)),
                 Inst::BuildDict { dst, items } => format!("{} = dict({})", r(dst), self.regs(items)),
-                Inst::BuildSet { dst, items, folded } => {
-                    format!("{} = set({}){}", r(dst), self.regs(items), if folded { " folded" } else { "" })
+                Inst::BuildSet { dst, items, layout } => {
+                    format!("{} = set({}){}", r(dst), self.regs(items), layout.suffix())
                 }
                 Inst::Unpack { src, targets } => format!("{} = unpack {}", self.regs(targets), r(src)),
                 Inst::UnpackStar { src, targets, star } => {

@@ -47,20 +47,47 @@ impl Operand {
     }
 }
 
-/// `{a, b, ...}`. CPython compiles a literal of more than two constants to a frozenset, which
-/// its compiler rebuilds once from its own iteration order (`merge_consts_recursive`), and
-/// merges that into the new set; each step can move keys that collide, so `folded` asks for
-/// the same steps.
-pub(crate) fn build_set(items: impl Iterator<Item = AnyValue>, folded: bool) -> Result<Set> {
+/// How CPython lays out a set display's table, which depends on how its compiler built it:
+/// each rebuild can move keys that collide, and so their iteration order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetLayout {
+    /// Items added one by one (`BUILD_SET`): a display with an item that is not a constant, or
+    /// of at most two constants outside a loop's iterable.
+    Added,
+    /// The frozenset CPython's optimizer makes of a display of constants that a `for` or a
+    /// comprehension iterates (`fold_iter`), rebuilt once by its compiler from its own
+    /// iteration order (`merge_consts_recursive`); the loop iterates that constant itself.
+    Frozen,
+    /// A display of more than two constants anywhere else: the same rebuilt frozenset, merged
+    /// into a new set (`BUILD_SET 0; LOAD_CONST; SET_UPDATE`).
+    Copied,
+}
+
+impl SetLayout {
+    /// How the IR listing marks the layout (nothing for the plain one).
+    pub(crate) fn suffix(self) -> &'static str {
+        match self {
+            SetLayout::Added => "",
+            SetLayout::Frozen => " frozen",
+            SetLayout::Copied => " folded",
+        }
+    }
+}
+
+/// `{a, b, ...}` laid out as CPython lays out the display `layout` names.
+pub(crate) fn build_set(items: impl Iterator<Item = AnyValue>, layout: SetLayout) -> Result<Set> {
     let mut set = Set::new();
     for item in items {
         set.add(item)?;
     }
-    if !folded {
+    if layout == SetLayout::Added {
         return Ok(set);
     }
     let mut constant = Set::new();
     constant.extend(&set.items())?;
+    if layout == SetLayout::Frozen {
+        return Ok(constant);
+    }
     let mut merged = Set::new();
     merged.update(&SetOperand::Set(&constant))?;
     Ok(merged)
@@ -233,13 +260,13 @@ mod tests {
     #[test]
     fn a_folded_literal_is_laid_out_as_cpython_lays_it_out() {
         let keys = [16, 0, 32, 1, 2];
-        assert_eq!(order_of(&build_set(ints(&keys).into_iter(), true).unwrap()), [0, 1, 32, 2, 16]);
-        assert_eq!(order_of(&build_set(ints(&keys).into_iter(), false).unwrap()), [0, 32, 2, 1, 16]);
+        assert_eq!(order_of(&build_set(ints(&keys).into_iter(), SetLayout::Copied).unwrap()), [0, 1, 32, 2, 16]);
+        assert_eq!(order_of(&build_set(ints(&keys).into_iter(), SetLayout::Added).unwrap()), [0, 32, 2, 1, 16]);
     }
 
     #[test]
     fn unhashable_keys_are_type_errors() {
-        let err = build_set(vec![AnyValue::from(crate::Dict::new())].into_iter(), false).unwrap_err();
+        let err = build_set(vec![AnyValue::from(crate::Dict::new())].into_iter(), SetLayout::Added).unwrap_err();
         assert_eq!((err.kind(), err.message()), (ErrorKind::Type, "unhashable type: 'dict'"));
     }
 }

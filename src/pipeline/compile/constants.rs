@@ -5,6 +5,7 @@ use super::{FnCompiler, Globals, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
 use crate::pipeline::ast::{Expr, Literal, Module, UnaryOp};
+use crate::pipeline::set_ops::SetLayout;
 use crate::{Dict, List, Tuple};
 
 /// The value of a default parameter value: a literal, a negated number, or a list, tuple, set
@@ -25,8 +26,8 @@ pub(crate) fn constant_value(e: &Expr) -> Option<Slot> {
         Expr::Tuple { items } => Tuple::from_vec(constant_items(items)?).into(),
         Expr::Set { items } => {
             let items = items.iter().map(|i| constant_value(i).map(Slot::resize::<0>)).collect::<Option<Vec<_>>>()?;
-            let folded = items.len() > 2;
-            crate::pipeline::set_ops::build_set(items.into_iter(), folded).ok()?.into()
+            let layout = if items.len() > 2 { SetLayout::Copied } else { SetLayout::Added };
+            crate::pipeline::set_ops::build_set(items.into_iter(), layout).ok()?.into()
         }
         Expr::Dict { keys, values } => {
             let mut d = Dict::new();

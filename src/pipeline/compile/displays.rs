@@ -12,6 +12,7 @@ use crate::pipeline::builtins::Builtin;
 use crate::pipeline::ir::{Inst, Reg};
 use crate::pipeline::keyed::Keyed;
 use crate::pipeline::methods::Method;
+use crate::pipeline::set_ops::SetLayout;
 use crate::pipeline::unpacking::Display;
 use std::slice::from_ref;
 
@@ -72,7 +73,7 @@ impl FnCompiler<'_> {
     pub(super) fn unpacking_set(&mut self, items: &[Expr], dst: Option<Reg>) -> Result<Reg> {
         let first_star = items.iter().position(|e| matches!(e, Expr::Starred { .. })).unwrap_or(items.len());
         let set = self.temp();
-        self.set_display(&items[..first_star], false, Some(set))?;
+        self.set_display(&items[..first_star], SetLayout::Added, Some(set))?;
         self.add_steps(set, &items[first_star..], true)?;
         Ok(self.move_to(set, dst))
     }

@@ -15,6 +15,7 @@ use crate::pipeline::ast::{CmpOp, Comprehension, Expr, Literal, Target};
 use crate::pipeline::builtins::Builtin;
 use crate::pipeline::ir::{Inst, NO_REG, Reg};
 use crate::pipeline::methods::Method;
+use crate::pipeline::set_ops::SetLayout;
 
 /// The built-ins a generator expression may be given to: each takes all its items first.
 pub(super) fn takes_a_generator(b: Builtin) -> bool {
@@ -168,7 +169,7 @@ impl FnCompiler<'_> {
         let [Some(elt), None] = comp.elements else { unreachable!("a set comprehension has one element") };
         let out = self.temp();
         let none = self.operands(&[]);
-        self.emit(Inst::BuildSet { dst: out, items: none, folded: false });
+        self.emit(Inst::BuildSet { dst: out, items: none, layout: SetLayout::Added });
         self.comprehension_loop(comp, &mut |c| {
             let v = c.expr(elt, None)?;
             let args = c.operands(&[v]);

@@ -42,7 +42,7 @@ impl FnCompiler<'_> {
             ));
         }
         // The first iterable is evaluated here, before the generator exists, as in Python.
-        let iterable = self.expr(comp.iter, None)?;
+        let iterable = self.iterable(comp.iter)?;
         // The captured variables are its first parameters, before the iterable.
         def.params.splice(0..0, captured.iter().cloned());
         let callee = self.temp();
