@@ -218,8 +218,12 @@ def stmt(s: Dict[str, Any], indent: str, out: List[str]) -> None:
     elif kind == "yield_from":
         out.append(f"{indent}yield from {expr(s['value'])}")
     elif kind == "raise":
-        value = s.get("value")
-        out.append(f"{indent}raise {s['exc']}" if value is None else f"{indent}raise {s['exc']}({expr(value)})")
+        value, cause = s.get("value"), s.get("cause")
+        if not s["exc"]:
+            raised = expr(value)  # `raise e`: the value itself
+        else:
+            raised = s["exc"] if value is None else f"{s['exc']}({expr(value)})"
+        out.append(f"{indent}raise {raised}" + ("" if cause is None else f" from {expr(cause)}"))
     elif kind == "assert":
         msg = s.get("msg")
         out.append(f"{indent}assert {expr(s['test'])}" + ("" if msg is None else f", {expr(msg)}"))

@@ -308,6 +308,9 @@ class _Source:
 _RAISABLE = ("ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError", "ZeroDivisionError",
              "OverflowError", "NameError", "UnboundLocalError", "MemoryError", "AssertionError", "StopIteration")
 
+#: The exception classes a script may name as values (`pipeline/exception_value.rs`).
+_CLASSES = ("BaseException", "Exception", "ArithmeticError", "LookupError", "OSError") + _RAISABLE
+
 #: The exceptions an `except` clause may name (`compile/exceptions.rs`).
 _CATCHABLE = ("Exception", "BaseException", "ArithmeticError", "LookupError", "OSError", "IOError") + _RAISABLE
 
@@ -672,24 +675,28 @@ class _Lowerer:
         return out
 
     def raise_(self, node: ast.Raise, line: int) -> Dict[str, Any]:
-        """``raise X``, ``raise X()`` or ``raise X(value)`` of an exception anyscript raises, or a bare
+        """``raise X``, ``raise X()`` or ``raise X(value)`` of an exception anyscript raises, ``raise
+        value`` of any other value (``raise e``), each with an optional ``from cause``, or a bare
         ``raise`` (which the compiler accepts inside an ``except`` clause)."""
         if node.exc is None:
             if not self.clauses:
                 # CPython raises RuntimeError when it runs (or re-raises a caller's exception).
                 raise self.src.error(node, "a bare 'raise' outside an 'except' clause")
             return {"line": line, "stmt": "reraise"}
-        if node.cause is not None:
-            raise self.src.error(node.cause, "raise ... from")
+        cause = None if node.cause is None else self.expr(node.cause)
         exc, value = node.exc, None
+        call = isinstance(exc, ast.Call) and isinstance(exc.func, ast.Name) and exc.func.id in _CLASSES
+        if not call and not (isinstance(exc, ast.Name) and exc.id in _CLASSES):
+            # An exception held by a variable, made by a function: the value raised as it is.
+            return {"line": line, "stmt": "raise", "exc": "", "value": self.expr(exc), "cause": cause}
         if isinstance(exc, ast.Call):
             if exc.keywords or len(exc.args) > 1 or any(isinstance(a, ast.Starred) for a in exc.args):
                 raise self.src.error(exc, "an exception of several or keyword arguments")
             value = self.expr(exc.args[0]) if exc.args else None
             exc = exc.func
-        if not isinstance(exc, ast.Name) or exc.id not in _RAISABLE:
+        if exc.id not in _RAISABLE:
             raise self.src.error(node.exc, "raising this exception (anyscript raises " + ", ".join(_RAISABLE) + ")")
-        return {"line": line, "stmt": "raise", "exc": exc.id, "value": value}
+        return {"line": line, "stmt": "raise", "exc": exc.id, "value": value, "cause": cause}
 
     def target(self, node: ast.expr, top: bool = True) -> Dict[str, Any]:
         """An assignment target; ``*rest`` may be an item of the outermost tuple (``first, *rest``)."""

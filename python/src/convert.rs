@@ -12,6 +12,7 @@ use crate::ndarray::{PyNDArray, import_dlpack};
 use crate::object::Opaque;
 use anyproc::container::DictKind;
 use anyproc::pipeline::builtins::Builtin;
+use anyproc::pipeline::exception_value::{Exception, exception_class_name, exception_of};
 use anyproc::pipeline::type_checks::TYPE_BUILTINS;
 use anyproc::{AnyValue, AnyView, Dict, FromAny, List, NDArray, PackedFunc, Set, Tuple, Value};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
@@ -344,6 +345,17 @@ pub(crate) fn to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyRe
     })
 }
 
+/// A script's exception as an instance of Python's class of that name, made with the argument
+/// the script gave (its message for one anyproc raised; none for an empty one).
+fn exception_to_py<'py>(py: Python<'py>, e: &Exception, depth: usize) -> PyResult<Bound<'py, PyAny>> {
+    let class = py.import("builtins")?.getattr(e.class_name())?;
+    match e.arg() {
+        Some(arg) => class.call1((to_py(py, &arg.view(), depth + 1)?,)),
+        None if e.message().is_empty() => class.call0(),
+        None => class.call1((e.message(),)),
+    }
+}
+
 /// A dict or set key: a tuple, or a list (which a dict made in Rust may use as a key), becomes a
 /// tuple (its lists too), so that Python can hash it.
 fn key_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bound<'py, PyAny>> {
@@ -438,10 +450,16 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
         }
         return Ok(Bound::new(py, PyGenerator { generator })?.into_any());
     }
+    if let Some(e) = exception_of(v.value()) {
+        return exception_to_py(py, &e, depth);
+    }
     if let Some(func) = PackedFunc::from_view(v) {
         if let Some(b) = Builtin::of_func(&func) {
             // A built-in type goes back as itself (`defaultdict(int)`'s factory).
             return py.import("builtins")?.getattr(b.name());
+        }
+        if let Some(name) = exception_class_name(&func) {
+            return py.import("builtins")?.getattr(name);
         }
         return new_function(py, func, None);
     }

@@ -99,8 +99,15 @@ pub enum StmtKind {
     /// `yield from value`: each item of `value` given in turn, as `for x in value: yield x`.
     YieldFrom { value: Expr },
     /// `raise exc(value)`, `raise exc()` or `raise exc` (`value` None), `exc` the name of one of
-    /// Python's built-in exceptions that anyscript raises itself (`ValueError`, `KeyError`, ...).
-    Raise { exc: String, value: Option<Expr> },
+    /// Python's built-in exceptions (`ValueError`, `KeyError`, ...); with `exc` empty, `raise
+    /// value`, an exception or a class held by a variable or made by a call (`raise e`). `from
+    /// cause` is evaluated after the exception, and checked as CPython checks it.
+    Raise {
+        exc: String,
+        value: Option<Expr>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cause: Option<Expr>,
+    },
     /// A bare `raise` inside an `except` clause: the error the clause caught, raised again.
     Reraise,
     /// `assert test[, msg]`: `msg` is evaluated only when the assertion fails.
@@ -181,9 +188,8 @@ impl StmtKind {
                 f(value);
             }
             StmtKind::If { test, .. } | StmtKind::While { test, .. } => f(test),
-            StmtKind::Return { value } | StmtKind::Yield { value } | StmtKind::Raise { value, .. } => {
-                value.iter().for_each(f)
-            }
+            StmtKind::Return { value } | StmtKind::Yield { value } => value.iter().for_each(f),
+            StmtKind::Raise { value, cause, .. } => value.iter().chain(cause).for_each(f),
             StmtKind::Assert { test, msg } => {
                 f(test);
                 msg.iter().for_each(f);

@@ -10,6 +10,7 @@ use super::append_loop::{AppendLoop, Scope};
 use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Keyword, Literal, Stmt, StmtKind, Target};
 use super::builtins::Builtin;
 use super::direct::Direct;
+use super::exception_value::{exception_class, is_class_name};
 use super::inline::inline_leaf_calls;
 use super::ir::{Function, Inst, Operands, Program, Reg};
 use super::iterate::DictView;
@@ -320,7 +321,8 @@ pub(crate) fn collect_assigned(body: &[Stmt], out: &mut Vec<String>) {
             }
             StmtKind::If { test, .. } | StmtKind::While { test, .. } => expr(test, out),
             StmtKind::Expr { value } => expr(value, out),
-            StmtKind::Return { value: Some(v) } | StmtKind::Raise { value: Some(v), .. } => expr(v, out),
+            StmtKind::Return { value: Some(v) } => expr(v, out),
+            StmtKind::Raise { value, cause, .. } => value.iter().chain(cause).for_each(|v| expr(v, out)),
             StmtKind::Yield { value: Some(v) } | StmtKind::YieldFrom { value: v } => expr(v, out),
             StmtKind::Assert { test, msg } => {
                 expr(test, out);
@@ -724,7 +726,7 @@ impl<'a> FnCompiler<'a> {
             StmtKind::Break => self.leave_iteration(true)?,
             StmtKind::Continue => self.leave_iteration(false)?,
             StmtKind::Pass => {}
-            StmtKind::Raise { exc, value } => self.raise(exc, value.as_ref())?,
+            StmtKind::Raise { exc, value, cause } => self.raise(exc, value.as_ref(), cause.as_ref())?,
             StmtKind::Reraise => self.reraise()?,
             StmtKind::Def { function } => self.nested_def(function)?,
             StmtKind::Assert { test, msg } => self.assert(test, msg.as_ref())?,
@@ -1026,14 +1028,8 @@ impl<'a> FnCompiler<'a> {
             }
             Expr::Attribute { value, attr } => {
                 if attr == "__name__" {
-                    // `type(x).__name__`: a call of the function that reads it, with CPython's
-                    // error for a value that has none.
-                    let callee = self.constant(Slot::from(crate::pipeline::type_checks::name_attribute_func()));
-                    let obj = self.expr(value, None)?;
-                    let args = self.operands(&[obj]);
-                    let d = self.dst(dst);
-                    self.emit(Inst::CallValue { dst: d, callee, args });
-                    return Ok(d);
+                    // `type(x).__name__`, with CPython's error for a value that has none.
+                    return self.attribute_call(crate::pipeline::type_checks::name_attribute_func(), value, dst);
                 }
                 if let Some((path, root)) = dotted_path(e)
                     && !self.is_defined(root)
@@ -1053,6 +1049,10 @@ impl<'a> FnCompiler<'a> {
                     let d = self.dst(dst);
                     self.emit(Inst::Const { dst: d, index });
                     return Ok(d);
+                }
+                if attr == "args" {
+                    // `e.args` of an exception.
+                    return self.attribute_call(crate::pipeline::exception_value::args_attribute_func(), value, dst);
                 }
                 // A bound method as a value (`key=counts.get`): the method bound to the object.
                 if let Some(method) = Method::from_name(attr) {
@@ -1192,6 +1192,7 @@ impl<'a> FnCompiler<'a> {
             || self.module.globals.contains_key(id)
             || self.module.functions.contains_key(id)
             || Builtin::from_name(id).is_some()
+            || is_class_name(id)
     }
 
     fn load_name(&mut self, id: &str) -> Result<Reg> {
@@ -1217,6 +1218,10 @@ impl<'a> FnCompiler<'a> {
         if let Some(builtin) = Builtin::from_name(id) {
             // `key=len`: a built-in as a function value.
             return Ok(self.constant(Slot::from(builtin.as_func())));
+        }
+        if let Some(class) = exception_class(id) {
+            // `isinstance(e, LookupError)`, `type(e) is KeyError`.
+            return Ok(self.constant(Slot::from(class)));
         }
         if comprehension_only && self.locals.contains_key(id) {
             // CPython raises when (and only if) the read runs.
@@ -1350,6 +1355,10 @@ impl<'a> FnCompiler<'a> {
                     let named = !matches!(args.first(), Some(Expr::Lambda { .. }));
                     return self.lazy_generator(&g?, dst, named);
                 }
+                if is_class_name(id) {
+                    // `ValueError(message)`: an exception as a value.
+                    return self.call_value(func, args, keywords, dst);
+                }
                 Err(err(line, ErrorKind::Name, format!("name '{id}' is not defined")))
             }
             Expr::Name { id } if !self.locals.contains_key(id) && self.global_func(id).is_some() => {
@@ -1426,6 +1435,16 @@ impl<'a> FnCompiler<'a> {
             }
             _ => self.call_value(func, args, keywords, dst),
         }
+    }
+
+    /// `value.attr` read by `reader`, a call of it with `value`.
+    fn attribute_call(&mut self, reader: PackedFunc, value: &Expr, dst: Option<Reg>) -> Result<Reg> {
+        let callee = self.constant(Slot::from(reader));
+        let obj = self.expr(value, None)?;
+        let args = self.operands(&[obj]);
+        let d = self.dst(dst);
+        self.emit(Inst::CallValue { dst: d, callee, args });
+        Ok(d)
     }
 
     /// A call of a function value (a variable, a nested function, a lambda).

@@ -45,7 +45,7 @@ pub(crate) fn missing(d: &Dict, key: AnyView<'_>) -> Result<Option<AnyValue>> {
 fn item(d: &Dict, key: AnyView<'_>) -> Result<AnyValue> {
     match d.get(key) {
         Some(v) => Ok(v),
-        None => missing(d, key)?.ok_or_else(|| super::value_ops::key_error(key.value())),
+        None => missing(d, key)?.ok_or_else(|| super::value_ops::key_error(key)),
     }
 }
 

@@ -169,6 +169,7 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             }
             Inst::Return { src } => Inst::ReturnTo { dst, src: reg(src), exit },
             Inst::Raise { kind, value } => Inst::Raise { kind, value: reg(value) },
+            Inst::RaiseValue { src, cause } => Inst::RaiseValue { src: reg(src), cause: reg(cause) },
             Inst::Reraise { src } => Inst::Reraise { src: reg(src) },
             Inst::Yield { src } => Inst::Yield { src: reg(src) },
             Inst::DelItem { obj, key } => Inst::DelItem { obj: reg(obj), key: reg(key) },
@@ -284,6 +285,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::GuardReset { .. }
             | Inst::CheckBound { .. }
             | Inst::Raise { .. }
+            | Inst::RaiseValue { .. }
             | Inst::Reraise { .. }
             | Inst::Yield { .. }
             | Inst::DelItem { .. }

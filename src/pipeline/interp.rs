@@ -17,8 +17,8 @@ use super::iterate::{LoopState, iter_values, unpack_items};
 use super::keyed::call_keyed;
 use super::methods::{call_method, check_method};
 use super::value_ops::{
-    binary, check_hashable, compare, del_item, dict_update_from, get_item, in_place_error, len, list_of, repr_value,
-    set_item, slice, to_str, truthy, unary,
+    binary, check_hashable, compare, del_item, dict_update_from, get_item, in_place_error, len, list_of, set_item,
+    slice, truthy, unary,
 };
 use crate::any::type_index::OPAQUE_PTR;
 use crate::any::{StackSlots, clear_values};
@@ -371,14 +371,15 @@ impl Vm<'_> {
                 }
                 Inst::DelItem { obj, key } => tri!(del_item(reg!(obj).view(), reg!(key).view())),
                 Inst::Raise { kind, value } => {
-                    // What CPython prints for the exception: `str()` of its argument (`repr()`
-                    // for a KeyError's key), nothing without one.
-                    let message = match (value, kind) {
-                        (NO_REG, _) => String::new(),
-                        (_, ErrorKind::Key) => repr_value(reg!(value).value()),
-                        _ => tri!(to_str(reg!(value).view())),
-                    };
-                    fail!(Error::new(kind, message));
+                    // The exception `kind(value)` made here, which a clause catches as itself.
+                    let arg = (value != NO_REG).then(|| reg!(value).view());
+                    fail!(tri!(super::exception_value::Exception::new(kind, arg)).into_error());
+                }
+                Inst::RaiseValue { src, cause } => {
+                    if cause != NO_REG {
+                        tri!(super::exception_value::check_cause(reg!(cause).view()));
+                    }
+                    fail!(super::exception_value::raised(reg!(src).view()));
                 }
                 Inst::Reraise { src } => {
                     if let Some(raised) = kept.take(src) {
@@ -725,7 +726,7 @@ fn caught(f: &Function, pc: u32, raised: Raised, regs: &mut [Slot], kept: &mut K
     }
     if let Some(h) = catcher {
         if h.bind != NO_REG {
-            regs[h.bind as usize] = Slot::from_text(e.caught_text().unwrap_or(e.message()));
+            regs[h.bind as usize] = super::exception_value::slot(super::exception_value::Exception::caught(e));
         }
         if h.keep != NO_REG {
             kept.keep(h.keep, raised);

@@ -137,6 +137,9 @@ pub enum Inst {
     /// `raise kind(value)`: fails with an error of `kind` whose message is `str(value)`
     /// (`repr` for a `KeyError`, as CPython prints one), or empty when `value` is [`NO_REG`].
     Raise { kind: ErrorKind, value: Reg },
+    /// `raise src [from cause]`: `src` an exception or an exception class, `cause` (or
+    /// [`NO_REG`]) None, an exception or a class, else CPython's TypeError.
+    RaiseValue { src: Reg, cause: Reg },
     /// Raises again the error a clause kept in `src` (a bare `raise`, the end of a `finally:`
     /// block reached by an error), located where it was first raised; nothing when `src` holds
     /// none (a `finally:` block reached without an error never gets here).
@@ -374,6 +377,8 @@ impl fmt::Display for Function {
                 Inst::Yield { src } => format!("yield {}", r(src)),
                 Inst::Raise { kind, value } if value == NO_REG => format!("raise {}", kind.name()),
                 Inst::Raise { kind, value } => format!("raise {}({})", kind.name(), r(value)),
+                Inst::RaiseValue { src, cause } if cause == NO_REG => format!("raise {}", r(src)),
+                Inst::RaiseValue { src, cause } => format!("raise {} from {}", r(src), r(cause)),
                 Inst::Reraise { src } => format!("reraise {}", r(src)),
                 Inst::DelItem { obj, key } => format!("del {}[{}]", r(obj), r(key)),
                 Inst::ReturnTo { dst, src, exit } => format!("{} = {} and jump {exit} (return)", r(dst), r(src)),

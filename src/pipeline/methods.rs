@@ -1106,7 +1106,7 @@ fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Result<Slot> {
     if m == Pop && d.is_empty() {
         return match args.get(1) {
             Some(default) => Ok(default.to_owned()),
-            None => Err(key_error(args[0].value())),
+            None => Err(key_error(args[0])),
         };
     }
     if matches!(m, Get | Pop | Setdefault) {
@@ -1128,7 +1128,7 @@ fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Result<Slot> {
         Pop => match d.remove(args[0]) {
             Some(v) => Ok(v.into()),
             None if args.len() > 1 => Ok(default()),
-            None => Err(key_error(args[0].value())),
+            None => Err(key_error(args[0])),
         },
         Setdefault => {
             if let Some(v) = d.get(args[0]) {

@@ -13,6 +13,7 @@ pub mod compile;
 pub(crate) mod counter;
 pub mod direct;
 pub mod direct_extend;
+pub mod exception_value;
 mod foreign_items;
 mod format;
 pub mod generator;

@@ -159,7 +159,7 @@ pub(crate) fn set_method(method: Method, mut s: Set, args: &[AnyView<'_>]) -> Re
         }
         Remove => match s.discard(args[0])? {
             true => none(),
-            false => Err(key_error(args[0].value())),
+            false => Err(key_error(args[0])),
         },
         Pop => s.pop().map(AnyValue::resize).ok_or_else(|| Error::new(ErrorKind::Key, "'pop from an empty set'")),
         Clear => {

@@ -7,6 +7,7 @@
 
 use super::Slot;
 use super::builtins::Builtin;
+use super::exception_value::{classes_of, exception_class_name, exception_of};
 use super::set_ops::set_of;
 use super::value_ops::{type_error, vname};
 use crate::container::DictKind;
@@ -77,6 +78,7 @@ fn collection_type_name(f: &PackedFunc) -> Option<&'static str> {
 fn is_type(f: &PackedFunc) -> bool {
     TYPE_BUILTINS.iter().any(|b| b.as_func().ptr_eq(f))
         || collection_type_name(f).is_some()
+        || exception_class_name(f).is_some()
         || OTHER_TYPES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).values().any(|t| t.ptr_eq(f))
 }
 
@@ -95,6 +97,10 @@ pub(crate) fn type_of(x: Value<'_>) -> PackedFunc {
             None => Builtin::Dict,
         },
         _ if set_of(x).is_some() => Builtin::Set,
+        _ if let Some(e) = exception_of(x) => {
+            // Its own class comes first (every kind has one).
+            return classes_of(&e).into_iter().next().unwrap_or_else(|| other_type(e.class_name()));
+        }
         _ => return other_type(&vname(x)),
     };
     builtin.as_func()
@@ -102,6 +108,9 @@ pub(crate) fn type_of(x: Value<'_>) -> PackedFunc {
 
 /// The types `x` is an instance of: its own, `int` for a bool, and `dict` for `collections`'.
 fn types_of(x: Value<'_>) -> Vec<PackedFunc> {
+    if let Some(e) = exception_of(x) {
+        return classes_of(&e);
+    }
     let own = type_of(x);
     let mut types = vec![own.clone()];
     if own.ptr_eq(&Builtin::Bool.as_func()) {
@@ -124,6 +133,7 @@ pub(crate) fn name_attribute(x: Value<'_>) -> Result<Slot> {
         Some(KnownFunction::Builtin(b)) => Ok(Slot::from_text(b.name())),
         Some(KnownFunction::Collection(name)) => Ok(Slot::from_text(name)),
         Some(KnownFunction::Other(name)) => Ok(Slot::from_text(&name)),
+        Some(KnownFunction::Exception(name)) => Ok(Slot::from_text(name)),
         None => Err(type_error("__name__ is known only of types and built-in functions in anyscript")),
     }
 }
@@ -135,6 +145,7 @@ pub(crate) fn function_repr(x: Value<'_>) -> Option<String> {
         KnownFunction::Builtin(b) => b.repr(),
         KnownFunction::Collection(name) => format!("<class 'collections.{name}'>"),
         KnownFunction::Other(name) => format!("<class '{name}'>"),
+        KnownFunction::Exception(name) => format!("<class '{name}'>"),
     })
 }
 
@@ -146,6 +157,8 @@ enum KnownFunction {
     Collection(&'static str),
     /// The type object of a type with no built-in ([`other_type`]), by name.
     Other(String),
+    /// An exception class, by name.
+    Exception(&'static str),
 }
 
 /// Which built-in or type `f` is, if anyscript names it.
@@ -155,6 +168,9 @@ fn known_function(f: &PackedFunc) -> Option<KnownFunction> {
     }
     if let Some(name) = collection_type_name(f) {
         return Some(KnownFunction::Collection(name));
+    }
+    if let Some(name) = exception_class_name(f) {
+        return Some(KnownFunction::Exception(name));
     }
     let types = OTHER_TYPES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     types.iter().find(|(_, t)| t.ptr_eq(f)).map(|(name, _)| KnownFunction::Other(name.clone()))

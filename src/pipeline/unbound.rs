@@ -129,8 +129,8 @@ impl Walk<'_> {
             StmtKind::YieldFrom { value } => self.reads(value, &assigned),
             StmtKind::Break | StmtKind::Continue => return None,
             StmtKind::Pass => {}
-            StmtKind::Raise { value, .. } => {
-                if let Some(v) = value {
+            StmtKind::Raise { value, cause, .. } => {
+                for v in value.iter().chain(cause) {
                     self.reads(v, &assigned);
                 }
                 return None;

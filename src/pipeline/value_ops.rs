@@ -38,8 +38,9 @@ pub(crate) fn index_error(msg: impl Into<String>) -> Error {
 }
 
 /// A `KeyError` whose message is the key's repr, as Python prints it.
-pub(crate) fn key_error(key: Value<'_>) -> Error {
-    Error::new(ErrorKind::Key, repr_value(key))
+pub(crate) fn key_error(key: AnyView<'_>) -> Error {
+    // The exception carries the key itself, which `e.args` and a Python caller see.
+    super::exception_value::Exception::key_error(key).into_error()
 }
 
 /// The error for an i64 result that Python would have grown into a big int: an `OverflowError`.
@@ -64,6 +65,7 @@ pub(crate) fn vname(v: Value<'_>) -> Cow<'static, str> {
             DictKind::Default(_) => "collections.defaultdict".into(),
         },
         Value::Object(_) if let Some(g) = super::generator::generator_of(v) => g.type_name().to_string().into(),
+        Value::Object(_) if let Some(e) = super::exception_value::exception_of(v) => e.class_name().into(),
         Value::Object(o) => index_name(o.type_index()),
     }
 }
@@ -996,7 +998,7 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
                 if let Some(v) = d.get(key) {
                     return Ok(v.into());
                 }
-                return super::counter::missing(&d, key)?.map(Slot::from).ok_or_else(|| key_error(k));
+                return super::counter::missing(&d, key)?.map(Slot::from).ok_or_else(|| key_error(key));
             }
             if let Some(m) = crate::ops::re::match_of(o) {
                 // `m[1]` is `m.group(1)`.
@@ -1041,7 +1043,7 @@ pub fn del_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<()> {
     }
     if let Some(mut d) = dict_of(o) {
         check_hashable(k)?;
-        return d.remove(key).map(drop).ok_or_else(|| key_error(k));
+        return d.remove(key).map(drop).ok_or_else(|| key_error(key));
     }
     // A type with sequence methods given an int says "doesn't", anything else "does not"
     // (CPython's two paths); a set has them too, for `in`.
@@ -1188,6 +1190,7 @@ pub fn to_str(v: AnyView<'_>) -> Result<String> {
     match v.value() {
         Value::Str(s) => Ok(s.to_owned()),
         Value::UStr(u) => Ok(u.iter().collect()),
+        other if let Some(e) = super::exception_value::exception_of(other) => Ok(e.message().to_string()),
         other => try_repr_value(other),
     }
 }
@@ -1324,6 +1327,7 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
             };
         }
         Value::Object(_) if let Some(text) = super::type_checks::function_repr(v) => out.push_str(&text),
+        Value::Object(_) if let Some(e) = super::exception_value::exception_of(v) => out.push_str(&e.repr()),
         _ => {
             let _ = write!(out, "{:?}", OtherRepr(v));
         }

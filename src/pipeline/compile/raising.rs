@@ -2,8 +2,10 @@
 
 use super::{FnCompiler, err};
 use crate::error::{ErrorKind, Result};
+use crate::pipeline::Slot;
 use crate::pipeline::ast::{Expr, Target};
-use crate::pipeline::ir::{Inst, NO_REG};
+use crate::pipeline::exception_value::exception_class;
+use crate::pipeline::ir::{Inst, NO_REG, Reg};
 
 /// The exception `raise` names, if anyscript raises it itself (what its front ends map to
 /// Python's exception of that name).
@@ -13,8 +15,13 @@ fn raisable(name: &str) -> Option<ErrorKind> {
 }
 
 impl FnCompiler<'_> {
-    /// `raise exc(value)`, or `raise exc` when `value` is None.
-    pub(super) fn raise(&mut self, exc: &str, value: Option<&Expr>) -> Result<()> {
+    /// `raise exc(value)`, or `raise exc` when `value` is None; `raise value` when `exc` is
+    /// empty; each `from cause` when `cause` is given.
+    pub(super) fn raise(&mut self, exc: &str, value: Option<&Expr>, cause: Option<&Expr>) -> Result<()> {
+        if exc.is_empty() {
+            let src = self.expr(value.expect("`raise value` has a value"), None)?;
+            return self.raise_value(src, cause);
+        }
         let Some(kind) = raisable(exc) else {
             return Err(err(
                 self.line,
@@ -30,7 +37,26 @@ impl FnCompiler<'_> {
             Some(v) => self.expr(v, None)?,
             None => NO_REG,
         };
-        self.emit(Inst::Raise { kind, value });
+        if cause.is_none() {
+            self.emit(Inst::Raise { kind, value });
+            return Ok(());
+        }
+        // The exception is made before the cause is evaluated, as CPython makes it.
+        let class = exception_class(exc).expect("a raisable name is an exception class");
+        let callee = self.constant(Slot::from(class));
+        let args = if value == NO_REG { self.operands(&[]) } else { self.operands(&[value]) };
+        let src = self.temp();
+        self.emit(Inst::CallValue { dst: src, callee, args });
+        self.raise_value(src, cause)
+    }
+
+    /// `raise src [from cause]`.
+    fn raise_value(&mut self, src: Reg, cause: Option<&Expr>) -> Result<()> {
+        let cause = match cause {
+            Some(c) => self.expr(c, None)?,
+            None => NO_REG,
+        };
+        self.emit(Inst::RaiseValue { src, cause });
         Ok(())
     }
 

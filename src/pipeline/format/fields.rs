@@ -8,7 +8,7 @@ use super::value::{ascii_of, format_value};
 use super::with_chars;
 use crate::pipeline::Slot;
 use crate::pipeline::value_ops::{Text, get_item, index_error, key_error, to_str, try_repr_value, value_error};
-use crate::{AnyView, Result, Value};
+use crate::{AnyView, Result};
 
 /// How `{}` and `{0}` fields have been numbered so far: they may not be mixed.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -221,7 +221,7 @@ fn field_value(name: &[char], args: &FormatArgs<'_, '_>, numbering: &mut Numberi
             let key: String = first.iter().collect();
             let value = match args.named {
                 Some(named) => get_item(named, AnyView::from(key.as_str()))?,
-                None => return Err(key_error(Value::Str(&key))),
+                None => return Err(key_error(crate::AnyView::from(key.as_str()))),
             };
             return items_of(value, rest);
         }
