@@ -30,10 +30,10 @@ is listed; a program that compiles although it holds such a call is a mismatch.
 Programs also hold ``try``/``except``/``else`` (around any statements: loops with break and
 continue, nested trys, returns in bodies and clauses, a clause that raises again), ``raise`` of
 the exceptions anyscript raises (a str, an int, None or no argument), ``assert`` with and without
-a message, and ``del`` of dict keys and list items. ``except E as e`` binds the message in
-anyscript (there are no exception objects), so the generated code reads ``e`` only as ``str(e)``,
-an f-string of it, or ``len(str(e))``, and often keeps it where the result shows it: the caught
-messages are compared too. The harness's own exceptions (the guard's TooBig, the i64 check's
+a message, and ``del`` of dict keys and list items. ``except E as e`` binds an exception, which
+the generated code reads as a str (``str(e)``, an f-string of it, ``repr(e)``, ``repr(e.args)``,
+``type(e).__name__``, an ``isinstance`` of it) and often keeps where the result shows it: the
+caught exceptions are compared too. The harness's own exceptions (the guard's TooBig, the i64 check's
 _BigSeen) are BaseExceptions that every except clause re-raises. An except clause can turn a
 documented difference into any outcome (anyproc's OverflowError caught where CPython computes a
 big int; CPython's AttributeError where anyproc raises TypeError): a run of a program with a try
@@ -1177,16 +1177,17 @@ class Gen:
                        iterated)
 
     def exc_text(self) -> str:
-        """The message of a caught exception as a str: ``str(e)`` or an f-string of ``e`` (never
-        ``e`` itself, repr(e), e.args or a format spec, where CPython's exception object and
-        anyscript's message differ). Now and then the name of a clause that has ended."""
+        """A caught exception read as a str: ``str(e)``, an f-string of ``e``, its repr, its args,
+        its class's name or an isinstance of it. Now and then the name of a clause that has ended."""
         r = self.r
         if not self.exc_names or (self.dead_exc and r.random() < 0.03):
             n = r.choice(self.dead_exc)
         else:
             n = r.choice(self.exc_names)
         return r.choice([f"str({n})", f"str({n})", f"f'{{{n}}}'", f"f'<{{{n}!s:.6}}>'", f"f'{{{n}!s}}|'",
-                         f"str({n})[:{self.small()}]", f"str({n}).upper()", f"(str({n}) or 'empty')"])
+                         f"str({n})[:{self.small()}]", f"str({n}).upper()", f"(str({n}) or 'empty')",
+                         f"repr({n})", f"f'{{{n}!r}}'", f"repr({n}.args)", f"type({n}).__name__",
+                         f"str(isinstance({n}, (LookupError, ArithmeticError)))"])
 
     def two_clauses(self, kind: str, elem: str, d: int) -> str:
         """A list comprehension of two ``for`` clauses whose second iterable may read the first's
