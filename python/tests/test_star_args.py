@@ -113,6 +113,35 @@ def test_text_front_end_and_printed_source():
             assert printed(again, line) == printed(f, line)
 
 
+def aligned(line):
+    """Tokens and labels zipped with ``strict=`` (a length check in one call), spread or not."""
+    words = line.split()
+    labels = [w.isupper() for w in words]
+    out = []
+    for pair in [(words, labels), (words, labels[1:]), (words[1:], labels), ([], [])]:
+        try:
+            out.append(list(zip(*pair, strict=True)))
+        except ValueError as e:
+            out.append(repr(e))
+    for rows in [(words, words, words[:-1]), (words, words[:1], words), (words, words, words + ["x"])]:
+        try:
+            out.append(list(zip(rows[0], rows[1], rows[2], strict=len(line) % 2 == 0)))
+        except ValueError as e:
+            out.append(str(e))
+    out.append(list(zip(words, strict=False)))
+    out.append(list(zip(strict=True)))
+    return out
+
+
+def test_zip_strict_matches_cpython():
+    check_all(aligned, [(t,) for t in LINES + ["", "one", "a b", "x y z w v", "A b C"]])
+    source = "def f(xs, ys):\n    return list(zip(xs, ys, strict=True))\n"
+    ours, namespace = anyproc.script_source(source, "f"), {}
+    exec(source, namespace)  # noqa: S102 - the test's own source
+    for xs, ys in [([1, 2], "ab"), ([1], "ab"), ("abc", [1, 2]), ([], "")]:
+        assert outcome(ours, xs, ys) == outcome(namespace["f"], xs, ys)
+
+
 def test_what_is_refused():
     with pytest.raises(SyntaxError, match="keyword arguments beside"):
         anyproc.script_source("def f(xs):\n    return sorted(*xs, key=len)\n", "f")

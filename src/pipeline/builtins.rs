@@ -150,24 +150,53 @@ impl Builtin {
 /// `zip(*iterables)`: the iterables stepped together, as CPython's zip steps them: each row
 /// takes one item of each in turn, and the first that has none ends it (a generator after it
 /// is not asked for another item).
-fn zip(args: &[AnyView<'_>]) -> Result<Slot> {
+fn zip(args: &[AnyView<'_>], strict: bool) -> Result<Slot> {
     let mut states = args.iter().map(|a| LoopState::start(*a)).collect::<Result<Vec<_>>>()?;
     let mut rows = Vec::new();
     if states.is_empty() {
         return Ok(List::from_vec(rows).into());
     }
-    'rows: loop {
+    loop {
         let mut row = Vec::with_capacity(states.len());
-        for state in &mut states {
+        for (i, state) in states.iter_mut().enumerate() {
             match state.next_checked()? {
                 Some(item) => row.push(item.resize()),
-                None => break 'rows,
+                None if strict && i > 0 => return Err(zip_length_error(i, "shorter")),
+                None if strict => return zip_rest_is_empty(&mut states[1..]).map(|()| List::from_vec(rows).into()),
+                None => return Ok(List::from_vec(rows).into()),
             }
         }
         try_reserve_items(&mut rows, 1, "zip()")?;
         rows.push(Tuple::from_vec(row).into_any());
     }
-    Ok(List::from_vec(rows).into())
+}
+
+/// `zip(..., strict=True)` once its first iterable has ended: CPython's ValueError for the
+/// first of the others that has an item left.
+fn zip_rest_is_empty(rest: &mut [LoopState]) -> Result<()> {
+    for (i, state) in rest.iter_mut().enumerate() {
+        if state.next_checked()?.is_some() {
+            return Err(zip_length_error(i + 1, "longer"));
+        }
+    }
+    Ok(())
+}
+
+/// `zip() argument 3 is shorter than arguments 1-2`, for the argument at index `i`.
+fn zip_length_error(i: usize, what: &str) -> Error {
+    let others = if i == 1 { " 1".to_string() } else { format!("s 1-{i}") };
+    Error::new(ErrorKind::Value, format!("zip() argument {} is {what} than argument{others}", i + 1))
+}
+
+/// `zip(*iterables, strict=flag)` as a function value called with the flag first.
+pub fn zip_strict_func() -> PackedFunc {
+    static FUNC: std::sync::LazyLock<PackedFunc> = std::sync::LazyLock::new(|| {
+        PackedFunc::new(|args| {
+            let (flag, iterables) = args.split_first().expect("the flag is passed first");
+            zip(iterables, truthy(*flag)).map(Slot::resize)
+        })
+    });
+    FUNC.clone()
 }
 
 /// Calls a built-in with positional arguments.
@@ -242,7 +271,7 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
             });
             list(pairs.collect::<Result<_>>()?)
         }
-        Builtin::Zip => zip(args),
+        Builtin::Zip => zip(args, false),
         Builtin::Print => super::print::print_values(args, AnyView::none(), AnyView::none()),
         Builtin::Iter => Ok(Generator::iter(args[0])?.into_any().resize()),
         Builtin::Next => {

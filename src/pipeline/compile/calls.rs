@@ -149,6 +149,15 @@ impl FnCompiler<'_> {
                 }
                 return self.keyed(Keyed::Sorted, name, &args[0..1], None, keywords, dst);
             }
+            Builtin::Zip if matches!(keywords, [k] if k.arg == "strict") => {
+                // The iterables first, then the flag, as CPython evaluates them.
+                let mut regs = self.arguments(args, false)?;
+                regs.insert(0, self.expr(&keywords[0].value, None)?);
+                let callee = self.constant(Slot::from(crate::pipeline::builtins::zip_strict_func()));
+                let (args, d) = (self.operands(&regs), self.dst(dst));
+                self.emit(Inst::CallValue { dst: d, callee, args });
+                return Ok(d);
+            }
             Builtin::Min | Builtin::Max => {
                 if args.is_empty() {
                     return Err(err(line, ErrorKind::Type, format!("{name} expected at least 1 argument, got 0")));

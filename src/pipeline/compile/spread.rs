@@ -37,6 +37,20 @@ impl FnCompiler<'_> {
         if builtin_print {
             return self.call_builtin_keywords(crate::pipeline::builtins::Builtin::Print, args, keywords, dst);
         }
+        let builtin_zip = path.as_ref().is_some_and(|(p, _)| p == "zip")
+            && !self.is_defined("zip")
+            && !self.module.functions.contains_key("zip");
+        if builtin_zip && matches!(keywords, [k] if k.arg == "strict") {
+            // `zip(*rows, strict=True)`: the strict zip called with the flag before the rows.
+            let (values, starred) = self.spread_arguments(args, false)?;
+            let flag = self.expr(&keywords[0].value, None)?;
+            let callee = self.constant(Slot::from(crate::pipeline::builtins::zip_strict_func()));
+            let mut regs = vec![self.constant(Slot::from_text("zip")), self.constant(Slot::default()), callee, flag];
+            regs.extend(values);
+            let (args, d) = (self.operands(&regs), self.dst(dst));
+            self.emit(Inst::CallKeyed { dst: d, call: Keyed::Spread { starred: starred << 1 }, args });
+            return Ok(d);
+        }
         if !keywords.is_empty() {
             return refuse("a call with keyword arguments beside *args (but print's)");
         }
