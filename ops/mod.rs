@@ -1,6 +1,7 @@
 //! The operator library: text normalizers, splitters, tokenization models and
 //! sequence ops, each registered in the global registry under a dotted name
-//! (`text.*`, `tok.*`, `seq.*`, `vocab.*`, `math.*`, `re.*`, `unicodedata.*`, `collections.*`). One file per family.
+//! (`text.*`, `tok.*`, `seq.*`, `vocab.*`, `math.*`, `re.*`, `unicodedata.*`, `collections.*`,
+//! `itertools.*`, `functools.reduce`). One file per family.
 
 use crate::Result;
 use crate::func::Registry;
@@ -9,6 +10,7 @@ pub mod bert;
 pub mod bpe;
 pub mod bytelevel;
 pub mod collections;
+pub mod itertools;
 pub mod math;
 pub mod merge_queue;
 pub mod normalize;
@@ -33,5 +35,6 @@ pub fn register(reg: &Registry) -> Result<()> {
     re::register(reg)?;
     unicodedata::register(reg)?;
     collections::register(reg)?;
+    itertools::register(reg)?;
     Ok(())
 }

@@ -1,0 +1,165 @@
+//! `itertools.*` and `functools.reduce`: the iterator helpers preprocessing code reaches for
+//! (`chain`, `chain.from_iterable`, `islice`, `pairwise`), with CPython 3.11's results and
+//! errors. `anyproc.script` maps Python's `itertools.chain` (and the rest) to the op of the
+//! same dotted name.
+//!
+//! Rationale: like anyscript's `zip` and `enumerate`, each gives the list of its items at once
+//! (a loop over it, `list()` of it and `in` see the same items). `islice` takes from its
+//! iterable exactly the items CPython's takes, so a generator it reads goes on where CPython's
+//! would.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::func::Registry;
+use crate::pipeline::iterate::LoopState;
+use crate::pipeline::methods::arity_error;
+use crate::pipeline::value_ops::{iter_items, type_error, vname};
+use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Tuple, Value};
+
+/// Registers the `itertools.*` ops and `functools.reduce`.
+pub fn register(reg: &Registry) -> Result<()> {
+    type Op = fn(&[AnyView<'_>]) -> Result<AnyValue>;
+    let ops: [(&str, &str, &str, Op); 5] = [
+        ("itertools.chain", "(*iterables) -> list", "The items of each iterable in turn, as itertools.chain.", chain),
+        (
+            "itertools.chain.from_iterable",
+            "(iterables) -> list",
+            "The items of each item of iterables in turn, as itertools.chain.from_iterable.",
+            chain_from_iterable,
+        ),
+        (
+            "itertools.islice",
+            "(*iterable_start_stop_step) -> list",
+            "The items at start, start + step, ... before stop, as itertools.islice.",
+            islice,
+        ),
+        ("itertools.pairwise", "(*iterable) -> list", "Each item with the next, as itertools.pairwise.", pairwise),
+        (
+            "functools.reduce",
+            "(*function_iterable_initial) -> value",
+            "function applied to an accumulated value and each item in turn, as functools.reduce.",
+            reduce,
+        ),
+    ];
+    for (name, signature, doc, f) in ops {
+        reg.register(name, signature, doc, PackedFunc::new(f), false)?;
+    }
+    Ok(())
+}
+
+fn list(items: Vec<AnyValue>) -> Result<AnyValue> {
+    Ok(List::from_vec(items).into())
+}
+
+/// CPython's count check of a function that takes from `min` to `max` arguments.
+fn counted(name: &str, args: &[AnyView<'_>], min: usize, max: usize) -> Result<()> {
+    let n = args.len();
+    let message = match () {
+        _ if min == max && n != min => format!("{name} expected {min} argument{}, got {n}", plural(min)),
+        _ if n < min => format!("{name} expected at least {min} argument{}, got {n}", plural(min)),
+        _ if n > max => format!("{name} expected at most {max} argument{}, got {n}", plural(max)),
+        _ => return Ok(()),
+    };
+    Err(type_error(message))
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn chain(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    let mut out = Vec::new();
+    for a in args {
+        out.extend(iter_items(a.value())?);
+    }
+    list(out)
+}
+
+fn chain_from_iterable(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    if args.len() != 1 {
+        return Err(arity_error("chain.from_iterable", "from_iterable", (1, 1), args.len()));
+    }
+    let mut out = Vec::new();
+    for item in iter_items(args[0].value())? {
+        out.extend(iter_items(item.value())?);
+    }
+    list(out)
+}
+
+/// An islice bound: None or an int from 0 to `sys.maxsize`, else CPython's ValueError.
+fn bound(v: &AnyView<'_>, message: &str) -> Result<Option<usize>> {
+    match v.value() {
+        Value::None => Ok(None),
+        x => match x.as_int() {
+            Some(i) if i >= 0 => Ok(Some(i as usize)),
+            _ => Err(Error::value(message)),
+        },
+    }
+}
+
+fn islice(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    counted("islice", args, 2, 4)?;
+    let indices = "Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.";
+    let (start, stop) = match args {
+        [_, stop] => (0, bound(stop, "Stop argument for islice() must be None or an integer: 0 <= x <= sys.maxsize.")?),
+        [_, start, stop, ..] => (bound(start, indices)?.unwrap_or(0), bound(stop, indices)?),
+        _ => unreachable!("counted above"),
+    };
+    let step = match args.get(3) {
+        None => 1,
+        Some(s) => match bound(s, "Step for islice() must be a positive integer or None.")? {
+            None => 1,
+            Some(0) => return Err(Error::value("Step for islice() must be a positive integer or None.")),
+            Some(s) => s,
+        },
+    };
+    let mut items = LoopState::start(args[0])?;
+    let (mut taken, mut next) = (0usize, start);
+    let mut out = Vec::new();
+    // CPython's islice_next: skip to the next index wanted, stop at `stop`, take one item.
+    loop {
+        while taken < next {
+            if items.next_checked()?.is_none() {
+                return list(out);
+            }
+            taken += 1;
+        }
+        if stop.is_some_and(|s| taken >= s) {
+            return list(out);
+        }
+        let Some(item) = items.next_checked()? else { return list(out) };
+        taken += 1;
+        out.push(item.resize());
+        next = next.saturating_add(step);
+        if let Some(s) = stop {
+            next = next.min(s);
+        }
+    }
+}
+
+fn pairwise(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    counted("pairwise", args, 1, 1)?;
+    let items = iter_items(args[0].value())?;
+    list(items.windows(2).map(|w| Tuple::from_vec(w.to_vec()).into()).collect())
+}
+
+fn reduce(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    counted("reduce", args, 2, 3)?;
+    let mut items = LoopState::start(args[1]).map_err(|e| {
+        if e.kind() == ErrorKind::Type { type_error("reduce() arg 2 must support iteration") } else { e }
+    })?;
+    let mut acc = match args.get(2) {
+        Some(initial) => initial.to_owned(),
+        None => match items.next_checked()? {
+            Some(first) => first.resize(),
+            None => return Err(type_error("reduce() of empty iterable with no initial value")),
+        },
+    };
+    let f = PackedFunc::from_value(args[0].value());
+    while let Some(item) = items.next_checked()? {
+        let Some(f) = &f else {
+            return Err(type_error(format!("'{}' object is not callable", vname(args[0].value()))));
+        };
+        acc = f.call(&[acc.view(), item.view()])?;
+    }
+    Ok(acc)
+}

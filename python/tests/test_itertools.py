@@ -1,0 +1,79 @@
+"""``itertools.chain``, ``chain.from_iterable``, ``islice``, ``pairwise`` and ``functools.reduce``
+in ``anyproc.script``: CPython's results and errors on real text, and ``islice`` takes from a
+generator exactly the items CPython's takes."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from functools import reduce
+from itertools import chain, islice
+
+import pytest
+from conftest import corpus_lines
+from test_formatting import check_all
+
+LINES = corpus_lines(250) + ["", "a", "a b", "one two three four five six seven eight nine ten"]
+
+
+def chained(line):
+    words = line.split()
+    return (list(chain(words[:2], line[:3], (len(w) for w in words[:3]))),
+            list(itertools.chain.from_iterable([w[:2] for w in words[:4]])),
+            [w for w in chain.from_iterable(words[-2:])], list(chain()))
+
+
+def sliced(line):
+    words = line.split()
+    g = (w.upper() for w in words)
+    first = list(islice(g, 1, 4))
+    middle = list(islice(g, 0, 5, 2))
+    rest = list(g)
+    return (first, middle, rest, list(islice(words, 3)), list(islice(words, None)),
+            list(islice(line, 2, None, 3)), list(islice(words, 1, 1)), list(islice(range(10), 2, 9, 4)))
+
+
+def pairs(line):
+    words = line.split()
+    return ([a + "|" + b for a, b in itertools.pairwise(words)], list(itertools.pairwise(line[:4])),
+            list(itertools.pairwise([])))
+
+
+def reduced(line):
+    words = line.split()
+    lens = [len(w) for w in words]
+    return (reduce(lambda a, b: a + b, lens, 0), functools.reduce(max, lens, -1),
+            reduce(lambda acc, w: acc + w[:1], words, ""), reduce(lambda a, b: b + a, line[:6] or "x"))
+
+
+def bad_calls(line):
+    words = line.split()
+    out = []
+    for step in range(9):
+        try:
+            if step == 0:
+                out.append(reduce(lambda a, b: a + b, words))
+            elif step == 1:
+                out.append(list(islice(words, -1)))
+            elif step == 2:
+                out.append(list(islice(words, 1, 3, 0)))
+            elif step == 3:
+                out.append(list(islice(words, "2")))
+            elif step == 4:
+                out.append(reduce(len(line), [1, 2]))
+            elif step == 5:
+                out.append(list(chain(words, len(words))))
+            elif step == 6:
+                out.append(reduce(max, len(line)))
+            elif step == 7:
+                out.append(list(islice(words)))
+            else:
+                out.append(list(islice(words, -2, 3)))
+        except (TypeError, ValueError) as e:
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+@pytest.mark.parametrize("fn", [chained, sliced, pairs, reduced, bad_calls])
+def test_iterator_helpers_match_cpython(fn):
+    check_all(fn, [(t,) for t in LINES])
