@@ -85,33 +85,38 @@ fn chain_from_iterable(args: &[AnyView<'_>]) -> Result<AnyValue> {
     list(out)
 }
 
-/// An islice bound: None or an int from 0 to `sys.maxsize`, else CPython's ValueError.
-fn bound(v: &AnyView<'_>, message: &str) -> Result<Option<usize>> {
+/// An islice argument as CPython's `PyNumber_AsSsize_t` reads it there: an int (a bool is
+/// one), `default` for None, and -1 for anything else (CPython clears that error).
+fn index_or(v: &AnyView<'_>, default: i64) -> i64 {
     match v.value() {
-        Value::None => Ok(None),
-        x => match x.as_int() {
-            Some(i) if i >= 0 => Ok(Some(i as usize)),
-            _ => Err(Error::value(message)),
-        },
+        Value::None => default,
+        x => x.as_int().unwrap_or(-1),
     }
 }
 
 fn islice(args: &[AnyView<'_>]) -> Result<AnyValue> {
     counted("islice", args, 2, 4)?;
-    let indices = "Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.";
-    let (start, stop) = match args {
-        [_, stop] => (0, bound(stop, "Stop argument for islice() must be None or an integer: 0 <= x <= sys.maxsize.")?),
-        [_, start, stop, ..] => (bound(start, indices)?.unwrap_or(0), bound(stop, indices)?),
+    // As CPython's islice_new: the stop first (-1 stands for None, so an explicit -1 or a value
+    // that is no int is the stop's error), then both bounds, then the step.
+    let (start_arg, stop_arg) = match args {
+        [_, stop] => (None, stop),
+        [_, start, stop, ..] => (Some(start), stop),
         _ => unreachable!("counted above"),
     };
-    let step = match args.get(3) {
-        None => 1,
-        Some(s) => match bound(s, "Step for islice() must be a positive integer or None.")? {
-            None => 1,
-            Some(0) => return Err(Error::value("Step for islice() must be a positive integer or None.")),
-            Some(s) => s,
-        },
-    };
+    let stop = index_or(stop_arg, -1);
+    if stop == -1 && !stop_arg.is_none() {
+        return Err(Error::value("Stop argument for islice() must be None or an integer: 0 <= x <= sys.maxsize."));
+    }
+    let start = start_arg.map_or(0, |s| index_or(s, 0));
+    if start < 0 || stop < -1 {
+        return Err(Error::value("Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize."));
+    }
+    let step = args.get(3).map_or(1, |s| index_or(s, 1));
+    if step < 1 {
+        return Err(Error::value("Step for islice() must be a positive integer or None."));
+    }
+    let (start, step) = (start as usize, step as usize);
+    let stop = (stop >= 0).then_some(stop as usize);
     let mut items = LoopState::start(args[0])?;
     let (mut taken, mut next) = (0usize, start);
     let mut out = Vec::new();

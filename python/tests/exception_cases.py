@@ -104,8 +104,10 @@ def made_error(words, n):
 def bad_raises(line):
     """What CPython raises for a raise of no exception, a bad cause, and an exception used as text."""
     out = []
-    for step in range(4):
+    for step in range(5):
         try:
+            if step == 4:
+                raise len(line) from len(line)
             if step == 0:
                 raise len(line)
             if step == 1:
@@ -119,6 +121,18 @@ def bad_raises(line):
                 raise KeyError
         except Exception as e:
             out.append((type(e).__name__, str(e)))
+    return out
+
+
+def empty_pops(line):
+    """KeyErrors whose argument is a message, not a key."""
+    out = []
+    for container in [{w: 1 for w in line.split()[:1]}, set(line[:1])]:
+        for _ in range(2):
+            try:
+                out.append(container.popitem() if isinstance(container, dict) else container.pop())
+            except KeyError as e:
+                out.append((repr(e), str(e), e.args))
     return out
 
 

@@ -12,7 +12,7 @@ import pytest
 from test_formatting import check_all, check_printed_source, check_source, outcome
 
 CASES = ["parsed_numbers", "missing_keys", "runtime_errors", "classes_as_values", "reraised", "chained",
-         "bad_raises", "exceptions_returned"]
+         "bad_raises", "empty_pops", "exceptions_returned"]
 EXTRA = ["", " ", "12 x 3.5 -4 0x10 ٣", "the a of cat", "one two three four five", "1 2 3", "9" * 18,
          "é ü", "nan inf -inf 1e5", "x"]
 

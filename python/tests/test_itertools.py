@@ -71,6 +71,13 @@ def bad_calls(line):
                 out.append(list(islice(words, -2, 3)))
         except (TypeError, ValueError) as e:
             out.append((type(e).__name__, str(e)))
+    # CPython checks the stop first (a stop of -1 or no int is the stop's error), then both bounds.
+    for bounds in [(0, "a"), (0, -1), (-1, "a"), (-5,), (1.5,), (0, 2, "x"), (True, 3), (None, None, None),
+                   (2, None, 2), (-1,), (0, -2)]:
+        try:
+            out.append(list(islice(words, *bounds)))
+        except ValueError as e:
+            out.append(str(e))
     return out
 
 

@@ -147,6 +147,9 @@ def test_what_is_refused():
         anyproc.script_source("def f(xs):\n    return sorted(*xs, key=len)\n", "f")
     with pytest.raises(SyntaxError, match="starred argument after a keyword"):
         anyproc.script_source("def f(xs):\n    return g(a=1, *xs)\n", "f")
+    many = ", ".join(["xs"] * 15)
+    with pytest.raises(SyntaxError, match="zip with"):
+        anyproc.script_source(f"def f(xs):\n    return zip({many}, *xs, strict=True)\n", "f")
     with pytest.raises(SyntaxError, match=r"'\*\*' arguments"):
         anyproc.script_source("def f(xs):\n    return g(**xs)\n", "f")
 

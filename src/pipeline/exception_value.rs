@@ -205,19 +205,18 @@ pub fn classes_of(e: &Exception) -> Vec<PackedFunc> {
     out
 }
 
-/// `raise x`: `x` an exception, or a class raised with no argument (`raise ValueError`).
-pub fn raised(x: AnyView<'_>) -> Error {
+/// What `raise x` raises: `x` an exception, or a class made with no argument (`raise
+/// ValueError`); CPython's TypeError for anything else.
+pub fn to_raise(x: AnyView<'_>) -> Result<Exception> {
     if let Some(e) = exception_of(x.value()) {
-        return e.into_error();
+        return Ok(e);
     }
     if let Some(f) = PackedFunc::from_value(x.value()).filter(|f| exception_class_name(f).is_some()) {
-        return match f.call(&[]).map(|v| exception_of(v.value())) {
-            Ok(Some(e)) => e.into_error(),
-            Ok(None) => type_error("exceptions must derive from BaseException"),
-            Err(e) => e,
-        };
+        if let Some(e) = exception_of(f.call(&[])?.value()) {
+            return Ok(e);
+        }
     }
-    type_error("exceptions must derive from BaseException")
+    Err(type_error("exceptions must derive from BaseException"))
 }
 
 /// `raise ... from cause`: CPython's TypeError unless `cause` is None, an exception or a class.
@@ -289,7 +288,7 @@ mod tests {
         let names: Vec<_> = classes_of(&k).iter().filter_map(exception_class_name).collect();
         assert_eq!(names, ["KeyError", "LookupError", "Exception", "BaseException"]);
         assert!(exception_class("Exception").unwrap().call(&[]).is_err());
-        assert_eq!(raised(AnyView::from(3i64)).message(), "exceptions must derive from BaseException");
+        assert_eq!(to_raise(AnyView::from(3i64)).err().unwrap().message(), "exceptions must derive from BaseException");
     }
 
     #[test]

@@ -376,10 +376,12 @@ impl Vm<'_> {
                     fail!(tri!(super::exception_value::Exception::new(kind, arg)).into_error());
                 }
                 Inst::RaiseValue { src, cause } => {
+                    // CPython checks what is raised before its cause.
+                    let raised = tri!(super::exception_value::to_raise(reg!(src).view()));
                     if cause != NO_REG {
                         tri!(super::exception_value::check_cause(reg!(cause).view()));
                     }
-                    fail!(super::exception_value::raised(reg!(src).view()));
+                    fail!(raised.into_error());
                 }
                 Inst::Reraise { src } => {
                     if let Some(raised) = kept.take(src) {

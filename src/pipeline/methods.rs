@@ -1123,7 +1123,7 @@ fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Result<Slot> {
         }
         Popitem => match d.pop_last() {
             Some((k, v)) => Ok(Tuple::from_vec(vec![k, v]).into()),
-            None => Err(Error::new(crate::ErrorKind::Key, "'popitem(): dictionary is empty'")),
+            None => Err(key_error(AnyView::from("popitem(): dictionary is empty"))),
         },
         Pop => match d.remove(args[0]) {
             Some(v) => Ok(v.into()),

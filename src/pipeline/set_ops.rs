@@ -7,7 +7,6 @@ use super::ast::{BinOp, CmpOp};
 use super::methods::Method;
 use super::value_ops::{dict_of, iter_items, key_error, type_error};
 use crate::container::SetOperand;
-use crate::error::ErrorKind;
 use crate::{AnyValue, AnyView, Error, FromAny, Result, Set, Value};
 
 /// The set behind a value, if it is one.
@@ -161,7 +160,7 @@ pub(crate) fn set_method(method: Method, mut s: Set, args: &[AnyView<'_>]) -> Re
             true => none(),
             false => Err(key_error(args[0])),
         },
-        Pop => s.pop().map(AnyValue::resize).ok_or_else(|| Error::new(ErrorKind::Key, "'pop from an empty set'")),
+        Pop => s.pop().map(AnyValue::resize).ok_or_else(|| key_error(AnyView::from("pop from an empty set"))),
         Clear => {
             s.clear();
             none()
@@ -246,6 +245,7 @@ pub(crate) fn changed_size_error() -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
 
     fn ints(xs: &[i64]) -> Vec<AnyValue> {
         xs.iter().map(|&x| AnyValue::from(x)).collect()

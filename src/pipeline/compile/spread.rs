@@ -41,7 +41,14 @@ impl FnCompiler<'_> {
             && !self.is_defined("zip")
             && !self.module.functions.contains_key("zip");
         if builtin_zip && matches!(keywords, [k] if k.arg == "strict") {
-            // `zip(*rows, strict=True)`: the strict zip called with the flag before the rows.
+            // `zip(*rows, strict=True)`: the strict zip called with the flag before the rows,
+            // which takes one of the bits of `starred`.
+            if args.len() >= MAX_SPREAD_ARGS {
+                return refuse(&format!(
+                    "a call of zip with *args, strict= and more than {} arguments",
+                    MAX_SPREAD_ARGS - 1
+                ));
+            }
             let (values, starred) = self.spread_arguments(args, false)?;
             let flag = self.expr(&keywords[0].value, None)?;
             let callee = self.constant(Slot::from(crate::pipeline::builtins::zip_strict_func()));
