@@ -43,28 +43,29 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    /// Every kind, in declaration order (bit `k as u32` of a clause's mask).
+    pub const ALL: [ErrorKind; 16] = [
+        ErrorKind::Type,
+        ErrorKind::Value,
+        ErrorKind::Index,
+        ErrorKind::Key,
+        ErrorKind::Arity,
+        ErrorKind::Duplicate,
+        ErrorKind::Io,
+        ErrorKind::Parse,
+        ErrorKind::Runtime,
+        ErrorKind::Memory,
+        ErrorKind::ZeroDivision,
+        ErrorKind::Overflow,
+        ErrorKind::Name,
+        ErrorKind::UnboundLocal,
+        ErrorKind::Assertion,
+        ErrorKind::StopIteration,
+    ];
+
     /// The kind named `name` (`ValueError`, ...), as the C ABI's `error_set` receives it.
     pub fn from_name(name: &str) -> Option<Self> {
-        [
-            ErrorKind::Type,
-            ErrorKind::Value,
-            ErrorKind::Index,
-            ErrorKind::Key,
-            ErrorKind::Arity,
-            ErrorKind::Duplicate,
-            ErrorKind::Io,
-            ErrorKind::Parse,
-            ErrorKind::Runtime,
-            ErrorKind::Memory,
-            ErrorKind::ZeroDivision,
-            ErrorKind::Overflow,
-            ErrorKind::Name,
-            ErrorKind::UnboundLocal,
-            ErrorKind::Assertion,
-            ErrorKind::StopIteration,
-        ]
-        .into_iter()
-        .find(|k| k.name() == name)
+        Self::ALL.into_iter().find(|k| k.name() == name)
     }
 
     /// The name used in messages and by the Python front end (`TypeError`, ...).

@@ -319,15 +319,9 @@ class _Source:
         return SyntaxError(f"anyproc.script does not support {construct}", (self.filename, lineno, col, text))
 
 
-#: The exceptions a script may raise: those anyscript raises itself (`compile/raising.rs`).
-_RAISABLE = ("ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError", "ZeroDivisionError",
-             "OverflowError", "NameError", "UnboundLocalError", "MemoryError", "AssertionError", "StopIteration")
-
-#: The exception classes a script may name as values (`pipeline/exception_value.rs`).
-_CLASSES = ("BaseException", "Exception", "ArithmeticError", "LookupError", "OSError") + _RAISABLE
-
-#: The exceptions an `except` clause may name (`compile/exceptions.rs`).
-_CATCHABLE = ("Exception", "BaseException", "ArithmeticError", "LookupError", "OSError", "IOError") + _RAISABLE
+#: The exception classes a script may name as values, raise, and name in an `except` clause:
+#: the compiler's own lists (`pipeline/exception_value.rs`).
+_CLASSES, _RAISABLE, _CATCHABLE = (tuple(names) for names in _native._exception_classes())
 
 #: The built-ins an f-string lowers to calls of.
 _F_STRING_BUILTINS = ("str", "repr", "ascii", "format")

@@ -72,6 +72,13 @@ pub fn _pending_exceptions() -> usize {
     CARRIED.load(Ordering::Relaxed)
 }
 
+/// The exception classes scripts may name, raise and catch (`exception_value::class_names`),
+/// so that `anyproc.script` checks a function against the compiler's own lists.
+#[pyfunction]
+pub fn _exception_classes() -> [Vec<&'static str>; 3] {
+    anyproc::pipeline::exception_value::class_names()
+}
+
 /// `TypeName: message` of a Python exception, for anyproc error messages.
 fn describe(py: Python<'_>, err: &PyErr) -> String {
     let ty = err.get_type(py).name().map(|n| n.to_string()).unwrap_or_else(|_| "Exception".into());

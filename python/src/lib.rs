@@ -51,5 +51,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(function::script_source, m)?)?;
     m.add_function(wrap_pyfunction!(pipeline::_pipeline_from_pickle, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_pending_exceptions, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::_exception_classes, m)?)?;
     Ok(())
 }

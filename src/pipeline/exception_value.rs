@@ -13,29 +13,55 @@ use crate::object::{ObjRef, Object};
 use crate::{AnyPad, AnyValue, AnyView, FromAny, PackedFunc, Value};
 use std::sync::{Arc, LazyLock};
 
-/// The exception classes a script can name, each with its base (`None` for `BaseException`)
-/// and the kind of the errors it makes (`None` for the classes that only group others).
-const CLASSES: [(&str, Option<&str>, Option<ErrorKind>); 18] = [
-    ("BaseException", None, None),
-    ("Exception", Some("BaseException"), None),
-    ("ArithmeticError", Some("Exception"), None),
-    ("LookupError", Some("Exception"), None),
-    ("ValueError", Some("Exception"), Some(ErrorKind::Value)),
-    ("TypeError", Some("Exception"), Some(ErrorKind::Type)),
-    ("KeyError", Some("LookupError"), Some(ErrorKind::Key)),
-    ("IndexError", Some("LookupError"), Some(ErrorKind::Index)),
-    ("RuntimeError", Some("Exception"), Some(ErrorKind::Runtime)),
-    ("ZeroDivisionError", Some("ArithmeticError"), Some(ErrorKind::ZeroDivision)),
-    ("OverflowError", Some("ArithmeticError"), Some(ErrorKind::Overflow)),
-    ("NameError", Some("Exception"), Some(ErrorKind::Name)),
-    ("UnboundLocalError", Some("NameError"), Some(ErrorKind::UnboundLocal)),
-    ("MemoryError", Some("Exception"), Some(ErrorKind::Memory)),
-    ("AssertionError", Some("Exception"), Some(ErrorKind::Assertion)),
-    ("OSError", Some("Exception"), Some(ErrorKind::Io)),
-    ("StopIteration", Some("Exception"), Some(ErrorKind::StopIteration)),
+/// An exception class a script can name.
+struct Class {
+    name: &'static str,
+    /// `None` for `BaseException`.
+    base: Option<&'static str>,
+    /// The kind of the errors it makes; `None` for the classes that only group others.
+    kind: Option<ErrorKind>,
+    /// Whether `raise Name(...)` names it: not for the errors only anyproc's own code raises.
+    raised: bool,
+    /// Whether `except Name:` names it: not `SyntaxError`, whose errors here (a bad regular
+    /// expression) CPython raises as `re.error`, which `except SyntaxError` would not catch.
+    caught: bool,
+}
+
+/// A class that scripts both raise and catch.
+const fn both(name: &'static str, base: &'static str, kind: ErrorKind) -> Class {
+    Class { name, base: Some(base), kind: Some(kind), raised: true, caught: true }
+}
+
+/// A class that groups others: caught, never made.
+const fn group(name: &'static str, base: Option<&'static str>) -> Class {
+    Class { name, base, kind: None, raised: false, caught: true }
+}
+
+/// The exception classes a script can name, with CPython's bases.
+const CLASSES: [Class; 18] = [
+    group("BaseException", None),
+    group("Exception", Some("BaseException")),
+    group("ArithmeticError", Some("Exception")),
+    group("LookupError", Some("Exception")),
+    both("ValueError", "Exception", ErrorKind::Value),
+    both("TypeError", "Exception", ErrorKind::Type),
+    both("KeyError", "LookupError", ErrorKind::Key),
+    both("IndexError", "LookupError", ErrorKind::Index),
+    both("RuntimeError", "Exception", ErrorKind::Runtime),
+    both("ZeroDivisionError", "ArithmeticError", ErrorKind::ZeroDivision),
+    both("OverflowError", "ArithmeticError", ErrorKind::Overflow),
+    both("NameError", "Exception", ErrorKind::Name),
+    both("UnboundLocalError", "NameError", ErrorKind::UnboundLocal),
+    both("MemoryError", "Exception", ErrorKind::Memory),
+    both("AssertionError", "Exception", ErrorKind::Assertion),
+    both("StopIteration", "Exception", ErrorKind::StopIteration),
+    Class { name: "OSError", base: Some("Exception"), kind: Some(ErrorKind::Io), raised: false, caught: true },
     // What an op raises for text it cannot parse (a bad regular expression, say).
-    ("SyntaxError", Some("Exception"), Some(ErrorKind::Parse)),
+    Class { name: "SyntaxError", base: Some("Exception"), kind: Some(ErrorKind::Parse), raised: false, caught: false },
 ];
+
+/// Other names `except` accepts for a class (Python 3 keeps `IOError` as `OSError`).
+const ALIASES: [(&str, &str); 1] = [("IOError", "OSError")];
 
 /// The heap object behind an [`Exception`].
 #[repr(C)]
@@ -157,7 +183,11 @@ pub fn class_name(kind: ErrorKind) -> &'static str {
 
 /// The class objects, in [`CLASSES`]' order: calling one makes an exception of its kind.
 static CLASS_FUNCS: LazyLock<Vec<PackedFunc>> = LazyLock::new(|| {
-    CLASSES.iter().map(|&(name, _, kind)| PackedFunc::new(move |args| construct(name, kind, args))).collect()
+    CLASSES
+        .iter()
+        .map(|c| (c.name, c.kind))
+        .map(|(name, kind)| PackedFunc::new(move |args| construct(name, kind, args)))
+        .collect()
 });
 
 /// `ValueError(x)`, `KeyError()`; the classes that group others make no exception here.
@@ -177,32 +207,58 @@ fn construct(name: &str, kind: Option<ErrorKind>, args: &[AnyView<'_>]) -> Resul
     }
 }
 
+/// The position in [`CLASSES`] of the class named `name`.
+fn class_index(name: &str) -> Option<usize> {
+    CLASSES.iter().position(|c| c.name == name)
+}
+
 /// Whether `name` is an exception class a script can name.
 pub fn is_class_name(name: &str) -> bool {
-    CLASSES.iter().any(|(n, _, _)| *n == name)
+    class_index(name).is_some()
 }
 
 /// The class object named `name`, if it is an exception class a script can name.
 pub fn exception_class(name: &str) -> Option<PackedFunc> {
-    let i = CLASSES.iter().position(|(n, _, _)| *n == name)?;
-    Some(CLASS_FUNCS[i].clone())
+    Some(CLASS_FUNCS[class_index(name)?].clone())
 }
 
 /// The name of `f` when it is an exception class.
 pub fn exception_class_name(f: &PackedFunc) -> Option<&'static str> {
-    CLASS_FUNCS.iter().position(|c| c.ptr_eq(f)).map(|i| CLASSES[i].0)
+    CLASS_FUNCS.iter().position(|c| c.ptr_eq(f)).map(|i| CLASSES[i].name)
+}
+
+/// The positions in [`CLASSES`] of the class named `name` and each of its bases up to
+/// `BaseException`.
+fn lineage(name: &'static str) -> impl Iterator<Item = usize> {
+    std::iter::successors(class_index(name), |&i| CLASSES[i].base.and_then(class_index))
 }
 
 /// The classes `e` is an instance of: its own, then each base up to `BaseException`.
 pub fn classes_of(e: &Exception) -> Vec<PackedFunc> {
-    let mut out = Vec::new();
-    let mut name = Some(e.class_name());
-    while let Some(n) = name {
-        let Some(i) = CLASSES.iter().position(|(c, _, _)| *c == n) else { break };
-        out.push(CLASS_FUNCS[i].clone());
-        name = CLASSES[i].1;
-    }
-    out
+    lineage(e.class_name()).map(|i| CLASS_FUNCS[i].clone()).collect()
+}
+
+/// The kind of errors `raise name(...)` raises, if scripts raise that class.
+pub fn raised_kind(name: &str) -> Option<ErrorKind> {
+    CLASSES.iter().find(|c| c.name == name && c.raised).and_then(|c| c.kind)
+}
+
+/// The error kinds `except name:` catches, one bit each (bit `kind as u32`): the kinds whose
+/// class is `name` or derives from it. `None` for a name `except` may not name.
+pub fn caught_kinds(name: &str) -> Option<u32> {
+    let name = ALIASES.iter().find(|(alias, _)| *alias == name).map_or(name, |&(_, to)| to);
+    let class = CLASSES.iter().position(|c| c.name == name && c.caught)?;
+    let catches = |k: &ErrorKind| lineage(class_name(*k)).any(|i| i == class);
+    Some(ErrorKind::ALL.into_iter().filter(catches).fold(0, |bits, k| bits | 1 << k as u32))
+}
+
+/// The names of the classes scripts may name (`all`), raise and catch, in [`CLASSES`]' order
+/// (the catchable ones then the aliases), for the Python front end's checks and messages.
+pub fn class_names() -> [Vec<&'static str>; 3] {
+    let names = |keep: fn(&Class) -> bool| CLASSES.iter().filter(|c| keep(c)).map(|c| c.name).collect::<Vec<_>>();
+    let mut caught = names(|c| c.caught);
+    caught.extend(ALIASES.iter().map(|(alias, _)| *alias));
+    [names(|_| true), names(|c| c.raised), caught]
 }
 
 /// What `raise x` raises: `x` an exception, or a class made with no argument (`raise
@@ -289,6 +345,52 @@ mod tests {
         assert_eq!(names, ["KeyError", "LookupError", "Exception", "BaseException"]);
         assert!(exception_class("Exception").unwrap().call(&[]).is_err());
         assert_eq!(to_raise(AnyView::from(3i64)).err().unwrap().message(), "exceptions must derive from BaseException");
+    }
+
+    // Expected: CPython 3.11's class tree (`LookupError` catches `KeyError` and `IndexError`,
+    // ...), with anyproc's own kinds caught as the class Python sees (a wrong argument count is
+    // a TypeError, a duplicate name a ValueError).
+    #[test]
+    fn except_catches_a_class_and_its_subclasses() {
+        use ErrorKind::*;
+        let bits = |kinds: &[ErrorKind]| kinds.iter().fold(0u32, |acc, &k| acc | 1 << k as u32);
+        let every = bits(&ErrorKind::ALL);
+        let expected = [
+            ("Exception", every),
+            ("BaseException", every),
+            ("ArithmeticError", bits(&[ZeroDivision, Overflow])),
+            ("LookupError", bits(&[Index, Key])),
+            ("NameError", bits(&[Name, UnboundLocal])),
+            ("TypeError", bits(&[Type, Arity])),
+            ("ValueError", bits(&[Value, Duplicate])),
+            ("OSError", bits(&[Io])),
+            ("IOError", bits(&[Io])),
+            ("KeyError", bits(&[Key])),
+            ("IndexError", bits(&[Index])),
+            ("UnboundLocalError", bits(&[UnboundLocal])),
+            ("ZeroDivisionError", bits(&[ZeroDivision])),
+            ("StopIteration", bits(&[StopIteration])),
+            ("RuntimeError", bits(&[Runtime])),
+        ];
+        for (name, want) in expected {
+            assert_eq!(caught_kinds(name), Some(want), "{name}");
+        }
+        for refused in ["SyntaxError", "ArityError", "ParseError", "DuplicateError", "Warning", "KeyboardInterrupt"] {
+            assert_eq!(caught_kinds(refused), None, "{refused}");
+        }
+        assert_eq!(ErrorKind::ALL.iter().enumerate().find(|&(i, k)| *k as usize != i), None);
+    }
+
+    #[test]
+    fn raise_names_the_classes_python_maps_back() {
+        assert_eq!(raised_kind("KeyError"), Some(ErrorKind::Key));
+        assert_eq!(raised_kind("StopIteration"), Some(ErrorKind::StopIteration));
+        for refused in ["OSError", "SyntaxError", "LookupError", "Exception", "ArityError", "IOError"] {
+            assert_eq!(raised_kind(refused), None, "{refused}");
+        }
+        let [all, raised, caught] = class_names();
+        assert_eq!((all.len(), raised.len(), caught.len()), (18, 12, 18));
+        assert!(caught.contains(&"IOError") && !caught.contains(&"SyntaxError"));
     }
 
     #[test]

@@ -10,32 +10,12 @@
 use super::{FinallyCtx, FnCompiler, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::ast::{ExceptHandler, Stmt, StmtKind};
+use crate::pipeline::exception_value::{caught_kinds, class_names};
 use crate::pipeline::ir::{Handler, Inst, NO_REG, Reg};
 
 /// How deep `finally:` blocks may nest in `finally:` blocks: each level compiles its block two
 /// to five times, so the copies of the innermost one multiply with the depth.
 const MAX_FINALLY_NESTING: u32 = 4;
-
-/// The error kinds `except name` catches, one bit each: the kind of that name, with the
-/// kinds CPython makes subclasses of it (`LookupError` catches `KeyError` and `IndexError`).
-fn caught_kinds(name: &str) -> Option<u32> {
-    use ErrorKind::*;
-    let bits = |kinds: &[ErrorKind]| kinds.iter().fold(0u32, |acc, &k| acc | 1 << k as u32);
-    Some(match name {
-        "Exception" | "BaseException" => u32::MAX,
-        "ArithmeticError" => bits(&[ZeroDivision, Overflow]),
-        "LookupError" => bits(&[Index, Key]),
-        "NameError" => bits(&[Name, UnboundLocal]),
-        // A wrong argument count is a TypeError to Python.
-        "TypeError" => bits(&[Type, Arity]),
-        "ValueError" => bits(&[Value, Duplicate]),
-        "OSError" | "IOError" => bits(&[Io]),
-        _ => match ErrorKind::from_name(name)? {
-            Arity | Duplicate | Io | Parse => return None,
-            kind => bits(&[kind]),
-        },
-    })
-}
 
 /// Whether `body` holds a bare `raise` (one of a nested `try`'s clause too: it may re-raise this
 /// clause's error from a `finally:` or `else:` block, so the register is kept either way).
@@ -221,12 +201,7 @@ impl FnCompiler<'_> {
             None => Err(err(
                 self.line,
                 ErrorKind::Parse,
-                format!(
-                    "except {t}: anyscript catches Exception, ArithmeticError, LookupError and the \
-                     exceptions it raises itself (ValueError, TypeError, KeyError, IndexError, \
-                     RuntimeError, ZeroDivisionError, OverflowError, NameError, UnboundLocalError, \
-                     MemoryError, AssertionError, OSError)"
-                ),
+                format!("except {t}: anyscript catches {}", class_names()[2].join(", ")),
             )),
         })
     }

@@ -4,15 +4,8 @@ use super::{FnCompiler, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
 use crate::pipeline::ast::{Expr, Target};
-use crate::pipeline::exception_value::exception_class;
+use crate::pipeline::exception_value::{class_names, exception_class, raised_kind};
 use crate::pipeline::ir::{Inst, NO_REG, Reg};
-
-/// The exception `raise` names, if anyscript raises it itself (what its front ends map to
-/// Python's exception of that name).
-fn raisable(name: &str) -> Option<ErrorKind> {
-    ErrorKind::from_name(name)
-        .filter(|k| !matches!(k, ErrorKind::Arity | ErrorKind::Duplicate | ErrorKind::Io | ErrorKind::Parse))
-}
 
 impl FnCompiler<'_> {
     /// `raise exc(value)`, or `raise exc` when `value` is None; `raise value` when `exc` is
@@ -22,16 +15,9 @@ impl FnCompiler<'_> {
             let src = self.expr(value.expect("`raise value` has a value"), None)?;
             return self.raise_value(src, cause);
         }
-        let Some(kind) = raisable(exc) else {
-            return Err(err(
-                self.line,
-                ErrorKind::Parse,
-                format!(
-                    "raise {exc}: anyscript raises only ValueError, TypeError, KeyError, IndexError, \
-                     RuntimeError, ZeroDivisionError, OverflowError, NameError, UnboundLocalError, \
-                     MemoryError and AssertionError"
-                ),
-            ));
+        let Some(kind) = raised_kind(exc) else {
+            let message = format!("raise {exc}: anyscript raises only {}", class_names()[1].join(", "));
+            return Err(err(self.line, ErrorKind::Parse, message));
         };
         let value = match value {
             Some(v) => self.expr(v, None)?,
