@@ -7,7 +7,7 @@
 //! one-character string never leaves its register.
 
 use super::Slot;
-use super::ast::{BinOp, UnaryOp};
+use super::ast::{BinOp, CmpOp, UnaryOp};
 use super::binding::{missing_error, too_many_positional};
 use super::builtins::{Builtin, call_builtin};
 use super::direct::{Direct, located, with_op_name};
@@ -323,9 +323,9 @@ impl Vm<'_> {
                 Inst::Unary { op: UnaryOp::Not, dst, src } => reg!(dst) = Slot::from_bool(!truthy(reg!(src).view())),
                 Inst::Unary { op, dst, src } => reg!(dst) = tri!(unary(op, reg!(src).view())),
                 Inst::Binary { op, dst, a, b, in_place } => {
-                    if let (Some(x), Some(y), BinOp::Add) = (reg!(a).inline_int(), reg!(b).inline_int(), op) {
-                        if let Some(sum) = x.checked_add(y) {
-                            reg!(dst) = Slot::from_int(sum);
+                    if let (Some(x), Some(y)) = (reg!(a).inline_int(), reg!(b).inline_int()) {
+                        if let Some(n) = int_arithmetic(op, x, y) {
+                            reg!(dst) = Slot::from_int(n);
                             continue;
                         }
                     }
@@ -343,7 +343,19 @@ impl Vm<'_> {
                     }
                 }
                 Inst::Compare { op, dst, a, b } => {
-                    reg!(dst) = Slot::from_bool(tri!(compare(op, reg!(a).view(), reg!(b).view())));
+                    let fast = match (reg!(a).inline_int(), reg!(b).inline_int()) {
+                        (Some(x), Some(y)) => int_comparison(op, x, y),
+                        // `x is None`: None is the one value of its type.
+                        _ if matches!(op, CmpOp::Is | CmpOp::IsNot) && (reg!(a).is_none() || reg!(b).is_none()) => {
+                            Some((reg!(a).is_none() && reg!(b).is_none()) == (op == CmpOp::Is))
+                        }
+                        _ => None,
+                    };
+                    let is = match fast {
+                        Some(is) => is,
+                        None => tri!(compare(op, reg!(a).view(), reg!(b).view())),
+                    };
+                    reg!(dst) = Slot::from_bool(is);
                 }
                 Inst::Jump { to } => pc = to as usize,
                 Inst::JumpIfFalse { cond, to } => {
@@ -528,6 +540,19 @@ impl Vm<'_> {
                         } else {
                             *state = LoopState::Idle;
                         }
+                        continue;
+                    }
+                    // A list's next item without the checks only dicts, sets and generators need.
+                    if let LoopState::List(cursor) = state {
+                        let Some(v) = cursor.next() else {
+                            *state = LoopState::Idle;
+                            continue;
+                        };
+                        if cursor.past_start() != 0 {
+                            tri!(state.check_taken(self.program.while_limit));
+                        }
+                        reg!(dst) = v.resize();
+                        pc = body as usize;
                         continue;
                     }
                     match tri!(state.next_checked()) {
@@ -782,6 +807,32 @@ fn widen_long_text(slot: &mut Slot) {
         _ => return,
     };
     *slot = wide;
+}
+
+/// `x op y` of two ints, for the operators whose result is an int that fits; `None` for the
+/// rest, which [`binary`] computes (overflow to a big int, true division, errors).
+#[inline(always)]
+fn int_arithmetic(op: BinOp, x: i64, y: i64) -> Option<i64> {
+    match op {
+        BinOp::Add => x.checked_add(y),
+        BinOp::Sub => x.checked_sub(y),
+        BinOp::Mul => x.checked_mul(y),
+        _ => None,
+    }
+}
+
+/// `x op y` of two ints for the comparisons of order and equality; `None` for `in` and `is`.
+#[inline(always)]
+fn int_comparison(op: CmpOp, x: i64, y: i64) -> Option<bool> {
+    Some(match op {
+        CmpOp::Eq => x == y,
+        CmpOp::NotEq => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::LtE => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::GtE => x >= y,
+        _ => return None,
+    })
 }
 
 /// `a op= b` done where `a` stands, as Python does for lists (`+=` extends, `*=` repeats) and

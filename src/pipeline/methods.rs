@@ -14,7 +14,7 @@ use super::value_ops::{
 };
 use crate::any::type_index as ti;
 use crate::any::values_equal;
-use crate::container::{ListObj, try_reserve_items};
+use crate::container::{DictObj, ListObj, try_reserve_items};
 use crate::{AnyValue, AnyView, Dict, Error, List, Result, Tuple, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -235,6 +235,13 @@ pub(crate) fn arity_error(qualified: &str, name: &str, (min, max): (usize, usize
 
 /// Calls `obj.method(*args)`; an unknown method for the receiver's type is a TypeError.
 pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
+    // `d.get(k)` of any dict (a Counter's and a defaultdict's `get` are dict's) before anything
+    // is decoded: the hot method of counting loops.
+    if method == Method::Get && matches!(args.len(), 1 | 2) {
+        if let Some(d) = obj.as_obj().filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>()) {
+            return dict_get(d, args);
+        }
+    }
     let v = obj.value();
     let Some((recv, arity)) = Recv::of(v).and_then(|r| spec(method, r).map(|a| (r, a))) else {
         return Err(no_method(method, v));
@@ -247,7 +254,7 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         Recv::Str => str_method(method, Text::of(v).expect("a str"), args),
         Recv::List => list_method(method, list_of(v).expect("a list"), args),
         Recv::Tuple => tuple_method(method, tuple_obj(v).expect("a tuple"), args),
-        Recv::Dict if method == Method::Get => dict_get(v, args),
+        Recv::Dict if method == Method::Get => dict_get(dict_obj(v).expect("a dict"), args),
         Recv::Dict => dict_method(method, dict_of(v).expect("a dict"), args),
         Recv::Set => super::set_ops::set_method(method, super::set_ops::set_of(v).expect("a set"), args),
         Recv::Bytes => super::str_codecs::decode(super::str_codecs::bytes_of(v).expect("bytes"), args),
@@ -289,7 +296,7 @@ fn counter_method(method: Method, v: Value<'_>, args: &[AnyView<'_>]) -> Result<
             let message = "Counter.fromkeys() is undefined.  Use Counter(iterable) instead.";
             Err(Error::new(crate::ErrorKind::Runtime, message))
         }
-        Method::Get => dict_get(v, args),
+        Method::Get => dict_get(dict_obj(v).expect("a Counter"), args),
         _ => dict_method(method, d, args),
     }
 }
@@ -1090,9 +1097,10 @@ fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Result<Slot> {
 
 /// `d.get(k[, default])` on the dict where it stands, with no handle made (two atomic counts
 /// for a lookup that takes a lock of its own).
-fn dict_get(v: Value<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
-    let d = dict_obj(v).expect("a dict");
-    check_hashable(args[0].value())?;
+fn dict_get(d: &DictObj, args: &[AnyView<'_>]) -> Result<Slot> {
+    if args[0].as_str().is_none() {
+        check_hashable(args[0].value())?;
+    }
     Ok(match d.get(args[0]) {
         Some(found) => found.into(),
         None => args.get(1).map_or_else(Slot::none, |a| a.to_owned()),

@@ -872,7 +872,17 @@ fn is_same(x: Value<'_>, y: Value<'_>) -> bool {
     match (x, y) {
         (Value::Object(p), Value::Object(q)) => p == q,
         (Value::Object(_), _) | (_, Value::Object(_)) => false,
-        _ => vname(x) == vname(y) && values_equal(x, y, 0),
+        _ => same_plain_type(x, y) && values_equal(x, y, 0),
+    }
+}
+
+/// Whether two values that are not objects have the same Python type (a UTF-8 and a UCS4
+/// string are both `str`), without naming it.
+fn same_plain_type(x: Value<'_>, y: Value<'_>) -> bool {
+    match (x, y) {
+        (Value::Str(_) | Value::UStr(_), Value::Str(_) | Value::UStr(_)) => true,
+        (Value::Pod(..), Value::Pod(..)) => vname(x) == vname(y),
+        _ => std::mem::discriminant(&x) == std::mem::discriminant(&y),
     }
 }
 
@@ -881,6 +891,14 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
     // A set first, before anything is decoded: `w in STOPWORDS` is the hot case.
     if let Some(s) = container.as_obj().filter(|o| o.type_index() == ti::SET).and_then(|o| o.downcast_ref::<SetObj>()) {
         return s.contains(item);
+    }
+    // `w in counts`: a text key is hashable, and is looked up as it stands.
+    if item.as_str().is_some() {
+        if let Some(d) =
+            container.as_obj().filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>())
+        {
+            return Ok(d.contains_key(item));
+        }
     }
     let (c, x) = (container.value(), item.value());
     match c {
