@@ -1,7 +1,7 @@
 """The interpreter's fast paths give what the general path gives, which is CPython's: int
-arithmetic and comparisons at the edges of 64 bits (where the result leaves the fast path for a
-big int), ``x is None`` against values of every type, ``w in d`` and ``d.get(w)`` with text and
-other keys, on every kind of dict, unhashable keys included."""
+arithmetic and comparisons at the edges of 64 bits (beyond them anyscript raises OverflowError
+where CPython makes a big int), ``x is None`` against values of every type, ``w in d``, ``d.get(w)`` and ``d[w] = x`` with
+text and other keys, on every kind of dict, unhashable keys included."""
 
 from __future__ import annotations
 
@@ -90,9 +90,15 @@ def lookups(line):
     for w in words + ["", "a", line[:1]]:
         out.append((w in d, w not in d, d.get(w), d.get(w, -1), counts.get(w), counts.get(w, 0),
                     w[:1] in groups, groups.get(w[:1], "none"), w in counts))
+        d[w] = len(w)
+        counts[w[:2]] = counts[w[:2]] + 1
+        groups[w[-1:]] = [w]
+    out.append((d, counts, groups))
     mixed = {1: "one", 2.0: "two", (1, "a"): "pair", None: "none", True: "true", "1": "str one"}
     for k in [1, 1.0, 2, 2.0, (1, "a"), None, True, "1", "2", 0]:
         out.append((k in mixed, mixed.get(k), mixed.get(k, "missing")))
+        mixed[k] = k
+    out.append(mixed)
     return out
 
 
@@ -101,14 +107,16 @@ def unhashable(line):
     d = {w: 1 for w in words}
     out = []
     for k in [words, {}, set(), (1, [2])]:
-        for step in range(3):
+        for step in range(4):
             try:
                 if step == 0:
                     out.append(k in d)
                 elif step == 1:
                     out.append(d.get(k))
-                else:
+                elif step == 2:
                     out.append(Counter(words).get(k, 0))
+                else:
+                    d[k] = 2
             except TypeError as e:
                 out.append(str(e))
     for step in range(2):

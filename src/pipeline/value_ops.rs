@@ -1029,14 +1029,17 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
 
 /// `obj[key] = value` for lists (in range) and dicts; the change is seen through every handle.
 pub fn set_item(obj: AnyView<'_>, key: AnyView<'_>, value: AnyView<'_>) -> Result<()> {
-    let (o, k) = (obj.value(), key.value());
-    // On the dict where it stands: no handle (two atomic counts) is made for `d[k] = v`.
-    if let Some(d) = dict_obj(o) {
-        check_hashable(k)?;
+    // On the dict where it stands: no handle (two atomic counts) is made for `d[k] = v`, and
+    // nothing is decoded for a text key, which is hashable.
+    if let Some(d) = obj.as_obj().filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>()) {
+        if key.as_str().is_none() {
+            check_hashable(key.value())?;
+        }
         let replaced = d.try_set(key.to_owned::<0>(), value.to_owned::<0>(), "dict item")?;
         drop(replaced);
         return Ok(());
     }
+    let (o, k) = (obj.value(), key.value());
     if let Some(mut l) = list_of(o) {
         let i = k
             .as_int()
