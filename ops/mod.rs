@@ -1,12 +1,13 @@
 //! The operator library: text normalizers, splitters, tokenization models and
 //! sequence ops, each registered in the global registry under a dotted name
 //! (`text.*`, `tok.*`, `seq.*`, `vocab.*`, `math.*`, `re.*`, `unicodedata.*`, `collections.*`,
-//! `itertools.*`, `functools.reduce`). One file per family.
+//! `itertools.*`, `functools.reduce`, `bisect.*`). One file per family.
 
 use crate::Result;
 use crate::func::Registry;
 
 pub mod bert;
+pub mod bisect;
 pub mod bpe;
 pub mod bytelevel;
 pub mod collections;
@@ -36,5 +37,6 @@ pub fn register(reg: &Registry) -> Result<()> {
     unicodedata::register(reg)?;
     collections::register(reg)?;
     itertools::register(reg)?;
+    bisect::register(reg)?;
     Ok(())
 }

@@ -25,6 +25,7 @@ Unsupported syntax raises :class:`SyntaxError` naming the construct, with the
 from __future__ import annotations
 
 import ast
+import bisect
 import collections
 import functools
 import importlib
@@ -183,22 +184,25 @@ def script(fn: Optional[Callable] = None, *, while_limit: Optional[int] = None,
 _MISSING = object()
 
 
-#: Python's iterator helpers that are ops of the same dotted names (``ops/itertools.rs``).
+#: Python's library functions that are ops of the same dotted names (``ops/itertools.rs``,
+#: ``ops/bisect.rs``; ``bisect.bisect`` and ``bisect.insort`` are the ``_right`` functions).
 #: (``itertools.chain.from_iterable`` is a new bound method at each read: found by ``==``.)
-_ITERTOOLS_OPS = [(f, name) for f, name in [
+_LIBRARY_OPS = [(f, name) for f, name in [
     (functools.reduce, "functools.reduce"), (itertools.chain, "itertools.chain"),
     (itertools.chain.from_iterable, "itertools.chain.from_iterable"), (itertools.islice, "itertools.islice"),
-    (getattr(itertools, "pairwise", None), "itertools.pairwise")] if f is not None]
+    (getattr(itertools, "pairwise", None), "itertools.pairwise"),
+    (bisect.bisect_left, "bisect.bisect_left"), (bisect.bisect_right, "bisect.bisect_right"),
+    (bisect.insort_left, "bisect.insort_left"), (bisect.insort_right, "bisect.insort_right")] if f is not None]
 
 
 def _module_op(value: Any) -> Optional[str]:
     """The op a function of Python's ``re`` module is (``re.sub`` is the op ``re.sub``), or
     ``collections.Counter`` and ``defaultdict`` are (ops of the same names), or one of
-    ``itertools``' and ``functools.reduce`` is, else None."""
+    ``_LIBRARY_OPS`` is, else None."""
     if value is collections.Counter or value is collections.defaultdict:
         return f"collections.{value.__name__}"
     if type(value) in (type, types.BuiltinFunctionType):
-        for f, name in _ITERTOOLS_OPS:
+        for f, name in _LIBRARY_OPS:
             if value == f:
                 return name
     if getattr(value, "__module__", None) != "re" or not callable(value) or isinstance(value, type):

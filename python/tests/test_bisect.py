@@ -1,0 +1,154 @@
+"""``bisect.bisect_left``, ``bisect_right``, ``bisect``, ``insort_left``, ``insort_right`` and
+``insort`` in ``anyproc.script``: CPython's results and errors on real text (offsets of words
+in a line, sorted vocabularies), tuples and strs, bounds and every argument error."""
+
+from __future__ import annotations
+
+import bisect
+from bisect import bisect_left, bisect_right, insort
+
+import anyproc
+
+from conftest import corpus_lines
+from test_formatting import check_all, outcome
+
+LINES = corpus_lines(200) + ["", "a", "a a a b b c"]
+
+
+def word_at(line):
+    # The word under each character offset: the offsets of word starts, searched.
+    starts, pos = [], 0
+    for w in line.split(" "):
+        starts.append(pos)
+        pos += len(w) + 1
+    words = line.split(" ")
+    return [words[bisect_right(starts, i) - 1] for i in range(0, len(line), 3)]
+
+
+def sorted_vocab(line):
+    vocab = sorted(set(line.lower().split()))
+    out = []
+    for w in line.split()[:12]:
+        i = bisect_left(vocab, w.lower())
+        out.append((i, bisect.bisect_right(vocab, w.lower()), bisect.bisect(vocab, w),
+                    i < len(vocab) and vocab[i] == w.lower(), bisect_left(vocab, w, 1), bisect_left(vocab, w, 0, min(2, len(vocab))),
+                    bisect_right(vocab, w, 0, None), bisect_left(vocab, w, 2, -1), bisect_left(vocab, w, 3, -4)))
+    return out
+
+
+def build_sorted(line):
+    lens, words, rights = [], [], []
+    for w in line.split():
+        insort(lens, len(w))
+        bisect.insort_left(words, w)
+        bisect.insort_right(rights, (len(w) % 3, w[:1]))
+    bisect.insort_left(lens, 0, 0, 0)
+    bisect.insort(lens, 99, 5)
+    return lens, words, rights
+
+
+def other_sequences(line):
+    t = tuple(sorted(line.split()))
+    s = "".join(sorted(line[:30]))
+    return ([bisect_left(t, w) for w in line.split()[:5]], [bisect_right(s, c) for c in line[:8]],
+            bisect_left(s, "m"), bisect_right((1, 2, 2, 3), 2), bisect_left([1.5, 2, 2.5], 2), bisect_left([], 1))
+
+
+def bad_calls(line):
+    words = sorted(line.split()) or ["x"]
+    out = []
+    for step in range(16):
+        try:
+            if step == 0:
+                out.append(bisect_left(words, 5))
+            elif step == 1:
+                out.append(bisect_left(words, "a", -1))
+            elif step == 2:
+                out.append(bisect_left(words, "a", "0"))
+            elif step == 3:
+                out.append(bisect_right(words, "zzz", 0, len(words) + 3))
+            elif step == 4:
+                out.append(bisect_left(words, "", 0, len(words) + 3))
+            elif step == 5:
+                out.append(bisect_left(words, "a", 0, 1.5))
+            elif step == 6:
+                out.append(bisect_left(words, "a", 0, None))
+            elif step == 7:
+                out.append(bisect_right(words, "a", True, False))
+            elif step == 8:
+                out.append(bisect_left(5, 1))
+            elif step == 9:
+                out.append(bisect_left(5, 1, 0, 3))
+            elif step == 10:
+                out.append(bisect_right(tuple(words), "zzz", 0, len(words) + 2))
+            elif step == 11:
+                out.append(bisect_right(line[:3], "~", 0, 9))
+            elif step == 12:
+                out.append(bisect_left(None, 1, 0, 2))
+            elif step == 13:
+                out.append(bisect_left(line, "a", 0, "x"))
+            elif step == 14:
+                out.append(bisect_left(words, "a", -1, "y"))
+            else:
+                out.append(bisect_left([[1, 2], [1, "a"]], [1, 3]))
+        except (TypeError, ValueError, IndexError) as e:
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+def counts(line):
+    words = sorted(line.split()) or ["x"]
+    out = []
+    for args in [(), (words,), (words, "a", 0, 1, 2)]:
+        try:
+            out.append(bisect_left(*args))
+        except TypeError as e:
+            out.append(str(e))
+        try:
+            out.append(bisect.insort_right(*args))
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_bisect_on_real_text_equals_cpython():
+    for fn in (word_at, sorted_vocab, build_sorted, other_sequences):
+        check_all(fn, [(line,) for line in LINES])
+
+
+def insort_tuple(line):
+    bisect.insort(tuple(line.split()), "a")
+
+
+def insort_str(line):
+    bisect.insort_left(line, "a")
+
+
+def test_bisect_errors_equal_cpythons():
+    check_all(bad_calls, [(line,) for line in LINES[:40]])
+    check_all(counts, [(line,) for line in LINES[:10]])
+
+
+def test_insort_into_what_has_no_insert_is_cpythons_message_as_a_type_error():
+    # CPython raises AttributeError, a class anyscript does not have: the message is CPython's.
+    for fn, text in [(insort_tuple, "'tuple' object has no attribute 'insert'"),
+                     (insort_str, "'str' object has no attribute 'insert'")]:
+        assert outcome(fn, "a b") == ("AttributeError", text)
+        kind, message = outcome(anyproc.script(fn), "a b")
+        assert kind == "TypeError" and message.startswith("bisect.insort") and message.endswith(": " + text)
+
+
+def test_bisect_ops_in_the_text_front_end():
+    source = (
+        "def f(line):\n"
+        "    starts = sorted(len(w) for w in line.split())\n"
+        "    xs = []\n"
+        "    for n in starts[::-1]:\n"
+        "        bisect.insort(xs, n)\n"
+        "    return xs, [bisect.bisect_left(starts, n) for n in range(8)], bisect.bisect(starts, 3)\n"
+    )
+    ours = anyproc.script_source(source, "f")
+    namespace = {"bisect": bisect}
+    exec(source, namespace)  # noqa: S102 - the test's own source, run by CPython with the module
+    for line in LINES[:30]:
+        assert outcome(ours, line) == outcome(namespace["f"], line), line
