@@ -11,7 +11,9 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::Registry;
-use crate::pipeline::value_ops::{is_tuple, list_of, py_lt, seq_obj, type_error, vname};
+use crate::pipeline::counter::is_counter;
+use crate::pipeline::set_ops::set_of;
+use crate::pipeline::value_ops::{dict_obj, index_arg, is_tuple, list_of, py_lt, seq_obj, type_error, vname};
 use crate::{AnyValue, AnyView, PackedFunc, Value};
 
 /// Registers the `bisect.*` ops.
@@ -59,7 +61,7 @@ fn insort(name: &str, side: Side, args: &[AnyView<'_>]) -> Result<AnyValue> {
     let Some(mut list) = list_of(a) else {
         return Err(type_error(format!("'{}' object has no attribute 'insert'", vname(a))));
     };
-    list.insert(at as i64, args[1].to_owned::<0>());
+    list.try_insert(at as i64, args[1].to_owned(), "list.insert()")?;
     Ok(AnyValue::none())
 }
 
@@ -72,7 +74,7 @@ fn bounds(name: &str, args: &[AnyView<'_>]) -> Result<(usize, Option<i64>)> {
         n if n > 4 => return Err(type_error(format!("{name}() takes at most 4 positional arguments ({n} given)"))),
         _ => {}
     }
-    let lo = args.get(2).map_or(Ok(0), |v| index_arg(v.value()))?;
+    let lo = args.get(2).map_or(Ok(0), index_arg)?;
     let hi = match args.get(3).map(|v| v.value()) {
         None | Some(Value::None) => None,
         Some(Value::Int(h)) => Some(h).filter(|&h| h != -1),
@@ -85,47 +87,70 @@ fn bounds(name: &str, args: &[AnyView<'_>]) -> Result<(usize, Option<i64>)> {
     Ok((lo as usize, hi))
 }
 
-/// An int argument, with CPython's message for anything else.
-fn index_arg(v: Value<'_>) -> Result<i64> {
-    match v {
-        Value::Int(i) => Ok(i),
-        Value::Bool(b) => Ok(i64::from(b)),
-        other => Err(type_error(format!("'{}' object cannot be interpreted as an integer", vname(other)))),
-    }
-}
-
-/// The index where `x` goes in `a[lo:hi]` (`hi` the length when `None`).
+/// The index where `x` goes in `a[lo:hi]` (`hi` the length when `None`). As CPython's, `a` is
+/// asked for its length only when `hi` is not given, and for items only when `lo < hi`.
 fn find(a: Value<'_>, x: Value<'_>, side: Side, lo: usize, hi: Option<i64>) -> Result<usize> {
     if let Some(items) = seq_obj(a) {
         let what = if is_tuple(a) { "tuple" } else { "list" };
-        return items.with_items(|xs| bisect(xs, x, side, lo, hi, what));
+        return items.with_items(|xs| bisect(|| Ok(xs.len()), |i| at(xs, i, what), x, side, lo, hi));
     }
-    if let Value::Str(s) = a {
-        let chars: Vec<AnyValue> = s.chars().map(AnyValue::from_char).collect();
-        return bisect(&chars, x, side, lo, hi, "string");
-    }
-    if let Value::UStr(u) = a {
-        let chars: Vec<AnyValue> = u.iter().map(|&c| AnyValue::from_char(c)).collect();
-        return bisect(&chars, x, side, lo, hi, "string");
-    }
-    let message = match a {
-        // CPython asks for the length first, and then for items.
-        _ if hi.is_none() => format!("object of type '{}' has no len()", vname(a)),
-        _ => format!("'{}' object does not support indexing", vname(a)),
+    let chars: Option<Vec<AnyValue>> = match a {
+        Value::Str(s) => Some(s.chars().map(AnyValue::from_char).collect()),
+        Value::UStr(u) => Some(u.iter().map(|&c| AnyValue::from_char(c)).collect()),
+        _ => None,
     };
-    Err(type_error(message))
+    if let Some(xs) = chars {
+        return bisect(|| Ok(xs.len()), |i| at(&xs, i, "string"), x, side, lo, hi);
+    }
+    if let Value::Bytes(b) = a {
+        let xs: Vec<AnyValue> = b.iter().map(|&byte| AnyValue::from_int(i64::from(byte))).collect();
+        return bisect(|| Ok(xs.len()), |i| at(&xs, i, ""), x, side, lo, hi);
+    }
+    if let Some(d) = dict_obj(a) {
+        if is_counter(a) {
+            // A Counter is a Python class with `__len__` and `__getitem__`: a missing key is 0.
+            let item = |i: usize| Ok(d.get(AnyView::from(i as i64)).unwrap_or_else(|| AnyValue::from_int(0)));
+            return bisect(|| Ok(d.len()), item, x, side, lo, hi);
+        }
+        let not_sequence = || type_error(format!("{} is not a sequence", vname(a)));
+        return bisect(|| Err(not_sequence()), |_| Err(not_sequence()), x, side, lo, hi);
+    }
+    // Anything else: what CPython's `PySequence_Size`, then `PySequence_GetItem`, says of it.
+    let len = || match set_of(a) {
+        Some(s) => Ok(s.len()),
+        None => Err(type_error(format!("object of type '{}' has no len()", vname(a)))),
+    };
+    let no_items = |_| Err(type_error(format!("'{}' object does not support indexing", vname(a))));
+    bisect(len, no_items, x, side, lo, hi)
 }
 
-/// CPython's `internal_bisect_left`/`_right` over `xs`: the item at each probe is read as
-/// `a[mid]` reads it, so an `hi` beyond the end fails (`what index out of range`) only when a
-/// probe lands there.
-fn bisect(xs: &[AnyValue], x: Value<'_>, side: Side, lo: usize, hi: Option<i64>, what: &str) -> Result<usize> {
-    let (mut lo, mut hi) = (lo as i64, hi.unwrap_or(xs.len() as i64));
+/// `xs[i]`, with CPython's IndexError for `what` (`list`, `tuple`, `string`; bytes say only
+/// "index out of range").
+fn at(xs: &[AnyValue], i: usize, what: &str) -> Result<AnyValue> {
+    let message = if what.is_empty() { "index out of range".to_string() } else { format!("{what} index out of range") };
+    xs.get(i).cloned().ok_or_else(|| Error::new(ErrorKind::Index, message))
+}
+
+/// CPython's `internal_bisect_left`/`_right`: `len` is asked for only when `hi` is not given,
+/// and `item(mid)` read at each probe as `a[mid]` is, so an `hi` beyond the end fails only
+/// when a probe lands there.
+fn bisect(
+    len: impl FnOnce() -> Result<usize>,
+    item: impl Fn(usize) -> Result<AnyValue>,
+    x: Value<'_>,
+    side: Side,
+    lo: usize,
+    hi: Option<i64>,
+) -> Result<usize> {
+    let mut hi = match hi {
+        Some(h) => h,
+        None => len()? as i64,
+    };
+    let mut lo = lo as i64;
     while lo < hi {
         // CPython's `((size_t)lo + hi) / 2`: both are non-negative here.
         let mid = ((lo as u64 + hi as u64) / 2) as i64;
-        let item =
-            xs.get(mid as usize).ok_or_else(|| Error::new(ErrorKind::Index, format!("{what} index out of range")))?;
+        let item = item(mid as usize)?;
         let go_right = match side {
             Side::Left => py_lt(item.value(), x)?,
             Side::Right => !py_lt(x, item.value())?,

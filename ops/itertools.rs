@@ -1,5 +1,5 @@
 //! `itertools.*` and `functools.reduce`: the iterator helpers preprocessing code reaches for
-//! (`chain`, `chain.from_iterable`, `islice`, `pairwise`), with CPython 3.11's results and
+//! (`chain`, `chain.from_iterable`, `islice`, `pairwise`, `accumulate`, `product`), with CPython 3.11's results and
 //! errors. `anyproc.script` maps Python's `itertools.chain` (and the rest) to the op of the
 //! same dotted name.
 //!
@@ -8,17 +8,19 @@
 //! iterable exactly the items CPython's takes, so a generator it reads goes on where CPython's
 //! would.
 
+use crate::container::try_reserve_items;
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::Registry;
+use crate::pipeline::ast::BinOp;
 use crate::pipeline::iterate::LoopState;
 use crate::pipeline::methods::arity_error;
-use crate::pipeline::value_ops::{iter_items, type_error, vname};
+use crate::pipeline::value_ops::{binary, iter_items, type_error, vname};
 use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Tuple, Value};
 
 /// Registers the `itertools.*` ops and `functools.reduce`.
 pub fn register(reg: &Registry) -> Result<()> {
     type Op = fn(&[AnyView<'_>]) -> Result<AnyValue>;
-    let ops: [(&str, &str, &str, Op); 5] = [
+    let ops: [(&str, &str, &str, Op); 7] = [
         ("itertools.chain", "(*iterables) -> list", "The items of each iterable in turn, as itertools.chain.", chain),
         (
             "itertools.chain.from_iterable",
@@ -33,6 +35,18 @@ pub fn register(reg: &Registry) -> Result<()> {
             islice,
         ),
         ("itertools.pairwise", "(*iterable) -> list", "Each item with the next, as itertools.pairwise.", pairwise),
+        (
+            "itertools.accumulate",
+            "(*iterable_func) -> list",
+            "Running totals (or running results of func), as itertools.accumulate.",
+            accumulate,
+        ),
+        (
+            "itertools.product",
+            "(*iterables) -> list",
+            "Every tuple of one item of each iterable, in order, as itertools.product.",
+            product,
+        ),
         (
             "functools.reduce",
             "(*function_iterable_initial) -> value",
@@ -145,6 +159,58 @@ fn pairwise(args: &[AnyView<'_>]) -> Result<AnyValue> {
     counted("pairwise", args, 1, 1)?;
     let items = iter_items(args[0].value())?;
     list(items.windows(2).map(|w| Tuple::from_vec(w.to_vec()).into()).collect())
+}
+
+/// `accumulate(iterable[, func])`: the first item, then `func(total, item)` (`total + item`
+/// when `func` is None or not given) for each next one; `func` is called, so checked, only
+/// from the second item on, as CPython's is.
+fn accumulate(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    match args.len() {
+        0 => return Err(type_error("accumulate() missing required argument 'iterable' (pos 1)")),
+        n if n > 2 => return Err(type_error(format!("accumulate() takes at most 2 positional arguments ({n} given)"))),
+        _ => {}
+    }
+    let mut items = LoopState::start(args[0])?;
+    let func = args.get(1).filter(|f| !f.is_none());
+    let mut out: Vec<AnyValue> = Vec::new();
+    while let Some(item) = items.next_checked()? {
+        let next = match out.last() {
+            None => item.resize(),
+            Some(total) => match func {
+                None => binary(BinOp::Add, total.view(), item.view())?.resize(),
+                Some(f) => match PackedFunc::from_value(f.value()) {
+                    Some(f) => f.call(&[total.view(), item.view()])?,
+                    None => return Err(type_error(format!("'{}' object is not callable", vname(f.value())))),
+                },
+            },
+        };
+        out.push(next);
+    }
+    list(out)
+}
+
+/// `product(*iterables)`: every iterable read to its end first, then the tuples in order, the
+/// last iterable's item changing fastest (one empty tuple for no iterables).
+fn product(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    let pools = args.iter().map(|a| iter_items(a.value())).collect::<Result<Vec<_>>>()?;
+    // Room for every tuple first: a product too large to hold is a MemoryError, not an abort.
+    let count = pools.iter().try_fold(1usize, |n, pool| n.checked_mul(pool.len()));
+    let Some(count) = count else { return Err(Error::out_of_memory("itertools.product", usize::MAX)) };
+    let mut out = Vec::new();
+    try_reserve_items(&mut out, count, "itertools.product")?;
+    // The index of each pool's item in the next tuple, counted like an odometer.
+    let mut at = vec![0usize; pools.len()];
+    for _ in 0..count {
+        out.push(Tuple::from_vec(pools.iter().zip(&at).map(|(pool, &i)| pool[i].clone()).collect()).into());
+        for (i, pool) in at.iter_mut().zip(&pools).rev() {
+            *i += 1;
+            if *i < pool.len() {
+                break;
+            }
+            *i = 0;
+        }
+    }
+    list(out)
 }
 
 fn reduce(args: &[AnyView<'_>]) -> Result<AnyValue> {

@@ -190,7 +190,8 @@ _MISSING = object()
 _LIBRARY_OPS = [(f, name) for f, name in [
     (functools.reduce, "functools.reduce"), (itertools.chain, "itertools.chain"),
     (itertools.chain.from_iterable, "itertools.chain.from_iterable"), (itertools.islice, "itertools.islice"),
-    (getattr(itertools, "pairwise", None), "itertools.pairwise"),
+    (getattr(itertools, "pairwise", None), "itertools.pairwise"), (itertools.accumulate, "itertools.accumulate"),
+    (itertools.product, "itertools.product"),
     (bisect.bisect_left, "bisect.bisect_left"), (bisect.bisect_right, "bisect.bisect_right"),
     (bisect.insort_left, "bisect.insort_left"), (bisect.insort_right, "bisect.insort_right")] if f is not None]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 from bisect import bisect_left, bisect_right, insort
+from collections import Counter, defaultdict
 
 import anyproc
 
@@ -96,6 +97,23 @@ def bad_calls(line):
     return out
 
 
+def other_containers(line):
+    words = line.split()
+    out = []
+    cases = [(line.encode(), 101, None, None), (line[:4].encode(), 300, 0, 9), ({}, 1, None, None),
+             ({w: 1 for w in words}, 1, 0, 1), ({w: 1 for w in words}, 1, 1, 1), (set(words), 1, None, None),
+             (set(), 1, None, None), (set(words), 1, 2, 1), (5, 1, 0, 0), (5, 1, 0, -3), (None, 1, 0, 1),
+             (Counter(len(w) for w in words), 1, None, None), (Counter(words), 2, 0, 50), (defaultdict(int), 1, None, None),
+             (len(words), 1, None, None)]
+    for a, x, lo, hi in cases:
+        for f in (bisect_left, bisect.bisect_right):
+            try:
+                out.append(f(a, x) if lo is None else f(a, x, lo, hi))
+            except (TypeError, IndexError) as e:
+                out.append((type(e).__name__, str(e)))
+    return out
+
+
 def counts(line):
     words = sorted(line.split()) or ["x"]
     out = []
@@ -127,6 +145,7 @@ def insort_str(line):
 def test_bisect_errors_equal_cpythons():
     check_all(bad_calls, [(line,) for line in LINES[:40]])
     check_all(counts, [(line,) for line in LINES[:10]])
+    check_all(other_containers, [(line,) for line in LINES[:40]])
 
 
 def test_insort_into_what_has_no_insert_is_cpythons_message_as_a_type_error():

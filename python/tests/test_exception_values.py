@@ -9,6 +9,7 @@ from __future__ import annotations
 import anyproc
 import exception_cases
 import pytest
+from conftest import corpus_lines
 from test_formatting import check_all, check_printed_source, check_source, outcome
 
 CASES = ["parsed_numbers", "missing_keys", "runtime_errors", "classes_as_values", "reraised", "chained",
@@ -73,3 +74,29 @@ def test_refusals_and_errors_name_the_line():
 
     got = outcome(anyproc.script(makes_a_group), "x")
     assert got[0] == "TypeError" and "not of 'Exception'" in got[1]
+
+
+def raises_os_and_syntax_errors(line):
+    out = []
+    for k in range(3):
+        try:
+            if k == 0:
+                raise OSError(line[:5])
+            if k == 1:
+                raise SyntaxError(line[:3])
+            raise OSError
+        except OSError as e:
+            out.append(("os", str(e), repr(e), type(e).__name__, isinstance(e, OSError), e.args))
+        except Exception as e:
+            out.append(("other", str(e), repr(e), type(e).__name__, isinstance(e, OSError), e.args))
+    return out
+
+
+def raises_syntax_error(line):
+    raise SyntaxError(line[:4])
+
+
+def test_os_and_syntax_errors_are_raised_as_cpython_raises_them():
+    cases = [(line,) for line in corpus_lines(30) + ["", "abcdef"]]
+    check_all(raises_os_and_syntax_errors, cases)
+    check_all(raises_syntax_error, cases)

@@ -1,6 +1,6 @@
-"""``itertools.chain``, ``chain.from_iterable``, ``islice``, ``pairwise`` and ``functools.reduce``
-in ``anyproc.script``: CPython's results and errors on real text, and ``islice`` takes from a
-generator exactly the items CPython's takes."""
+"""``itertools.chain``, ``chain.from_iterable``, ``islice``, ``pairwise``, ``accumulate``,
+``product`` and ``functools.reduce`` in ``anyproc.script``: CPython's results and errors on real
+text, and ``islice`` takes from a generator exactly the items CPython's takes."""
 
 from __future__ import annotations
 
@@ -46,6 +46,46 @@ def reduced(line):
             reduce(lambda acc, w: acc + w[:1], words, ""), reduce(lambda a, b: b + a, line[:6] or "x"))
 
 
+def accumulated(line):
+    words = line.split()
+    lens = [len(w) for w in words]
+    starts = [0] + list(itertools.accumulate(lens))
+    return (starts, list(itertools.accumulate(words[:4])), list(itertools.accumulate(lens, max)),
+            list(itertools.accumulate(lens, lambda a, b: a * 2 + b)), list(itertools.accumulate(line[:5], None)),
+            list(itertools.accumulate([])), [x for x in itertools.accumulate(w[:1] for w in words[:6])])
+
+
+def producted(line):
+    words = line.split()[:4]
+    return (list(itertools.product(words[:2], "ab")), list(itertools.product()), list(itertools.product([])),
+            list(itertools.product(words, [])), [a + b + c for a, b, c in itertools.product("xy", words[:2], "12")],
+            len(list(itertools.product(range(3), range(4), words))))
+
+
+def accumulate_and_product_errors(line):
+    words = line.split()
+    out = []
+    for step in range(7):
+        try:
+            if step == 0:
+                out.append(list(itertools.accumulate([len(w) for w in words] + ["x"])))
+            elif step == 1:
+                out.append(list(itertools.accumulate(words[:1], 5)))
+            elif step == 2:
+                out.append(list(itertools.accumulate(words[:2], 5)))
+            elif step == 3:
+                out.append(list(itertools.accumulate(len(words))))
+            elif step == 4:
+                out.append(list(itertools.product(words, len(words))))
+            elif step == 5:
+                out.append(list(itertools.accumulate(words, None, 3)))
+            else:
+                out.append(list(itertools.accumulate()))
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
 def bad_calls(line):
     words = line.split()
     out = []
@@ -81,6 +121,7 @@ def bad_calls(line):
     return out
 
 
-@pytest.mark.parametrize("fn", [chained, sliced, pairs, reduced, bad_calls])
+@pytest.mark.parametrize("fn", [chained, sliced, pairs, reduced, bad_calls, accumulated, producted,
+                                accumulate_and_product_errors])
 def test_iterator_helpers_match_cpython(fn):
     check_all(fn, [(t,) for t in LINES])

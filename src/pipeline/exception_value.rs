@@ -20,7 +20,7 @@ struct Class {
     base: Option<&'static str>,
     /// The kind of the errors it makes; `None` for the classes that only group others.
     kind: Option<ErrorKind>,
-    /// Whether `raise Name(...)` names it: not for the errors only anyproc's own code raises.
+    /// Whether `raise Name(...)` names it: every class that makes errors of its own kind.
     raised: bool,
     /// Whether `except Name:` names it: not `SyntaxError`, whose errors here (a bad regular
     /// expression) CPython raises as `re.error`, which `except SyntaxError` would not catch.
@@ -55,9 +55,9 @@ const CLASSES: [Class; 18] = [
     both("MemoryError", "Exception", ErrorKind::Memory),
     both("AssertionError", "Exception", ErrorKind::Assertion),
     both("StopIteration", "Exception", ErrorKind::StopIteration),
-    Class { name: "OSError", base: Some("Exception"), kind: Some(ErrorKind::Io), raised: false, caught: true },
-    // What an op raises for text it cannot parse (a bad regular expression, say).
-    Class { name: "SyntaxError", base: Some("Exception"), kind: Some(ErrorKind::Parse), raised: false, caught: false },
+    both("OSError", "Exception", ErrorKind::Io),
+    // Also what an op raises for text it cannot parse (a bad regular expression, say).
+    Class { name: "SyntaxError", base: Some("Exception"), kind: Some(ErrorKind::Parse), raised: true, caught: false },
 ];
 
 /// Other names `except` accepts for a class (Python 3 keeps `IOError` as `OSError`).
@@ -229,7 +229,7 @@ pub fn exception_class_name(f: &PackedFunc) -> Option<&'static str> {
 
 /// The positions in [`CLASSES`] of the class named `name` and each of its bases up to
 /// `BaseException`.
-fn lineage(name: &'static str) -> impl Iterator<Item = usize> {
+fn lineage(name: &str) -> impl Iterator<Item = usize> {
     std::iter::successors(class_index(name), |&i| CLASSES[i].base.and_then(class_index))
 }
 
@@ -385,11 +385,13 @@ mod tests {
     fn raise_names_the_classes_python_maps_back() {
         assert_eq!(raised_kind("KeyError"), Some(ErrorKind::Key));
         assert_eq!(raised_kind("StopIteration"), Some(ErrorKind::StopIteration));
-        for refused in ["OSError", "SyntaxError", "LookupError", "Exception", "ArityError", "IOError"] {
+        assert_eq!(raised_kind("SyntaxError"), Some(ErrorKind::Parse));
+        assert_eq!(raised_kind("OSError"), Some(ErrorKind::Io));
+        for refused in ["LookupError", "Exception", "ArithmeticError", "ArityError", "IOError", "ParseError"] {
             assert_eq!(raised_kind(refused), None, "{refused}");
         }
         let [all, raised, caught] = class_names();
-        assert_eq!((all.len(), raised.len(), caught.len()), (18, 12, 18));
+        assert_eq!((all.len(), raised.len(), caught.len()), (18, 14, 18));
         assert!(caught.contains(&"IOError") && !caught.contains(&"SyntaxError"));
     }
 

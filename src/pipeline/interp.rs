@@ -810,7 +810,7 @@ fn widen_long_text(slot: &mut Slot) {
 }
 
 /// `x op y` of two ints, for the operators whose result is an int that fits; `None` for the
-/// rest, which [`binary`] computes (overflow to a big int, true division, errors).
+/// rest, which [`binary`] computes (its OverflowError, true division, errors).
 #[inline(always)]
 fn int_arithmetic(op: BinOp, x: i64, y: i64) -> Option<i64> {
     match op {
