@@ -13,28 +13,27 @@ use crate::object::{ObjRef, Object};
 use crate::{AnyPad, AnyValue, AnyView, FromAny, PackedFunc, Value};
 use std::sync::{Arc, LazyLock};
 
-/// An exception class a script can name.
+/// An exception class a script can name; `raise Name(...)` names the ones that make errors of
+/// a kind of their own.
 struct Class {
     name: &'static str,
     /// `None` for `BaseException`.
     base: Option<&'static str>,
     /// The kind of the errors it makes; `None` for the classes that only group others.
     kind: Option<ErrorKind>,
-    /// Whether `raise Name(...)` names it: every class that makes errors of its own kind.
-    raised: bool,
     /// Whether `except Name:` names it: not `SyntaxError`, whose errors here (a bad regular
     /// expression) CPython raises as `re.error`, which `except SyntaxError` would not catch.
     caught: bool,
 }
 
-/// A class that scripts both raise and catch.
-const fn both(name: &'static str, base: &'static str, kind: ErrorKind) -> Class {
-    Class { name, base: Some(base), kind: Some(kind), raised: true, caught: true }
+/// A class of errors of `kind`, which `except` names too.
+const fn class(name: &'static str, base: &'static str, kind: ErrorKind) -> Class {
+    Class { name, base: Some(base), kind: Some(kind), caught: true }
 }
 
 /// A class that groups others: caught, never made.
 const fn group(name: &'static str, base: Option<&'static str>) -> Class {
-    Class { name, base, kind: None, raised: false, caught: true }
+    Class { name, base, kind: None, caught: true }
 }
 
 /// The exception classes a script can name, with CPython's bases.
@@ -43,21 +42,21 @@ const CLASSES: [Class; 18] = [
     group("Exception", Some("BaseException")),
     group("ArithmeticError", Some("Exception")),
     group("LookupError", Some("Exception")),
-    both("ValueError", "Exception", ErrorKind::Value),
-    both("TypeError", "Exception", ErrorKind::Type),
-    both("KeyError", "LookupError", ErrorKind::Key),
-    both("IndexError", "LookupError", ErrorKind::Index),
-    both("RuntimeError", "Exception", ErrorKind::Runtime),
-    both("ZeroDivisionError", "ArithmeticError", ErrorKind::ZeroDivision),
-    both("OverflowError", "ArithmeticError", ErrorKind::Overflow),
-    both("NameError", "Exception", ErrorKind::Name),
-    both("UnboundLocalError", "NameError", ErrorKind::UnboundLocal),
-    both("MemoryError", "Exception", ErrorKind::Memory),
-    both("AssertionError", "Exception", ErrorKind::Assertion),
-    both("StopIteration", "Exception", ErrorKind::StopIteration),
-    both("OSError", "Exception", ErrorKind::Io),
+    class("ValueError", "Exception", ErrorKind::Value),
+    class("TypeError", "Exception", ErrorKind::Type),
+    class("KeyError", "LookupError", ErrorKind::Key),
+    class("IndexError", "LookupError", ErrorKind::Index),
+    class("RuntimeError", "Exception", ErrorKind::Runtime),
+    class("ZeroDivisionError", "ArithmeticError", ErrorKind::ZeroDivision),
+    class("OverflowError", "ArithmeticError", ErrorKind::Overflow),
+    class("NameError", "Exception", ErrorKind::Name),
+    class("UnboundLocalError", "NameError", ErrorKind::UnboundLocal),
+    class("MemoryError", "Exception", ErrorKind::Memory),
+    class("AssertionError", "Exception", ErrorKind::Assertion),
+    class("StopIteration", "Exception", ErrorKind::StopIteration),
+    class("OSError", "Exception", ErrorKind::Io),
     // Also what an op raises for text it cannot parse (a bad regular expression, say).
-    Class { name: "SyntaxError", base: Some("Exception"), kind: Some(ErrorKind::Parse), raised: true, caught: false },
+    Class { caught: false, ..class("SyntaxError", "Exception", ErrorKind::Parse) },
 ];
 
 /// Other names `except` accepts for a class (Python 3 keeps `IOError` as `OSError`).
@@ -183,11 +182,7 @@ pub fn class_name(kind: ErrorKind) -> &'static str {
 
 /// The class objects, in [`CLASSES`]' order: calling one makes an exception of its kind.
 static CLASS_FUNCS: LazyLock<Vec<PackedFunc>> = LazyLock::new(|| {
-    CLASSES
-        .iter()
-        .map(|c| (c.name, c.kind))
-        .map(|(name, kind)| PackedFunc::new(move |args| construct(name, kind, args)))
-        .collect()
+    CLASSES.iter().map(|&Class { name, kind, .. }| PackedFunc::new(move |args| construct(name, kind, args))).collect()
 });
 
 /// `ValueError(x)`, `KeyError()`; the classes that group others make no exception here.
@@ -240,7 +235,7 @@ pub fn classes_of(e: &Exception) -> Vec<PackedFunc> {
 
 /// The kind of errors `raise name(...)` raises, if scripts raise that class.
 pub fn raised_kind(name: &str) -> Option<ErrorKind> {
-    CLASSES.iter().find(|c| c.name == name && c.raised).and_then(|c| c.kind)
+    CLASSES[class_index(name)?].kind
 }
 
 /// The error kinds `except name:` catches, one bit each (bit `kind as u32`): the kinds whose
@@ -258,7 +253,7 @@ pub fn class_names() -> [Vec<&'static str>; 3] {
     let names = |keep: fn(&Class) -> bool| CLASSES.iter().filter(|c| keep(c)).map(|c| c.name).collect::<Vec<_>>();
     let mut caught = names(|c| c.caught);
     caught.extend(ALIASES.iter().map(|(alias, _)| *alias));
-    [names(|_| true), names(|c| c.raised), caught]
+    [names(|_| true), names(|c| c.kind.is_some()), caught]
 }
 
 /// What `raise x` raises: `x` an exception, or a class made with no argument (`raise

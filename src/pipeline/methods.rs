@@ -8,9 +8,9 @@
 use super::Slot;
 use super::format::FormatArgs;
 use super::value_ops::{
-    Text, byte_of, check_hashable, dict_obj, dict_of, dict_update_from, index_arg, index_error, iter_items, key_error,
-    list_of, norm_index, repr_value, seq_obj, sort_values, text_item, text_slot, tuple_obj, type_error, value_error,
-    vname,
+    Text, byte_of, check_hashable, check_key_hashable, dict_in_view, dict_obj, dict_of, dict_update_from, index_arg,
+    index_error, iter_items, key_error, list_of, norm_index, repr_value, seq_obj, sort_values, text_item, text_slot,
+    tuple_obj, type_error, value_error, vname,
 };
 use crate::any::type_index as ti;
 use crate::any::values_equal;
@@ -238,7 +238,7 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
     // `d.get(k)` of any dict (a Counter's and a defaultdict's `get` are dict's) before anything
     // is decoded: the hot method of counting loops.
     if method == Method::Get && matches!(args.len(), 1 | 2) {
-        if let Some(d) = obj.as_obj().filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>()) {
+        if let Some(d) = dict_in_view(&obj) {
             return dict_get(d, args);
         }
     }
@@ -1098,9 +1098,7 @@ fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Result<Slot> {
 /// `d.get(k[, default])` on the dict where it stands, with no handle made (two atomic counts
 /// for a lookup that takes a lock of its own).
 fn dict_get(d: &DictObj, args: &[AnyView<'_>]) -> Result<Slot> {
-    if args[0].as_str().is_none() {
-        check_hashable(args[0].value())?;
-    }
+    check_key_hashable(&args[0])?;
     Ok(match d.get(args[0]) {
         Some(found) => found.into(),
         None => args.get(1).map_or_else(Slot::none, |a| a.to_owned()),

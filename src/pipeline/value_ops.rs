@@ -120,6 +120,11 @@ pub(crate) fn dict_obj(v: Value<'_>) -> Option<&DictObj> {
     v.as_obj().filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>())
 }
 
+/// [`dict_obj`] of a view, read before the view is decoded (`d.get(w)`, `w in d`, `d[w] = v`).
+pub(crate) fn dict_in_view<'a>(v: &'a AnyView<'_>) -> Option<&'a DictObj> {
+    v.as_obj().filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>())
+}
+
 /// A handle to the list behind a value, if it is one.
 pub(crate) fn list_of(v: Value<'_>) -> Option<List> {
     v.as_obj().filter(|o| o.type_index() == ti::LIST).and_then(|_| List::from_value(v))
@@ -147,6 +152,15 @@ pub(crate) fn c_int_arg(v: &AnyView<'_>) -> Result<i32> {
 /// items are).
 pub(crate) fn check_hashable(k: Value<'_>) -> Result<()> {
     check_hashable_at(k, 0)
+}
+
+/// [`check_hashable`] of a key as it stands: text, the common key, is hashable without being
+/// decoded.
+pub(crate) fn check_key_hashable(k: &AnyView<'_>) -> Result<()> {
+    match k.as_str() {
+        Some(_) => Ok(()),
+        None => check_hashable(k.value()),
+    }
 }
 
 fn check_hashable_at(k: Value<'_>, depth: usize) -> Result<()> {
@@ -893,12 +907,8 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
         return s.contains(item);
     }
     // `w in counts`: a text key is hashable, and is looked up as it stands.
-    if item.as_str().is_some() {
-        if let Some(d) =
-            container.as_obj().filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>())
-        {
-            return Ok(d.contains_key(item));
-        }
+    if let Some(d) = dict_in_view(&container).filter(|_| item.as_str().is_some()) {
+        return Ok(d.contains_key(item));
     }
     let (c, x) = (container.value(), item.value());
     match c {
@@ -1031,10 +1041,8 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
 pub fn set_item(obj: AnyView<'_>, key: AnyView<'_>, value: AnyView<'_>) -> Result<()> {
     // On the dict where it stands: no handle (two atomic counts) is made for `d[k] = v`, and
     // nothing is decoded for a text key, which is hashable.
-    if let Some(d) = obj.as_obj().filter(|o| o.type_index() == ti::DICT).and_then(|o| o.downcast_ref::<DictObj>()) {
-        if key.as_str().is_none() {
-            check_hashable(key.value())?;
-        }
+    if let Some(d) = dict_in_view(&obj) {
+        check_key_hashable(&key)?;
         let replaced = d.try_set(key.to_owned::<0>(), value.to_owned::<0>(), "dict item")?;
         drop(replaced);
         return Ok(());
