@@ -6,19 +6,19 @@
 //! Rationale: the search reads the sequence where it stands (a list under its read lock), so a
 //! lookup in a list of a million offsets costs twenty comparisons, not a copy. The comparisons
 //! are CPython's (`a[mid] < x` for the left search, `x < a[mid]` for the right one), and so are
-//! their errors. Positional arguments only: `lo=`/`hi=`/`key=` keywords are refused when the
-//! call is compiled.
+//! their errors. A script may name `lo=`, `hi=` and `key=` ([`crate::ops::params`] binds them);
+//! the op takes them by position, `key` fifth.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::Registry;
 use crate::pipeline::counter::is_counter;
 use crate::pipeline::set_ops::set_of;
 use crate::pipeline::value_ops::{dict_obj, index_arg, is_tuple, list_of, py_lt, seq_obj, type_error, vname};
-use crate::{AnyValue, AnyView, PackedFunc, Value};
+use crate::{AnyValue, AnyView, FromAny, PackedFunc, Value};
 
 /// Registers the `bisect.*` ops.
 pub fn register(reg: &Registry) -> Result<()> {
-    let signature = "(*a_x_lo_hi) -> int";
+    let signature = "(a, x, lo=0, hi=None, key=None) -> int";
     let searches: [(&str, &str, Side); 3] = [
         ("bisect.bisect_left", "bisect_left", Side::Left),
         ("bisect.bisect_right", "bisect_right", Side::Right),
@@ -35,7 +35,13 @@ pub fn register(reg: &Registry) -> Result<()> {
     ];
     for (op, name, side) in inserts {
         let doc = "Inserts x into the sorted list a where bisect finds its place, as Python's insort.";
-        reg.register(op, "(*a_x_lo_hi) -> None", doc, PackedFunc::new(move |args| insort(name, side, args)), false)?;
+        reg.register(
+            op,
+            "(a, x, lo=0, hi=None, key=None) -> None",
+            doc,
+            PackedFunc::new(move |args| insort(name, side, args)),
+            false,
+        )?;
     }
     Ok(())
 }
@@ -47,17 +53,22 @@ enum Side {
     Right,
 }
 
-/// `bisect_left(a, x, lo=0, hi=len(a))` and `bisect_right`: the index.
+/// `bisect_left(a, x, lo=0, hi=len(a), *, key=None)` and `bisect_right`: the index.
 fn search(name: &str, side: Side, args: &[AnyView<'_>]) -> Result<AnyValue> {
     let (lo, hi) = bounds(name, args)?;
-    find(args[0].value(), args[1].value(), side, lo, hi).map(|i| AnyValue::from_int(i as i64))
+    let key = Key(args.get(4).map(|k| k.value()).filter(|k| !matches!(k, Value::None)));
+    find(args[0].value(), args[1].value(), (side, &key), non_negative(lo)?, hi).map(|i| AnyValue::from_int(i as i64))
 }
 
-/// `insort_left(a, x, lo=0, hi=len(a))` and `insort_right`: `x` inserted into the list `a`.
+/// `insort_left(a, x, lo=0, hi=len(a), *, key=None)` and `insort_right`: `x` inserted into the
+/// list `a` where `key(x)` goes among the keys of its items.
 fn insort(name: &str, side: Side, args: &[AnyView<'_>]) -> Result<AnyValue> {
     let (lo, hi) = bounds(name, args)?;
-    let (a, x) = (args[0].value(), args[1].value());
-    let at = find(a, x, side, lo, hi)?;
+    let key = Key(args.get(4).map(|k| k.value()).filter(|k| !matches!(k, Value::None)));
+    let a = args[0].value();
+    // CPython calls key(x) before it checks `lo`.
+    let x_key = key.of(args[1].to_owned())?;
+    let at = find(a, x_key.value(), (side, &key), non_negative(lo)?, hi)?;
     let Some(mut list) = list_of(a) else {
         return Err(type_error(format!("'{}' object has no attribute 'insert'", vname(a))));
     };
@@ -66,12 +77,12 @@ fn insort(name: &str, side: Side, args: &[AnyView<'_>]) -> Result<AnyValue> {
 }
 
 /// CPython's argument checks, in its order: the count, then `lo` and `hi` as ints (`hi` None or
-/// -1 for the length), then `lo` non-negative. `hi` is `None` for the length.
-fn bounds(name: &str, args: &[AnyView<'_>]) -> Result<(usize, Option<i64>)> {
+/// -1 for the length). `hi` is `None` for the length.
+fn bounds(name: &str, args: &[AnyView<'_>]) -> Result<(i64, Option<i64>)> {
     match args.len() {
         0 => return Err(type_error(format!("{name}() missing required argument 'a' (pos 1)"))),
         1 => return Err(type_error(format!("{name}() missing required argument 'x' (pos 2)"))),
-        n if n > 4 => return Err(type_error(format!("{name}() takes at most 4 positional arguments ({n} given)"))),
+        n if n > 5 => return Err(type_error(format!("{name}() takes at most 5 arguments ({n} given)"))),
         _ => {}
     }
     let lo = args.get(2).map_or(Ok(0), index_arg)?;
@@ -81,18 +92,36 @@ fn bounds(name: &str, args: &[AnyView<'_>]) -> Result<(usize, Option<i64>)> {
         Some(Value::Bool(b)) => Some(i64::from(b)),
         Some(other) => return Err(type_error(format!("argument should be integer or None, not '{}'", vname(other)))),
     };
-    if lo < 0 {
-        return Err(Error::value("lo must be non-negative"));
+    Ok((lo, hi))
+}
+
+/// `lo`, which CPython checks when the search starts.
+fn non_negative(lo: i64) -> Result<usize> {
+    usize::try_from(lo).map_err(|_| Error::value("lo must be non-negative"))
+}
+
+/// The `key` argument: what an item is compared by (the item itself when there is none).
+struct Key<'a>(Option<Value<'a>>);
+
+impl Key<'_> {
+    /// `key(item)`, or `item` itself; a key that is not callable fails only when it is called.
+    fn of(&self, item: AnyValue) -> Result<AnyValue> {
+        let Some(key) = self.0 else { return Ok(item) };
+        match PackedFunc::from_value(key) {
+            Some(f) => f.call(&[item.view()]),
+            None => Err(type_error(format!("'{}' object is not callable", vname(key)))),
+        }
     }
-    Ok((lo as usize, hi))
 }
 
 /// The index where `x` goes in `a[lo:hi]` (`hi` the length when `None`). As CPython's, `a` is
 /// asked for its length only when `hi` is not given, and for items only when `lo < hi`.
-fn find(a: Value<'_>, x: Value<'_>, side: Side, lo: usize, hi: Option<i64>) -> Result<usize> {
+fn find(a: Value<'_>, x: Value<'_>, side: (Side, &Key<'_>), lo: usize, hi: Option<i64>) -> Result<usize> {
     if let Some(items) = seq_obj(a) {
         let what = if is_tuple(a) { "tuple" } else { "list" };
-        return items.with_items(|xs| bisect(|| Ok(xs.len()), |i| at(xs, i, what), x, side, lo, hi));
+        // The lock is taken for each probe, not the search: a key function may change the list.
+        let len = || Ok(items.with_items(|xs| xs.len()));
+        return bisect(len, |i| items.with_items(|xs| at(xs, i, what)), x, side, lo, hi);
     }
     let chars: Option<Vec<AnyValue>> = match a {
         Value::Str(s) => Some(s.chars().map(AnyValue::from_char).collect()),
@@ -138,7 +167,7 @@ fn bisect(
     len: impl FnOnce() -> Result<usize>,
     item: impl Fn(usize) -> Result<AnyValue>,
     x: Value<'_>,
-    side: Side,
+    (side, key): (Side, &Key<'_>),
     lo: usize,
     hi: Option<i64>,
 ) -> Result<usize> {
@@ -150,7 +179,7 @@ fn bisect(
     while lo < hi {
         // CPython's `((size_t)lo + hi) / 2`: both are non-negative here.
         let mid = ((lo as u64 + hi as u64) / 2) as i64;
-        let item = item(mid as usize)?;
+        let item = key.of(item(mid as usize)?)?;
         let go_right = match side {
             Side::Left => py_lt(item.value(), x)?,
             Side::Right => !py_lt(x, item.value())?,

@@ -37,8 +37,8 @@ pub fn register(reg: &Registry) -> Result<()> {
         ("itertools.pairwise", "(*iterable) -> list", "Each item with the next, as itertools.pairwise.", pairwise),
         (
             "itertools.accumulate",
-            "(*iterable_func) -> list",
-            "Running totals (or running results of func), as itertools.accumulate.",
+            "(iterable, func=None, initial=None) -> list",
+            "Running totals (or running results of func), from initial if given, as itertools.accumulate.",
             accumulate,
         ),
         (
@@ -161,18 +161,19 @@ fn pairwise(args: &[AnyView<'_>]) -> Result<AnyValue> {
     list(items.windows(2).map(|w| Tuple::from_vec(w.to_vec()).into()).collect())
 }
 
-/// `accumulate(iterable[, func])`: the first item, then `func(total, item)` (`total + item`
-/// when `func` is None or not given) for each next one; `func` is called, so checked, only
-/// from the second item on, as CPython's is.
+/// `accumulate(iterable[, func], *, initial=None)`: `initial` if given, the first item if not,
+/// then `func(total, item)` (`total + item` when `func` is None or not given) for each next
+/// one; `func` is called, so checked, only where it is needed, as CPython's is.
 fn accumulate(args: &[AnyView<'_>]) -> Result<AnyValue> {
     match args.len() {
         0 => return Err(type_error("accumulate() missing required argument 'iterable' (pos 1)")),
-        n if n > 2 => return Err(type_error(format!("accumulate() takes at most 2 positional arguments ({n} given)"))),
+        n if n > 3 => return Err(type_error(format!("accumulate() takes at most 3 arguments ({n} given)"))),
         _ => {}
     }
     let mut items = LoopState::start(args[0])?;
     let func = args.get(1).filter(|f| !f.is_none());
-    let mut out: Vec<AnyValue> = Vec::new();
+    // `initial` (keyword-only to Python; the third argument here) is the first total.
+    let mut out: Vec<AnyValue> = args.get(2).filter(|i| !i.is_none()).map(|i| i.to_owned()).into_iter().collect();
     while let Some(item) = items.next_checked()? {
         let next = match out.last() {
             None => item.resize(),

@@ -15,6 +15,7 @@ pub mod itertools;
 pub mod math;
 pub mod merge_queue;
 pub mod normalize;
+pub mod params;
 pub mod re;
 pub mod seq;
 pub mod split;

@@ -52,21 +52,6 @@ pub fn flag(path: &str) -> Option<i64> {
     FLAGS.iter().find(|(name, _)| *name == path).map(|&(_, bits)| bits)
 }
 
-/// Each op's parameters, for calls with keyword arguments: names, then the defaults of the
-/// last ones (all 0).
-pub const PARAMS: [(&str, &[&str], usize); 10] = [
-    ("re.compile", &["pattern", "flags"], 1),
-    ("re.search", &["pattern", "string", "flags"], 1),
-    ("re.match", &["pattern", "string", "flags"], 1),
-    ("re.fullmatch", &["pattern", "string", "flags"], 1),
-    ("re.findall", &["pattern", "string", "flags"], 1),
-    ("re.finditer", &["pattern", "string", "flags"], 1),
-    ("re.split", &["pattern", "string", "maxsplit", "flags"], 2),
-    ("re.sub", &["pattern", "repl", "string", "count", "flags"], 2),
-    ("re.subn", &["pattern", "repl", "string", "count", "flags"], 2),
-    ("re.escape", &["pattern"], 0),
-];
-
 /// The text argument of a search, as UTF-8 (CPython's message for anything else).
 fn text_arg<'a>(v: &'a AnyView<'_>) -> Result<Cow<'a, str>> {
     match Text::of(v.value()) {
@@ -108,7 +93,8 @@ fn pattern_arg(p: &AnyView<'_>, flags: Option<&AnyView<'_>>) -> Result<Arc<Compi
 
 /// Checks the count of arguments against `re.<name>`'s parameters, with CPython's messages.
 fn check_args(name: &str, args: &[AnyView<'_>]) -> Result<()> {
-    let (_, params, defaults) = PARAMS.iter().find(|(n, ..)| n.strip_prefix("re.") == Some(name)).expect("an op");
+    let op = crate::ops::params::OP_PARAMS.iter().find(|p| p.op.strip_prefix("re.") == Some(name)).expect("an op");
+    let (params, defaults) = (op.names, op.defaults.len());
     let required = params.len() - defaults;
     let short = name;
     if args.len() < required {
@@ -126,7 +112,7 @@ fn check_args(name: &str, args: &[AnyView<'_>]) -> Result<()> {
         ));
     }
     if args.len() > params.len() {
-        let takes = if *defaults == 0 {
+        let takes = if defaults == 0 {
             format!("{} positional argument{}", params.len(), if params.len() == 1 { "" } else { "s" })
         } else {
             format!("from {required} to {} positional arguments", params.len())

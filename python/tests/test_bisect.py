@@ -129,6 +129,54 @@ def counts(line):
     return out
 
 
+def by_keyword(line):
+    # Offsets searched between bounds given by name, and words kept sorted by a key.
+    words = line.split()
+    starts = sorted(len(w) for w in words)
+    folded = sorted(words, key=str.lower)
+    out = [bisect_left(starts, 3, lo=1), bisect_right(starts, 3, hi=len(starts) // 2), bisect.bisect(starts, 4, 1, hi=None),
+           bisect_left(a=starts, x=2), bisect_right(starts, x=5, lo=0, hi=len(starts)),
+           bisect_left(folded, "the", key=str.lower), bisect_right(folded, "a", 0, None, key=str.lower),
+           bisect_left(starts, -3, key=lambda n: -n), bisect_left(starts, 3, key=None)]
+    kept = []
+    for w in words[:15]:
+        insort(kept, w, key=len)
+        bisect.insort_left(kept, w.upper(), lo=0, key=len)
+    by_len = [(len(w), w) for w in words[:6]]
+    bisect.insort_right(by_len, (3, "zzz"), hi=len(by_len))
+    return out, kept, by_len
+
+
+def keyword_errors(line):
+    words = sorted(line.split()) or ["x"]
+    calls = [lambda: bisect_left(words, "a", lo=-1), lambda: bisect_left(words, "a", hi="1"),
+             lambda: bisect_left(words, "a", foo=1), lambda: bisect_left(words, lo=1),
+             lambda: bisect_left(words, "a", 0, lo=1), lambda: bisect_left(words, "a", 0, 1, 2),
+             lambda: bisect_left(words, "a", 0, 1, 2, key=len), lambda: bisect_left(a=words, x="a", lo=0, hi=1, key=len, k=1),
+             lambda: bisect_left(words, "a", key=5), lambda: bisect_left(words, "a", 1, 1, key=5),
+             lambda: insort(words, "a", key=5), lambda: insort(words, "a", -1, key=len), lambda: insort(words, "a", -1, key=5),
+             lambda: bisect_left(words, 3, key=len), lambda: bisect_left(words, "a", key=len),
+             lambda: bisect.insort_right(words, 3, x=3)]
+    out = []
+    for call in calls:
+        try:
+            out.append(call())
+        except (TypeError, ValueError) as e:
+            out.append((type(e).__name__, str(e)))
+    spread = [words, "a", 0, 1, len]
+    for n in (4, 5):
+        try:
+            out.append(bisect_left(*spread[:n]))
+        except TypeError as e:
+            out.append(str(e))
+    return out, words
+
+
+def test_bisect_keywords_equal_cpython():
+    check_all(by_keyword, [(line,) for line in LINES])
+    check_all(keyword_errors, [(line,) for line in LINES[:30]])
+
+
 def test_bisect_on_real_text_equals_cpython():
     for fn in (word_at, sorted_vocab, build_sorted, other_sequences):
         check_all(fn, [(line,) for line in LINES])
@@ -164,7 +212,8 @@ def test_bisect_ops_in_the_text_front_end():
         "    xs = []\n"
         "    for n in starts[::-1]:\n"
         "        bisect.insort(xs, n)\n"
-        "    return xs, [bisect.bisect_left(starts, n) for n in range(8)], bisect.bisect(starts, 3)\n"
+        "    return (xs, [bisect.bisect_left(starts, n) for n in range(8)], bisect.bisect(starts, 3),\n"
+        "            bisect.bisect_left(starts, 2, lo=1, key=lambda n: n + 1), bisect.bisect_right(starts, x=3, hi=min(2, len(starts))))\n"
     )
     ours = anyproc.script_source(source, "f")
     namespace = {"bisect": bisect}

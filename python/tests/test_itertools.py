@@ -62,6 +62,29 @@ def producted(line):
             len(list(itertools.product(range(3), range(4), words))))
 
 
+def accumulated_from(line):
+    # Running totals from a given start, by name and beside a function.
+    lengths = [len(w) for w in line.split()]
+    return (list(itertools.accumulate(lengths, initial=100)), list(itertools.accumulate(lengths, max, initial=3)),
+            list(itertools.accumulate(lengths, func=lambda a, b: a * 2 + b, initial=0)),
+            list(itertools.accumulate([], initial="x")), list(itertools.accumulate(line.split()[:3], initial=None)),
+            list(itertools.accumulate(iterable=lengths[:4])), list(itertools.accumulate(line.split()[:4], initial="")))
+
+
+def accumulate_keyword_errors(line):
+    words = line.split()
+    out = []
+    for call in [lambda: itertools.accumulate(words, None, 3), lambda: itertools.accumulate(words, foo=1),
+                 lambda: itertools.accumulate(words, initial=5), lambda: itertools.accumulate(len(words), initial=5),
+                 lambda: itertools.accumulate(initial=5), lambda: itertools.accumulate(words, 5, initial=1),
+                 lambda: itertools.accumulate(words, iterable=words)]:
+        try:
+            out.append(list(call()))
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
 def accumulate_and_product_errors(line):
     words = line.split()
     out = []
@@ -122,6 +145,6 @@ def bad_calls(line):
 
 
 @pytest.mark.parametrize("fn", [chained, sliced, pairs, reduced, bad_calls, accumulated, producted,
-                                accumulate_and_product_errors])
+                                accumulate_and_product_errors, accumulated_from, accumulate_keyword_errors])
 def test_iterator_helpers_match_cpython(fn):
     check_all(fn, [(t,) for t in LINES])

@@ -23,6 +23,8 @@ pub(crate) struct Params<'a> {
     pub name: &'a str,
     /// Every parameter's name, in order.
     pub names: &'a [&'a str],
+    /// How many of `names` may be given by position (the rest are keyword-only).
+    pub positional: usize,
     /// How many of the last parameters have defaults.
     pub n_defaults: usize,
     /// Whether the callee is a built-in (a function written in C, to CPython): parameters left
@@ -34,56 +36,84 @@ pub(crate) struct Params<'a> {
 /// The source of each parameter of `params` for a call with `positional` positional arguments
 /// and `keywords`; parameters left out at the end are omitted unless `fill_trailing`.
 pub(crate) fn bind(params: &Params<'_>, positional: usize, keywords: &[Keyword]) -> Result<Vec<Source>> {
-    let Params { name, names, n_defaults, builtin } = *params;
+    let Params { name, names, n_defaults, builtin, .. } = *params;
     let n_required = names.len() - n_defaults;
-    // A C function counts its arguments before it binds them.
-    let n_given = positional + keywords.len();
-    if builtin && n_given > names.len() {
-        return Err(type_error(format!("{name}() takes at most {} arguments ({n_given} given)", names.len())));
+    if builtin {
+        check_builtin_call(params, positional, keywords)?;
     }
     let mut sources: Vec<Option<Source>> =
         (0..names.len()).map(|i| (i < positional).then_some(Source::Positional(i))).collect();
+    // A Python function reports the keywords' errors first, then the positional count, then
+    // what is missing (a C function's were checked above, in its order).
     for (k, kw) in keywords.iter().enumerate() {
         let arg = &kw.arg;
         let Some(i) = names.iter().position(|n| n == arg) else {
-            return Err(type_error(match builtin {
-                true => format!("'{arg}' is an invalid keyword argument for {name}()"),
-                false => format!("{name}() got an unexpected keyword argument '{arg}'"),
-            }));
+            return Err(type_error(format!("{name}() got an unexpected keyword argument '{arg}'")));
         };
         if sources[i].is_some() {
-            return Err(type_error(match builtin {
-                true => format!("argument for {name}() given by name ('{arg}') and position ({})", i + 1),
-                false => format!("{name}() got multiple values for argument '{arg}'"),
-            }));
+            return Err(type_error(format!("{name}() got multiple values for argument '{arg}'")));
         }
         sources[i] = Some(Source::Keyword(k));
     }
-    // CPython reports the keywords' errors first, then the positional count, then what is missing.
     if positional > names.len() {
-        return Err(match builtin {
-            true => type_error(format!("{name}() takes at most {} arguments ({positional} given)", names.len())),
-            false => too_many_positional(name, n_required, names.len(), positional),
-        });
+        return Err(too_many_positional(name, n_required, names.len(), positional));
     }
-    let missing: Vec<usize> = (0..n_required).filter(|&i| sources[i].is_none()).collect();
-    match (missing.first(), builtin) {
-        (None, _) => {}
-        (Some(_), false) => return Err(missing_error(name, &missing.iter().map(|&i| names[i]).collect::<Vec<_>>())),
-        // A positional-only parameter has no name to report.
-        (Some(&i), true) if names[i].is_empty() => {
-            return Err(type_error(format!(
-                "{name}() takes at least {n_required} positional argument{} ({positional} given)",
-                if n_required == 1 { "" } else { "s" }
-            )));
-        }
-        (Some(&i), true) => {
-            return Err(type_error(format!("{name}() missing required argument '{}' (pos {})", names[i], i + 1)));
-        }
+    let missing: Vec<&str> = (0..n_required).filter(|&i| sources[i].is_none()).map(|i| names[i]).collect();
+    if !missing.is_empty() {
+        return Err(missing_error(name, &missing));
     }
     // A built-in gets the defaults of the parameters before the last one given, not after.
     let given = if builtin { sources.iter().rposition(Option::is_some).map_or(0, |i| i + 1) } else { names.len() };
     Ok(sources[..given].iter().enumerate().map(|(i, s)| s.unwrap_or(Source::Default(i))).collect())
+}
+
+/// CPython's checks of a call of a C function (its `_PyArg_UnpackKeywords`), in its order: the
+/// count of all arguments, then of positional ones, a required one missing, one given both by
+/// name and by position, and last a name it does not take.
+fn check_builtin_call(params: &Params<'_>, positional: usize, keywords: &[Keyword]) -> Result<()> {
+    let Params { name, names, n_defaults, positional: max_positional, .. } = *params;
+    let n_given = positional + keywords.len();
+    if n_given > names.len() {
+        let keyword = if positional == 0 { "keyword " } else { "" };
+        let (n, s) = (names.len(), plural(names.len()));
+        return Err(type_error(format!("{name}() takes at most {n} {keyword}argument{s} ({n_given} given)")));
+    }
+    let n_required = names.len() - n_defaults;
+    if positional > max_positional {
+        let at_most = if n_required.min(max_positional) < max_positional { "at most" } else { "exactly" };
+        return Err(type_error(match max_positional {
+            0 => format!("{name}() takes no positional arguments"),
+            n => format!("{name}() takes {at_most} {n} positional argument{} ({positional} given)", plural(n)),
+        }));
+    }
+    // A positional-only parameter has no name to report.
+    let required_positional_only = names.iter().take_while(|n| n.is_empty()).count().min(n_required);
+    if positional < required_positional_only {
+        let n = required_positional_only;
+        return Err(type_error(format!(
+            "{name}() takes at least {n} positional argument{} ({positional} given)",
+            plural(n)
+        )));
+    }
+    let named = |i: usize| keywords.iter().any(|k| k.arg == names[i]);
+    if let Some(i) = (positional..n_required).find(|&i| !named(i)) {
+        return Err(type_error(format!("{name}() missing required argument '{}' (pos {})", names[i], i + 1)));
+    }
+    if let Some(i) = (0..positional).find(|&i| !names[i].is_empty() && named(i)) {
+        return Err(type_error(format!(
+            "argument for {name}() given by name ('{}') and position ({})",
+            names[i],
+            i + 1
+        )));
+    }
+    if let Some(k) = keywords.iter().find(|k| !names.iter().any(|n| !n.is_empty() && *n == k.arg)) {
+        return Err(type_error(format!("'{}' is an invalid keyword argument for {name}()", k.arg)));
+    }
+    Ok(())
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// `f() takes from 1 to 2 positional arguments but 3 were given`.
@@ -117,7 +147,7 @@ mod tests {
     }
 
     fn user<'a>(names: &'a [&'a str], n_defaults: usize) -> Params<'a> {
-        Params { name: "f", names, n_defaults, builtin: false }
+        Params { name: "f", names, positional: names.len(), n_defaults, builtin: false }
     }
 
     fn message(r: Result<Vec<Source>>) -> String {
@@ -131,7 +161,7 @@ mod tests {
         assert_eq!(bind(&p, 1, &[]).unwrap(), vec![Positional(0), Default(1), Default(2)]);
         assert_eq!(bind(&p, 1, &kws(&["c"])).unwrap(), vec![Positional(0), Default(1), Keyword(0)]);
         assert_eq!(bind(&p, 0, &kws(&["c", "a"])).unwrap(), vec![Keyword(1), Default(1), Keyword(0)]);
-        let split = Params { name: "split", names: &["sep", "maxsplit"], n_defaults: 2, builtin: true };
+        let split = Params { name: "split", names: &["sep", "maxsplit"], positional: 2, n_defaults: 2, builtin: true };
         assert_eq!(bind(&split, 0, &kws(&["maxsplit"])).unwrap(), vec![Default(0), Keyword(0)]);
         assert_eq!(bind(&split, 0, &[]).unwrap(), vec![]);
         assert_eq!(bind(&split, 0, &kws(&["sep"])).unwrap(), vec![Keyword(0)]);
@@ -140,17 +170,39 @@ mod tests {
     // CPython 3.11's messages for `"a".split(...)`, `round(...)` and `sum(...)`.
     #[test]
     fn builtin_errors_as_cpython_words_them() {
-        let split = Params { name: "split", names: &["sep", "maxsplit"], n_defaults: 2, builtin: true };
+        let split = Params { name: "split", names: &["sep", "maxsplit"], positional: 2, n_defaults: 2, builtin: true };
         assert_eq!(message(bind(&split, 0, &kws(&["x"]))), "'x' is an invalid keyword argument for split()");
         assert_eq!(
             message(bind(&split, 1, &kws(&["sep"]))),
             "argument for split() given by name ('sep') and position (1)"
         );
         assert_eq!(message(bind(&split, 3, &[])), "split() takes at most 2 arguments (3 given)");
-        let round = Params { name: "round", names: &["number", "ndigits"], n_defaults: 1, builtin: true };
+        let round =
+            Params { name: "round", names: &["number", "ndigits"], positional: 2, n_defaults: 1, builtin: true };
         assert_eq!(message(bind(&round, 0, &kws(&["ndigits"]))), "round() missing required argument 'number' (pos 1)");
-        let sum = Params { name: "sum", names: &["", "start"], n_defaults: 1, builtin: true };
+        let sum = Params { name: "sum", names: &["", "start"], positional: 2, n_defaults: 1, builtin: true };
         assert_eq!(message(bind(&sum, 0, &kws(&["start"]))), "sum() takes at least 1 positional argument (0 given)");
+        assert_eq!(
+            message(bind(&split, 0, &kws(&["sep", "maxsplit", "x"]))),
+            "split() takes at most 2 keyword arguments (3 given)"
+        );
+        // `bisect_left(a, x, lo=0, hi=None, *, key=None)`: CPython checks the counts, then what is
+        // missing, then a name given twice, then an unknown name.
+        let names = &["a", "x", "lo", "hi", "key"];
+        let bisect = Params { name: "bisect_left", names, positional: 4, n_defaults: 3, builtin: true };
+        assert_eq!(message(bind(&bisect, 5, &[])), "bisect_left() takes at most 4 positional arguments (5 given)");
+        assert_eq!(message(bind(&bisect, 5, &kws(&["key"]))), "bisect_left() takes at most 5 arguments (6 given)");
+        assert_eq!(message(bind(&bisect, 1, &kws(&["foo"]))), "bisect_left() missing required argument 'x' (pos 2)");
+        assert_eq!(
+            message(bind(&bisect, 3, &kws(&["foo", "lo"]))),
+            "argument for bisect_left() given by name ('lo') and position (3)"
+        );
+        assert_eq!(message(bind(&bisect, 2, &kws(&["foo"]))), "'foo' is an invalid keyword argument for bisect_left()");
+        use Source::*;
+        assert_eq!(
+            bind(&bisect, 2, &kws(&["key"])).unwrap(),
+            vec![Positional(0), Positional(1), Default(2), Default(3), Keyword(0)]
+        );
     }
 
     // The messages are CPython 3.11's for a Python function of the same parameters.

@@ -1042,7 +1042,10 @@ impl<'a> FnCompiler<'a> {
                     }
                     let f = match unbound_method(path) {
                         Some((method, ty)) => crate::pipeline::methods::unbound_method_func(method, ty),
-                        None => registry().get(path).map_err(|e| err(line, e.kind(), e.message()))?,
+                        None => {
+                            let f = registry().get(path).map_err(|e| err(line, e.kind(), e.message()))?;
+                            crate::ops::params::as_value(path, f)
+                        }
                     };
                     let index = self.f.consts.len() as u32;
                     self.f.consts.push(Slot::from(f));
@@ -1405,7 +1408,9 @@ impl<'a> FnCompiler<'a> {
                         return Ok(d);
                     }
                     let op = path.strip_prefix("ops.").unwrap_or(&path);
-                    if !keywords.is_empty() {
+                    // An op that stands for a Python function binds its arguments as that does.
+                    let spread = args.iter().any(|a| matches!(a, Expr::Starred { .. }));
+                    if !keywords.is_empty() || (!spread && crate::ops::params::op_params(op).is_some()) {
                         return self.call_op_keywords(op, args, keywords, dst);
                     }
                     return self.call_op(op, args, dst);

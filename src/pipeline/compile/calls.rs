@@ -90,7 +90,7 @@ impl FnCompiler<'_> {
         keywords: &[Keyword],
         dst: Option<Reg>,
     ) -> Result<Reg> {
-        let spec = Params { name, names: params, n_defaults: defaults.len(), builtin: false };
+        let spec = Params { name, names: params, positional: params.len(), n_defaults: defaults.len(), builtin: false };
         let sources = match bind(&spec, args.len(), keywords) {
             Ok(sources) => sources,
             // A pipeline's step runs for every record: its wrong call is an error when it loads.
@@ -249,8 +249,8 @@ impl FnCompiler<'_> {
         Ok(d)
     }
 
-    /// A call of op `name` (one of `re.*`, whose parameters [`crate::ops::re::PARAMS`] names)
-    /// with keyword arguments.
+    /// A call of op `name` with keyword arguments: one of those whose parameters
+    /// [`crate::ops::params::OP_PARAMS`] names (`re.sub`, `bisect.bisect_left`, ...).
     pub(super) fn call_op_keywords(
         &mut self,
         name: &str,
@@ -259,13 +259,29 @@ impl FnCompiler<'_> {
         dst: Option<Reg>,
     ) -> Result<Reg> {
         let line = self.line;
-        let Some(&(_, names, n_defaults)) = crate::ops::re::PARAMS.iter().find(|(n, ..)| *n == name) else {
+        let Some(op) = crate::ops::params::op_params(name) else {
             return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
         };
-        const ZEROS: [Literal; 2] = [Literal::Int(0), Literal::Int(0)];
-        let short = name.rsplit('.').next().unwrap_or(name);
-        let regs = self.keyword_slots(short, (names, &ZEROS[..n_defaults]), args, keywords, false)?;
         let f = crate::func::registry().get(name).map_err(|e| err(line, e.kind(), e.message()))?;
+        let spec = Params {
+            name: op.name,
+            names: op.names,
+            positional: op.positional,
+            n_defaults: op.defaults.len(),
+            builtin: op.builtin,
+        };
+        let sources = match bind(&spec, args.len(), keywords) {
+            Ok(sources) => sources,
+            // As CPython, a wrong call raises where it runs (a pipeline's step, where it loads).
+            Err(e) if self.f.line_labels.iter().any(|(l, _)| *l == self.line) => {
+                return Err(err(self.line, e.kind(), e.message()));
+            }
+            Err(e) => return self.raise_when_called(args, keywords, e, dst),
+        };
+        let first_default = op.names.len() - op.defaults.len();
+        let regs = self.bound_registers(args, false, keywords, &sources, |i| {
+            FnCompiler::literal(&op.defaults[i - first_default])
+        })?;
         Ok(self.emit_op_on(name.to_string(), f, &regs, dst))
     }
 
@@ -281,7 +297,7 @@ impl FnCompiler<'_> {
         generators: bool,
     ) -> Result<Vec<Reg>> {
         let line = self.line;
-        let spec = Params { name, names, n_defaults: fillers.len(), builtin: true };
+        let spec = Params { name, names, positional: names.len(), n_defaults: fillers.len(), builtin: true };
         let sources = bind(&spec, args.len(), keywords).map_err(|e| err(line, e.kind(), e.message()))?;
         let first_filler = names.len() - fillers.len();
         self.bound_registers(args, generators, keywords, &sources, |i| FnCompiler::literal(&fillers[i - first_filler]))

@@ -1,0 +1,94 @@
+//! The parameters of the ops that Python's own functions stand behind (`re.sub`,
+//! `bisect.bisect_left`, `itertools.accumulate`, `json.dumps`, ...), as Python declares them, so
+//! that a script may pass their arguments by name.
+//!
+//! Rationale: an op takes its arguments by position only. A call with keywords is bound where
+//! the script is compiled: each parameter's value goes to its position, the defaults of those
+//! left out before the last one given are filled in, and keyword-only parameters follow the
+//! positional ones. The op therefore sees one layout, whatever the call looked like.
+
+use crate::PackedFunc;
+use crate::error::{Error, ErrorKind};
+use crate::pipeline::ast::Literal;
+
+/// One op's parameters, as its Python function declares them.
+pub struct OpParams {
+    /// The op's dotted name (`bisect.bisect_left`).
+    pub op: &'static str,
+    /// The name Python's function gives itself in errors (`bisect_right` for `bisect.bisect`).
+    pub name: &'static str,
+    /// Every parameter's name: those that may be given by position, then keyword-only ones.
+    pub names: &'static [&'static str],
+    /// How many of `names` may be given by position (the rest are keyword-only).
+    pub positional: usize,
+    /// The defaults of the last parameters, in order.
+    pub defaults: &'static [Literal],
+    /// Whether Python's function is written in C (its errors are worded as CPython words them
+    /// for C functions) rather than in Python (`re.sub`).
+    pub builtin: bool,
+}
+
+const ZERO: Literal = Literal::Int(0);
+const NONE: Literal = Literal::None;
+
+/// `re.*` are Python functions whose optional parameters default to 0.
+const fn re(
+    (op, name): (&'static str, &'static str),
+    names: &'static [&'static str],
+    defaults: &'static [Literal],
+) -> OpParams {
+    OpParams { op, name, names, positional: names.len(), defaults, builtin: false }
+}
+
+/// `bisect_left(a, x, lo=0, hi=None, *, key=None)` and the rest of its family.
+const fn bisect((op, name): (&'static str, &'static str)) -> OpParams {
+    let names = &["a", "x", "lo", "hi", "key"];
+    OpParams { op, name, names, positional: 4, defaults: &[ZERO, NONE, NONE], builtin: true }
+}
+
+/// Every op that takes keyword arguments.
+pub const OP_PARAMS: &[OpParams] = &[
+    re(("re.compile", "compile"), &["pattern", "flags"], &[ZERO]),
+    re(("re.search", "search"), &["pattern", "string", "flags"], &[ZERO]),
+    re(("re.match", "match"), &["pattern", "string", "flags"], &[ZERO]),
+    re(("re.fullmatch", "fullmatch"), &["pattern", "string", "flags"], &[ZERO]),
+    re(("re.findall", "findall"), &["pattern", "string", "flags"], &[ZERO]),
+    re(("re.finditer", "finditer"), &["pattern", "string", "flags"], &[ZERO]),
+    re(("re.split", "split"), &["pattern", "string", "maxsplit", "flags"], &[ZERO, ZERO]),
+    re(("re.sub", "sub"), &["pattern", "repl", "string", "count", "flags"], &[ZERO, ZERO]),
+    re(("re.subn", "subn"), &["pattern", "repl", "string", "count", "flags"], &[ZERO, ZERO]),
+    re(("re.escape", "escape"), &["pattern"], &[]),
+    bisect(("bisect.bisect_left", "bisect_left")),
+    bisect(("bisect.bisect_right", "bisect_right")),
+    bisect(("bisect.bisect", "bisect_right")),
+    bisect(("bisect.insort_left", "insort_left")),
+    bisect(("bisect.insort_right", "insort_right")),
+    bisect(("bisect.insort", "insort_right")),
+    OpParams {
+        op: "itertools.accumulate",
+        name: "accumulate",
+        names: &["iterable", "func", "initial"],
+        positional: 2,
+        defaults: &[NONE, NONE],
+        builtin: true,
+    },
+];
+
+/// The parameters of op `name`, if it takes keyword arguments.
+pub fn op_params(name: &str) -> Option<&'static OpParams> {
+    OP_PARAMS.iter().find(|p| p.op == name)
+}
+
+/// Op `f` as a value a script passes around (`bisect.bisect_left` not called where it is
+/// named): called with positional arguments only, so none may land on a keyword-only
+/// parameter, as Python's function refuses them.
+pub fn as_value(name: &str, f: PackedFunc) -> PackedFunc {
+    let Some(op) = op_params(name).filter(|p| p.positional < p.names.len()) else { return f };
+    PackedFunc::new(move |args| match args.len() {
+        n if n > op.positional => Err(Error::new(
+            ErrorKind::Type,
+            format!("{}() takes at most {} positional arguments ({n} given)", op.name, op.positional),
+        )),
+        _ => f.call(args),
+    })
+}
