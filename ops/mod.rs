@@ -1,7 +1,7 @@
 //! The operator library: text normalizers, splitters, tokenization models and
 //! sequence ops, each registered in the global registry under a dotted name
 //! (`text.*`, `tok.*`, `seq.*`, `vocab.*`, `math.*`, `re.*`, `unicodedata.*`, `collections.*`,
-//! `itertools.*`, `functools.reduce`, `bisect.*`). One file per family.
+//! `itertools.*`, `functools.reduce`, `bisect.*`, `json.*`). One file per family.
 
 use crate::Result;
 use crate::func::Registry;
@@ -12,6 +12,7 @@ pub mod bpe;
 pub mod bytelevel;
 pub mod collections;
 pub mod itertools;
+pub mod json;
 pub mod math;
 pub mod merge_queue;
 pub mod normalize;
@@ -39,5 +40,6 @@ pub fn register(reg: &Registry) -> Result<()> {
     collections::register(reg)?;
     itertools::register(reg)?;
     bisect::register(reg)?;
+    json::register(reg)?;
     Ok(())
 }

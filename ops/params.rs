@@ -30,6 +30,8 @@ pub struct OpParams {
 
 const ZERO: Literal = Literal::Int(0);
 const NONE: Literal = Literal::None;
+const TRUE: Literal = Literal::Bool(true);
+const FALSE: Literal = Literal::Bool(false);
 
 /// `re.*` are Python functions whose optional parameters default to 0.
 const fn re(
@@ -64,6 +66,33 @@ pub const OP_PARAMS: &[OpParams] = &[
     bisect(("bisect.insort_left", "insort_left")),
     bisect(("bisect.insort_right", "insort_right")),
     bisect(("bisect.insort", "insort_right")),
+    OpParams {
+        op: "json.loads",
+        name: "loads",
+        names: &["s", "cls", "object_hook", "parse_float", "parse_int", "parse_constant", "object_pairs_hook"],
+        positional: 1,
+        defaults: &[NONE, NONE, NONE, NONE, NONE, NONE],
+        builtin: false,
+    },
+    OpParams {
+        op: "json.dumps",
+        name: "dumps",
+        names: &[
+            "obj",
+            "skipkeys",
+            "ensure_ascii",
+            "check_circular",
+            "allow_nan",
+            "cls",
+            "indent",
+            "separators",
+            "default",
+            "sort_keys",
+        ],
+        positional: 1,
+        defaults: &[FALSE, TRUE, TRUE, TRUE, NONE, NONE, NONE, NONE, FALSE],
+        builtin: false,
+    },
     OpParams {
         op: "itertools.accumulate",
         name: "accumulate",

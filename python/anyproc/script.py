@@ -193,7 +193,8 @@ _LIBRARY_OPS = [(f, name) for f, name in [
     (getattr(itertools, "pairwise", None), "itertools.pairwise"), (itertools.accumulate, "itertools.accumulate"),
     (itertools.product, "itertools.product"),
     (bisect.bisect_left, "bisect.bisect_left"), (bisect.bisect_right, "bisect.bisect_right"),
-    (bisect.insort_left, "bisect.insort_left"), (bisect.insort_right, "bisect.insort_right")] if f is not None]
+    (bisect.insort_left, "bisect.insort_left"), (bisect.insort_right, "bisect.insort_right"),
+    (json.loads, "json.loads"), (json.dumps, "json.dumps")] if f is not None]
 
 
 def _module_op(value: Any) -> Optional[str]:
@@ -202,7 +203,7 @@ def _module_op(value: Any) -> Optional[str]:
     ``_LIBRARY_OPS`` is, else None."""
     if value is collections.Counter or value is collections.defaultdict:
         return f"collections.{value.__name__}"
-    if type(value) in (type, types.BuiltinFunctionType):
+    if type(value) in (type, types.BuiltinFunctionType, types.FunctionType):
         for f, name in _LIBRARY_OPS:
             if value == f:
                 return name

@@ -55,8 +55,9 @@ pub(crate) fn bind(params: &Params<'_>, positional: usize, keywords: &[Keyword])
         }
         sources[i] = Some(Source::Keyword(k));
     }
-    if positional > names.len() {
-        return Err(too_many_positional(name, n_required, names.len(), positional));
+    let max_positional = params.positional;
+    if positional > max_positional {
+        return Err(too_many_positional(name, n_required.min(max_positional), max_positional, positional));
     }
     let missing: Vec<&str> = (0..n_required).filter(|&i| sources[i].is_none()).map(|i| names[i]).collect();
     if !missing.is_empty() {

@@ -37,7 +37,7 @@ mod sort_rows;
 pub mod spec;
 pub mod spread;
 mod str_case;
-mod str_codecs;
+pub(crate) mod str_codecs;
 mod str_padding;
 mod str_pieces;
 mod str_translate;
