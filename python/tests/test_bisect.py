@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 import anyproc
 
 from conftest import corpus_lines
-from test_formatting import check_all, outcome
+from test_formatting import check_all, check_source, outcome
 
 LINES = corpus_lines(200) + ["", "a", "a a a b b c"]
 
@@ -215,8 +215,4 @@ def test_bisect_ops_in_the_text_front_end():
         "    return (xs, [bisect.bisect_left(starts, n) for n in range(8)], bisect.bisect(starts, 3),\n"
         "            bisect.bisect_left(starts, 2, lo=1, key=lambda n: n + 1), bisect.bisect_right(starts, x=3, hi=min(2, len(starts))))\n"
     )
-    ours = anyproc.script_source(source, "f")
-    namespace = {"bisect": bisect}
-    exec(source, namespace)  # noqa: S102 - the test's own source, run by CPython with the module
-    for line in LINES[:30]:
-        assert outcome(ours, line) == outcome(namespace["f"], line), line
+    check_source(source, "f", [(line,) for line in LINES[:30]], {"bisect": bisect})

@@ -91,11 +91,12 @@ def check_all(py, cases, limit_failures=12):
 
 
 
-def check_source(source, name, inputs):
+def check_source(source, name, inputs, modules=None):
     """Function ``name`` of anyscript ``source`` (the text front end) gives CPython's outcome of
-    the same source for each of ``inputs`` (argument tuples)."""
+    the same source, run with ``modules`` (name to module) as its globals, for each of
+    ``inputs`` (argument tuples)."""
     ours = anyproc.script_source(source, name)
-    namespace = {}
+    namespace = dict(modules or {})
     exec(source, namespace)  # noqa: S102 - a test's own source
     for args in inputs:
         assert outcome(ours, *args) == outcome(namespace[name], *args), (name, args)

@@ -12,7 +12,7 @@ import pytest
 import anyproc
 
 from conftest import ASSETS, corpus_lines
-from test_formatting import check_all, outcome
+from test_formatting import check_all, check_source
 
 LINES = corpus_lines(300)
 DOCUMENTS = [p for p in [ASSETS / "bert-base-uncased" / "tokenizer.json", ASSETS / "gpt2" / "encoder.json"] if p.is_file()]
@@ -185,11 +185,7 @@ def test_json_in_the_text_front_end():
         "    rec['upper'] = rec['text'].upper()\n"
         "    return json.dumps(rec, sort_keys=True, indent=2), json.dumps([rec['id'], None], separators=(',', ':'))\n"
     )
-    ours = anyproc.script_source(source, "f")
-    namespace = {"json": json}
-    exec(source, namespace)  # noqa: S102 - the test's own source, run by CPython with the module
-    for r in RECORDS[:40]:
-        assert outcome(ours, r) == outcome(namespace["f"], r), r
+    check_source(source, "f", [(x,) for x in RECORDS[:40]], {"json": json})
 
 
 def test_a_document_error_names_the_op_and_the_place():
