@@ -40,11 +40,13 @@ pub enum ErrorKind {
     Assertion,
     /// `next()` of an iterator that has no item left (Python's `StopIteration`).
     StopIteration,
+    /// A document `json.loads` cannot read (Python's `json.JSONDecodeError`, a `ValueError`).
+    JsonDecode,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order (bit `k as u32` of a clause's mask).
-    pub const ALL: [ErrorKind; 16] = [
+    pub const ALL: [ErrorKind; 17] = [
         ErrorKind::Type,
         ErrorKind::Value,
         ErrorKind::Index,
@@ -61,6 +63,7 @@ impl ErrorKind {
         ErrorKind::UnboundLocal,
         ErrorKind::Assertion,
         ErrorKind::StopIteration,
+        ErrorKind::JsonDecode,
     ];
 
     /// The kind named `name` (`ValueError`, ...), as the C ABI's `error_set` receives it.
@@ -87,6 +90,7 @@ impl ErrorKind {
             ErrorKind::UnboundLocal => "UnboundLocalError",
             ErrorKind::Assertion => "AssertionError",
             ErrorKind::StopIteration => "StopIteration",
+            ErrorKind::JsonDecode => "JSONDecodeError",
         }
     }
 }

@@ -93,7 +93,7 @@ impl Scanner<'_> {
             Some(nl) => before[nl + 1..].chars().count() + 1,
             None => pos + 1,
         };
-        Error::new(ErrorKind::Value, format!("{msg}: line {line} column {column} (char {pos})"))
+        Error::new(ErrorKind::JsonDecode, format!("{msg}: line {line} column {column} (char {pos})"))
     }
 
     fn skip_whitespace(&self, mut at: usize) -> usize {

@@ -671,23 +671,30 @@ class _Lowerer:
         handlers = []
         for h in node.handlers:
             kinds = [] if h.type is None else _flat_types(h.type)
-            for k in kinds:
-                if not isinstance(k, ast.Name):
-                    raise self.src.error(k, "an except clause naming anything but exception names")
-                if k.id not in _CATCHABLE:
-                    raise self.src.error(k, f"except {k.id} (anyscript catches " + ", ".join(_CATCHABLE) + ")")
+            names = [self.exception_name(k) for k in kinds]
             self.clauses += 1
             try:
                 body = self.block(h.body)
             finally:
                 self.clauses -= 1
-            handlers.append({"line": self.src.line(h), "types": [k.id for k in kinds], "name": h.name,
+            handlers.append({"line": self.src.line(h), "types": names, "name": h.name,
                              "body": body})
         out = {"line": line, "stmt": "try", "body": self.block(node.body), "handlers": handlers,
                "orelse": self.block(node.orelse)}
         if node.finalbody:
             out["finalbody"] = self.block(node.finalbody)
         return out
+
+    def exception_name(self, node: ast.AST) -> str:
+        """The class an except clause names: a built-in exception, or ``json.JSONDecodeError``
+        (named through its module or imported)."""
+        if self.resolve_value(node) is json.JSONDecodeError:
+            return "JSONDecodeError"
+        if not isinstance(node, ast.Name):
+            raise self.src.error(node, "an except clause naming anything but exception names")
+        if node.id not in _CATCHABLE:
+            raise self.src.error(node, f"except {node.id} (anyscript catches " + ", ".join(_CATCHABLE) + ")")
+        return node.id
 
     def raise_(self, node: ast.Raise, line: int) -> Dict[str, Any]:
         """``raise X``, ``raise X()`` or ``raise X(value)`` of an exception anyscript raises, ``raise

@@ -141,7 +141,29 @@ pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::UnboundLocal => PyUnboundLocalError::new_err(msg),
         ErrorKind::Assertion => PyAssertionError::new_err(msg),
         ErrorKind::StopIteration => PyStopIteration::new_err(msg),
+        ErrorKind::JsonDecode => json_decode_error(py, e.message(), msg),
     }
+}
+
+/// A `json.JSONDecodeError` whose `str()` is `text` (the message with anyproc's context) and
+/// whose `msg`, `lineno`, `colno` and `pos` are read from the scanner's `message` (`Expecting
+/// value: line 1 column 5 (char 4)`); its `doc` is None, as the document stays in the script.
+fn json_decode_error(py: Python<'_>, message: &str, text: String) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let class = py.import("json")?.getattr("JSONDecodeError")?;
+        let error = class.call_method1("__new__", (&class,))?;
+        py.get_type::<PyValueError>().call_method1("__init__", (&error, &text))?;
+        let (msg, place) = message.rsplit_once(": line ").unwrap_or((message, ""));
+        let numbers: Vec<i64> = place.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+        let [lineno, colno, pos] = numbers[..] else { return Ok(PyErr::from_value(error)) };
+        for (name, value) in [("lineno", lineno), ("colno", colno), ("pos", pos)] {
+            error.setattr(name, value)?;
+        }
+        error.setattr("msg", msg)?;
+        error.setattr("doc", py.None())?;
+        Ok(PyErr::from_value(error))
+    };
+    build().unwrap_or_else(|_| PyValueError::new_err(text))
 }
 
 /// Converts an anyproc result into a Python one.

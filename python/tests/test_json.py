@@ -188,6 +188,39 @@ def test_json_in_the_text_front_end():
     check_source(source, "f", [(x,) for x in RECORDS[:40]], {"json": json})
 
 
-def test_a_document_error_names_the_op_and_the_place():
-    with pytest.raises(ValueError, match=r"line \d+: json.loads: Expecting ',' delimiter: line 2 column 3 \(char 6\)"):
+def test_a_document_error_is_cpythons_json_decode_error_naming_the_op_and_the_place():
+    with pytest.raises(json.JSONDecodeError, match=r"line \d+: json.loads: Expecting ',' delimiter: line 2 column 3 \(char 6\)") as caught:
         anyproc.script(parse)('[1,\n2 3]')
+    e = caught.value
+    assert (e.msg, e.lineno, e.colno, e.pos) == ("Expecting ',' delimiter", 2, 3, 6)
+
+
+def skip_bad_lines(lines):
+    # What a .jsonl reader does: keep the records it can read, count the others by class.
+    kept, bad = [], {}
+    for line in lines:
+        try:
+            kept.append(json.loads(line)["id"])
+        except json.JSONDecodeError as e:
+            bad[type(e).__name__] = bad.get(type(e).__name__, 0) + 1
+            bad[e.args[0][:20]] = isinstance(e, ValueError)
+        except (KeyError, TypeError) as e:
+            bad[repr(e)] = 1
+    try:
+        json.loads("[")
+    except ValueError as e:
+        bad["value"] = str(e)
+    return kept, bad
+
+
+def test_except_json_decode_error_catches_what_cpython_catches():
+    lines = [r if i % 3 else r[: len(r) // 2] for i, r in enumerate(RECORDS[:90])] + ["5", "[]", '{"x": 1}']
+    check_all(skip_bad_lines, [(lines,), (lines[::-1],)])
+    source = (
+        "def f(line):\n"
+        "    try:\n"
+        "        return json.loads(line)['id']\n"
+        "    except json.JSONDecodeError as e:\n"
+        "        return type(e).__name__ + ': ' + str(e)\n"
+    )
+    check_source(source, "f", [(r[:k],) for r in RECORDS[:5] for k in (5, 30, len(r))], {"json": json})

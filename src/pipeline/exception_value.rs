@@ -37,7 +37,7 @@ const fn group(name: &'static str, base: Option<&'static str>) -> Class {
 }
 
 /// The exception classes a script can name, with CPython's bases.
-const CLASSES: [Class; 18] = [
+const CLASSES: [Class; 19] = [
     group("BaseException", None),
     group("Exception", Some("BaseException")),
     group("ArithmeticError", Some("Exception")),
@@ -55,12 +55,14 @@ const CLASSES: [Class; 18] = [
     class("AssertionError", "Exception", ErrorKind::Assertion),
     class("StopIteration", "Exception", ErrorKind::StopIteration),
     class("OSError", "Exception", ErrorKind::Io),
+    class("JSONDecodeError", "ValueError", ErrorKind::JsonDecode),
     // Also what an op raises for text it cannot parse (a bad regular expression, say).
     Class { caught: false, ..class("SyntaxError", "Exception", ErrorKind::Parse) },
 ];
 
-/// Other names `except` accepts for a class (Python 3 keeps `IOError` as `OSError`).
-const ALIASES: [(&str, &str); 1] = [("IOError", "OSError")];
+/// Other names `except` accepts for a class (Python 3 keeps `IOError` as `OSError`; a module's
+/// class is named through its module).
+const ALIASES: [(&str, &str); 2] = [("IOError", "OSError"), ("json.JSONDecodeError", "JSONDecodeError")];
 
 /// The heap object behind an [`Exception`].
 #[repr(C)]
@@ -357,7 +359,9 @@ mod tests {
             ("LookupError", bits(&[Index, Key])),
             ("NameError", bits(&[Name, UnboundLocal])),
             ("TypeError", bits(&[Type, Arity])),
-            ("ValueError", bits(&[Value, Duplicate])),
+            ("ValueError", bits(&[Value, Duplicate, JsonDecode])),
+            ("JSONDecodeError", bits(&[JsonDecode])),
+            ("json.JSONDecodeError", bits(&[JsonDecode])),
             ("OSError", bits(&[Io])),
             ("IOError", bits(&[Io])),
             ("KeyError", bits(&[Key])),
@@ -386,7 +390,7 @@ mod tests {
             assert_eq!(raised_kind(refused), None, "{refused}");
         }
         let [all, raised, caught] = class_names();
-        assert_eq!((all.len(), raised.len(), caught.len()), (18, 14, 18));
+        assert_eq!((all.len(), raised.len(), caught.len()), (19, 15, 20));
         assert!(caught.contains(&"IOError") && !caught.contains(&"SyntaxError"));
     }
 

@@ -917,8 +917,17 @@ impl Parser {
         let at = self.token().clone();
         match &at.tok {
             Tok::Name(n) if !is_keyword(n) => {
-                types.push(n.clone());
+                let mut name = n.clone();
                 self.bump();
+                // A module's class (`json.JSONDecodeError`): the dotted name.
+                while self.eat_op(".") {
+                    match &self.token().tok {
+                        Tok::Name(attr) if !is_keyword(attr) => name = format!("{name}.{attr}"),
+                        _ => return Err(self.unexpected()),
+                    }
+                    self.bump();
+                }
+                types.push(name);
             }
             Tok::Op("(") => {
                 self.enter()?;
@@ -2402,6 +2411,7 @@ mod tests {
         assert_eq!(types("except (A, B,) as err"), "[\"A\", \"B\"] Some(\"err\")");
         assert_eq!(types("except ((A, (B,)), C)"), "[\"A\", \"B\", \"C\"] None");
         assert_eq!(types("except (\n  A,\n    B,\n)  as  e"), "[\"A\", \"B\"] Some(\"e\")");
+        assert_eq!(types("except (json.JSONDecodeError, E)"), "[\"json.JSONDecodeError\", \"E\"] None");
         // Inline bodies; a try in a handler, in a loop (break and continue inside); `else` after one handler.
         let s = stmts(
             "for a in b:\n    try: x = a\n    except E:\n        try:\n            break\n        except F: continue\n    else: pass\n    y = 1",
@@ -2513,10 +2523,10 @@ mod tests {
         let other = "catching anything but an exception name or a parenthesised tuple of them \
                      (except (ValueError, KeyError):) is not supported in anyscript";
         let cases: &[(&str, u32)] = &[
-            ("a.b", 12),
+            ("a.b()", 12),
             ("f()", 12),
             ("E[0]", 12),
-            ("(A, b.c)", 16),
+            ("(A, b.c())", 16),
             ("(A, (B, f()))", 20),
             ("(A)()", 12),
             ("(A).b", 12),
