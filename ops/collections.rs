@@ -4,14 +4,12 @@
 //! behaviour lives in `pipeline/counter.rs`.
 
 use crate::error::Result;
-use crate::func::Registry;
+use crate::func::{OpEntry, Registry};
 use crate::pipeline::counter::{new_counter, new_defaultdict};
-use crate::{AnyValue, AnyView, PackedFunc};
 
 /// Registers the `collections.*` ops.
 pub fn register(reg: &Registry) -> Result<()> {
-    type Op = fn(&[AnyView<'_>]) -> Result<AnyValue>;
-    let ops: [(&str, &str, &str, Op); 2] = [
+    let ops: &[OpEntry] = &[
         (
             "collections.Counter",
             "(iterable=None) -> Counter",
@@ -25,8 +23,5 @@ pub fn register(reg: &Registry) -> Result<()> {
             new_defaultdict,
         ),
     ];
-    for (name, signature, doc, f) in ops {
-        reg.register(name, signature, doc, PackedFunc::new(f), false)?;
-    }
-    Ok(())
+    reg.register_ops(ops)
 }

@@ -10,7 +10,7 @@
 
 use crate::container::try_reserve_items;
 use crate::error::{Error, ErrorKind, Result};
-use crate::func::Registry;
+use crate::func::{OpEntry, Registry};
 use crate::pipeline::ast::BinOp;
 use crate::pipeline::iterate::LoopState;
 use crate::pipeline::methods::arity_error;
@@ -19,8 +19,7 @@ use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Tuple, Value};
 
 /// Registers the `itertools.*` ops and `functools.reduce`.
 pub fn register(reg: &Registry) -> Result<()> {
-    type Op = fn(&[AnyView<'_>]) -> Result<AnyValue>;
-    let ops: [(&str, &str, &str, Op); 7] = [
+    let ops: &[OpEntry] = &[
         ("itertools.chain", "(*iterables) -> list", "The items of each iterable in turn, as itertools.chain.", chain),
         (
             "itertools.chain.from_iterable",
@@ -54,10 +53,7 @@ pub fn register(reg: &Registry) -> Result<()> {
             reduce,
         ),
     ];
-    for (name, signature, doc, f) in ops {
-        reg.register(name, signature, doc, PackedFunc::new(f), false)?;
-    }
-    Ok(())
+    reg.register_ops(ops)
 }
 
 fn list(items: Vec<AnyValue>) -> Result<AnyValue> {

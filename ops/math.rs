@@ -1,14 +1,15 @@
 //! `math.*`: the functions of Python's `math` module that preprocessing code reaches for
 //! (`floor`, `ceil`, `trunc`, `sqrt`, `exp`, `log`, `log2`, `log10`, `fabs`, `isnan`, `isinf`,
-//! `isfinite`, `gcd`), with CPython 3.11's results and errors. A script calls them as
-//! `math.log(x)`; `anyproc.script` maps Python's `math.log` to the op.
+//! `isfinite`, `gcd`), with CPython 3.11's results and errors; `math_float.rs` and
+//! `math_int.rs` hold the rest. A script calls them as `math.log(x)`; `anyproc.script` maps
+//! Python's `math.log` to the op.
 //!
 //! The float functions call the platform's C library, as CPython's do, so results agree to the
 //! last bit; `floor`/`ceil`/`trunc` return ints (64-bit here: beyond that an OverflowError).
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::func::Registry;
-use crate::{AnyValue, AnyView, PackedFunc, Value};
+use crate::func::{OpEntry, Registry};
+use crate::{AnyValue, AnyView, Value};
 
 /// The name CPython gives a value's type in these functions' errors.
 fn type_name(v: Value<'_>) -> String {
@@ -16,21 +17,21 @@ fn type_name(v: Value<'_>) -> String {
 }
 
 /// An int, bool or float argument as a float (CPython's "must be real number").
-fn real(v: &AnyView<'_>) -> Result<f64> {
+pub(crate) fn real(v: &AnyView<'_>) -> Result<f64> {
     v.value()
         .as_float()
         .ok_or_else(|| Error::new(ErrorKind::Type, format!("must be real number, not {}", type_name(v.value()))))
 }
 
 /// The argument count CPython's `METH_O` functions insist on.
-fn one<'a, 'b>(name: &str, args: &'a [AnyView<'b>]) -> Result<&'a AnyView<'b>> {
+pub(crate) fn one<'a, 'b>(name: &str, args: &'a [AnyView<'b>]) -> Result<&'a AnyView<'b>> {
     match args {
         [x] => Ok(x),
         _ => Err(crate::pipeline::methods::arity_error(&format!("math.{name}"), name, (1, 1), args.len())),
     }
 }
 
-fn domain_error() -> Error {
+pub(crate) fn domain_error() -> Error {
     Error::value("math domain error")
 }
 
@@ -68,7 +69,7 @@ fn trunc(args: &[AnyView<'_>]) -> Result<AnyValue> {
 
 /// A one-argument float function (`math_1`): a finite argument giving an infinity is CPython's
 /// "math range error", a NaN from a non-NaN its "math domain error".
-fn float_fn(name: &str, args: &[AnyView<'_>], f: fn(f64) -> f64, can_overflow: bool) -> Result<AnyValue> {
+pub(crate) fn float_fn(name: &str, args: &[AnyView<'_>], f: fn(f64) -> f64, can_overflow: bool) -> Result<AnyValue> {
     let x = real(one(name, args)?)?;
     let r = f(x);
     if r.is_nan() && !x.is_nan() {
@@ -129,8 +130,7 @@ fn gcd(args: &[AnyView<'_>]) -> Result<AnyValue> {
 
 /// Registers `math.*`.
 pub fn register(reg: &Registry) -> Result<()> {
-    type Op = fn(&[AnyView<'_>]) -> Result<AnyValue>;
-    let ops: [(&str, &str, &str, Op); 13] = [
+    let ops: &[OpEntry] = &[
         ("math.floor", "(x) -> int", "The largest int <= x, as Python's math.floor.", |a| {
             to_int("floor", a, f64::floor)
         }),
@@ -161,10 +161,7 @@ pub fn register(reg: &Registry) -> Result<()> {
         }),
         ("math.gcd", "(*ints) -> int", "The greatest common divisor, as Python's math.gcd.", gcd),
     ];
-    for (name, signature, doc, op) in ops {
-        reg.register(name, signature, doc, PackedFunc::new(op), false)?;
-    }
-    Ok(())
+    reg.register_ops(ops)
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ pub mod collections;
 pub mod itertools;
 pub mod json;
 pub mod math;
+pub mod math_float;
+pub mod math_int;
 pub mod merge_queue;
 pub mod normalize;
 pub mod params;
@@ -35,6 +37,8 @@ pub fn register(reg: &Registry) -> Result<()> {
     bpe::register(reg)?;
     seq::register(reg)?;
     math::register(reg)?;
+    math_float::register(reg)?;
+    math_int::register(reg)?;
     re::register(reg)?;
     unicodedata::register(reg)?;
     collections::register(reg)?;

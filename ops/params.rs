@@ -94,6 +94,23 @@ pub const OP_PARAMS: &[OpParams] = &[
         builtin: false,
     },
     OpParams {
+        op: "math.isclose",
+        name: "isclose",
+        names: &["a", "b", "rel_tol", "abs_tol"],
+        positional: 2,
+        defaults: &[Literal::Float(1e-9), Literal::Float(0.0)],
+        builtin: true,
+    },
+    // `prod(iterable, /, *, start=1)`: a positional-only parameter has no name.
+    OpParams {
+        op: "math.prod",
+        name: "prod",
+        names: &["", "start"],
+        positional: 1,
+        defaults: &[Literal::Int(1)],
+        builtin: true,
+    },
+    OpParams {
         op: "itertools.accumulate",
         name: "accumulate",
         names: &["iterable", "func", "initial"],
@@ -113,10 +130,12 @@ pub fn op_params(name: &str) -> Option<&'static OpParams> {
 /// parameter, as Python's function refuses them.
 pub fn as_value(name: &str, f: PackedFunc) -> PackedFunc {
     let Some(op) = op_params(name).filter(|p| p.positional < p.names.len()) else { return f };
+    let required = op.names.len() - op.defaults.len();
+    let at_most = if required < op.positional { "at most" } else { "exactly" };
     PackedFunc::new(move |args| match args.len() {
         n if n > op.positional => Err(Error::new(
             ErrorKind::Type,
-            format!("{}() takes at most {} positional arguments ({n} given)", op.name, op.positional),
+            format!("{}() takes {at_most} {} positional arguments ({n} given)", op.name, op.positional),
         )),
         _ => f.call(args),
     })

@@ -8,10 +8,10 @@
 //! one has changed category since, and keeps its 14.0 one here.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::func::Registry;
+use crate::func::{OpEntry, Registry};
 use crate::pipeline::methods::arity_error;
 use crate::pipeline::value_ops::{Text, vname};
-use crate::{AnyValue, AnyView, PackedFunc};
+use crate::{AnyValue, AnyView};
 use unicode_normalization::{IsNormalized, UnicodeNormalization};
 
 /// The argument count CPython's functions insist on.
@@ -122,8 +122,7 @@ fn combining(args: &[AnyView<'_>]) -> Result<AnyValue> {
 
 /// Registers the `unicodedata.*` ops.
 pub fn register(reg: &Registry) -> Result<()> {
-    type Op = fn(&[AnyView<'_>]) -> Result<AnyValue>;
-    let ops: [(&str, &str, &str, Op); 4] = [
+    let ops: &[OpEntry] = &[
         (
             "unicodedata.normalize",
             "(form, unistr) -> str",
@@ -149,10 +148,7 @@ pub fn register(reg: &Registry) -> Result<()> {
             combining,
         ),
     ];
-    for (name, signature, doc, f) in ops {
-        reg.register(name, signature, doc, PackedFunc::new(f), false)?;
-    }
-    Ok(())
+    reg.register_ops(ops)
 }
 
 #[cfg(test)]

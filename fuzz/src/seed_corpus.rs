@@ -1,6 +1,7 @@
 //! Writes the starting corpora of the fuzz targets from the repository's own inputs: each
-//! function of `tests/data/anyscript_cases.py` (as source and as a JSON syntax tree) and each
-//! pipeline file. Run from `fuzz/`: `cargo run --bin seed_corpus`.
+//! function of `tests/data/anyscript_cases.py` (as source and as a JSON syntax tree), each
+//! pipeline file, and the small JSON files of the pipelines and their assets. Run from `fuzz/`:
+//! `cargo run --bin seed_corpus`.
 
 use anyproc::pipeline::parser::parse_module;
 use std::fs;
@@ -10,7 +11,7 @@ fn main() -> std::io::Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cases = fs::read_to_string(root.join("../tests/data/anyscript_cases.py"))?;
     let defs = cases.split("\nCASES = [").next().unwrap_or_default();
-    for dir in ["script", "script_json", "pipeline"] {
+    for dir in ["script", "script_json", "pipeline", "json"] {
         fs::create_dir_all(root.join("corpus").join(dir))?;
     }
     let mut n = 0;
@@ -29,6 +30,19 @@ fn main() -> std::io::Result<()> {
             fs::copy(&path, root.join("corpus/pipeline").join(name))?;
         }
     }
-    println!("{n} functions written to fuzz/corpus/script and fuzz/corpus/script_json");
+    let mut documents = 0;
+    let mut folders = vec![root.join("../pipelines")];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(folder)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") && fs::metadata(&path)?.len() < 64 * 1024 {
+                fs::copy(&path, root.join(format!("corpus/json/doc{documents}.json")))?;
+                documents += 1;
+            }
+        }
+    }
+    println!("{n} functions written to fuzz/corpus/script and fuzz/corpus/script_json, {documents} documents to fuzz/corpus/json");
     Ok(())
 }

@@ -8,6 +8,7 @@
 //! prints. The scanner walks the UTF-8 bytes (every token it looks for is ASCII) and counts
 //! characters only when it reports an error.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 
 use crate::error::{Error, ErrorKind, Result};
@@ -82,7 +83,7 @@ fn call_on_text(f: &PackedFunc, text: &str) -> Result<AnyValue> {
     f.call(&[AnyView::from(text)])
 }
 
-impl Scanner<'_> {
+impl<'a> Scanner<'a> {
     /// CPython's `JSONDecodeError(msg, doc, pos)`: the message with the line, column and
     /// character index of byte `at`.
     fn error(&self, msg: &str, at: usize) -> Error {
@@ -120,7 +121,7 @@ impl Scanner<'_> {
         let found = match first {
             b'"' => {
                 let (text, end) = self.string(at + 1)?;
-                return Ok((AnyValue::from(text.as_str()), end));
+                return Ok((AnyValue::from(&*text), end));
             }
             b'{' => return self.nested(at, Self::object),
             b'[' => return self.nested(at, Self::array),
@@ -258,7 +259,7 @@ impl Scanner<'_> {
                 }
                 at = self.skip_whitespace(at + 1);
                 let (value, end) = self.scan(at)?;
-                pairs.push((AnyValue::from(key.as_str()), value));
+                pairs.push((AnyValue::from(&*key), value));
                 at = self.skip_whitespace(end);
                 match self.b.get(at) {
                     Some(b'}') => break,
@@ -291,7 +292,7 @@ impl Scanner<'_> {
 
     /// CPython's `scanstring_unicode` (strict), from the byte after the opening quote: the
     /// text and the byte after the closing quote.
-    fn string(&self, start: usize) -> Result<(String, usize)> {
+    fn string(&self, start: usize) -> Result<(Cow<'a, str>, usize)> {
         let (s, b) = (self.s, self.b);
         let unterminated = || self.error("Unterminated string starting at", start - 1);
         let mut out = String::new();
@@ -300,10 +301,14 @@ impl Scanner<'_> {
             let Some(stop) = b[at..].iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20) else {
                 return Err(unterminated());
             };
+            // A string with no escape is the document's own text: no copy until the value.
+            if at == start && b[at + stop] == b'"' {
+                return Ok((Cow::Borrowed(&s[at..at + stop]), at + stop + 1));
+            }
             out.push_str(&s[at..at + stop]);
             at += stop;
             match b[at] {
-                b'"' => return Ok((out, at + 1)),
+                b'"' => return Ok((Cow::Owned(out), at + 1)),
                 b'\\' => {}
                 _ => return Err(self.error("Invalid control character at", at)),
             }

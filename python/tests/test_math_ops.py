@@ -59,3 +59,93 @@ def test_math_ops_from_anyscript_source():
         f(-1)
     with pytest.raises(TypeError, match="must be real number, not str"):
         f("a")
+
+
+def outcome_of(f, args):
+    try:
+        return f(*args)
+    except (ValueError, OverflowError, TypeError, ZeroDivisionError) as e:
+        return type(e).__name__ + ": " + str(e)
+
+
+def isclose_half(x, y):
+    return math.isclose(x, y, rel_tol=0.5)
+
+
+def isclose_absolute(x, y):
+    return math.isclose(x, y, abs_tol=1.0, rel_tol=0.0)
+
+
+def more_floats(xs):
+    # Positional encodings, smoothing and scores: the rest of math's float functions, each on
+    # every value and on pairs of values.
+    out = []
+    for x in xs:
+        row = []
+        for f in (math.sin, math.cos, math.tan, math.asin, math.acos, math.atan, math.sinh, math.cosh, math.tanh,
+                  math.expm1, math.log1p, math.exp2, math.degrees, math.radians):
+            row.append(outcome_of(f, (x,)))
+        for y in (0, 1, -1, 2, 0.5, -2.5, 3.0, 1e308, float("inf"), float("-inf"), float("nan"), x):
+            for f in (math.pow, math.fmod, math.atan2, math.copysign, math.isclose, isclose_half, isclose_absolute):
+                row.append(outcome_of(f, (x, y)))
+                row.append(outcome_of(f, (y, x)))
+        out.append(row)
+    return out
+
+
+def positional_encoding(n_pos, dim):
+    return [[math.sin(p / math.pow(10000, 2 * (i // 2) / dim)) if i % 2 == 0 else
+             math.cos(p / math.pow(10000, 2 * (i // 2) / dim)) for i in range(dim)] for p in range(n_pos)]
+
+
+def test_more_float_functions_match_cpython():
+    rng = random.Random(11)
+    xs = [0, -0.0, 1, -1, 2, 0.5, -0.5, 1e-300, 5e-324, 710.0, -745.5, 1e308, float("inf"), float("-inf"), float("nan"),
+          True, 2**62] + [rng.uniform(-20, 20) for _ in range(60)]
+    assert same(more_floats(xs), anyproc.script(more_floats)(xs))
+    assert same(positional_encoding(32, 16), anyproc.script(positional_encoding)(32, 16))
+
+
+def prod_from_two(xs):
+    return math.prod(xs, start=2)
+
+
+def int_functions(ns):
+    out = []
+    for n in ns:
+        for f, args in ((math.factorial, (n,)), (math.isqrt, (n,)), (math.comb, (n, 3)), (math.comb, (n, n // 2)),
+                        (math.perm, (n,)), (math.perm, (n, 2)), (math.comb, (5, n)), (math.perm, (5, n)),
+                        (math.lcm, (n, 6)), (math.lcm, (n, -4, 10)), (math.lcm, ()), (math.lcm, (n,)),
+                        (math.prod, (range(1, n % 12 + 1),)), (prod_from_two, ([n, 0.5],)), (prod_from_two, ([],)),
+                        (math.prod, (["ab", n % 4],)), (math.prod, (n,))):
+            out.append(outcome_of(f, args))
+    return out
+
+
+def isclose_negative(x, y):
+    return math.isclose(x, y, rel_tol=-1)
+
+
+def int_errors(n):
+    return [outcome_of(f, args) for f, args in (
+        (math.factorial, (2.0,)), (math.comb, (n, 1.0)), (math.comb, (n,)), (math.perm, ()), (math.isqrt, ("4",)),
+        (math.isclose, (1,)), (math.isclose, (1, 2, 3)), (math.pow, (1,)), (math.sin, ("x",)), (isclose_negative, (1, 2)),
+        (math.prod, ()), (math.atan2, (1,)), (math.lcm, (1.5,)))]
+
+
+def big_ints(ns):
+    return [[outcome_of(math.isqrt, (n,)), outcome_of(math.lcm, (n, 3)), outcome_of(math.comb, (n, 2))] for n in ns]
+
+
+def in_64_bits(results):
+    # anyscript's ints are 64-bit: where CPython's result is bigger, anyscript raises instead.
+    too_large = "OverflowError: int too large for a 64-bit int in anyscript"
+    return [too_large if isinstance(r, int) and not -2**63 <= r < 2**63 else r for r in results]
+
+
+def test_integer_functions_match_cpython():
+    ns = [0, 1, 2, 3, 5, 10, 20, 21, 30, 34, 35, 62, 63, 66, 67, 100, 1000, -1, -5, True, False]
+    assert anyproc.script(int_functions)(ns) == in_64_bits(int_functions(ns))
+    assert anyproc.script(int_errors)(7) == int_errors(7)
+    big = [2**31, 2**32 - 1, 2**62, 2**63 - 1, 10**18, 999999999999999999, 4611686014132420609, -2**63]
+    assert anyproc.script(big_ints)(big) == [in_64_bits(row) for row in big_ints(big)]

@@ -6,6 +6,6 @@ mod testing;
 mod typed;
 
 pub use packed::{FuncObj, PackedFunc, call_obj};
-pub use registry::{FuncInfo, Registry, get_global_func, list_global_funcs, register_func, registry};
+pub use registry::{FuncInfo, OpEntry, Registry, get_global_func, list_global_funcs, register_func, registry};
 pub(crate) use testing::register as register_testing;
 pub use typed::{IntoAnyResult, TypedFunc};

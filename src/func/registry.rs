@@ -42,7 +42,18 @@ pub fn registry() -> &'static Registry {
     &GLOBAL
 }
 
+/// A plain function op as an op family lists it: name, signature, doc, function.
+pub type OpEntry = (&'static str, &'static str, &'static str, fn(&[crate::AnyView<'_>]) -> Result<crate::AnyValue>);
+
 impl Registry {
+    /// Registers each of `ops` (none may exist already).
+    pub fn register_ops(&self, ops: &[OpEntry]) -> Result<()> {
+        for &(name, signature, doc, f) in ops {
+            self.register(name, signature, doc, PackedFunc::new(f), false)?;
+        }
+        Ok(())
+    }
+
     /// Registers `func` under `name`; an existing name is an error unless `override_existing`.
     pub fn register(
         &self,

@@ -91,8 +91,9 @@ fn check_builtin_call(params: &Params<'_>, positional: usize, keywords: &[Keywor
     let required_positional_only = names.iter().take_while(|n| n.is_empty()).count().min(n_required);
     if positional < required_positional_only {
         let n = required_positional_only;
+        let at_least = if n < max_positional { "at least" } else { "exactly" };
         return Err(type_error(format!(
-            "{name}() takes at least {n} positional argument{} ({positional} given)",
+            "{name}() takes {at_least} {n} positional argument{} ({positional} given)",
             plural(n)
         )));
     }
@@ -183,6 +184,8 @@ mod tests {
         assert_eq!(message(bind(&round, 0, &kws(&["ndigits"]))), "round() missing required argument 'number' (pos 1)");
         let sum = Params { name: "sum", names: &["", "start"], positional: 2, n_defaults: 1, builtin: true };
         assert_eq!(message(bind(&sum, 0, &kws(&["start"]))), "sum() takes at least 1 positional argument (0 given)");
+        let prod = Params { name: "prod", names: &["", "start"], positional: 1, n_defaults: 1, builtin: true };
+        assert_eq!(message(bind(&prod, 0, &kws(&["start"]))), "prod() takes exactly 1 positional argument (0 given)");
         assert_eq!(
             message(bind(&split, 0, &kws(&["sep", "maxsplit", "x"]))),
             "split() takes at most 2 keyword arguments (3 given)"
