@@ -42,7 +42,8 @@ fn n_and_k(name: &str, args: &[AnyView<'_>]) -> Result<(u64, Option<u64>)> {
         }
     };
     let n = index_arg(n)?;
-    let k = k.map(index_arg).transpose()?;
+    // `perm(n, None)` is `perm(n)`.
+    let k = k.filter(|k| !(name == "perm" && k.is_none())).map(index_arg).transpose()?;
     let Some(k) = k else {
         let n = u64::try_from(n).map_err(|_| Error::value("factorial() not defined for negative values"))?;
         return Ok((n, None));

@@ -10,6 +10,7 @@
 use crate::PackedFunc;
 use crate::error::{Error, ErrorKind};
 use crate::pipeline::ast::Literal;
+use crate::pipeline::binding::too_many_positional;
 
 /// One op's parameters, as its Python function declares them.
 pub struct OpParams {
@@ -69,9 +70,19 @@ pub const OP_PARAMS: &[OpParams] = &[
     OpParams {
         op: "json.loads",
         name: "loads",
-        names: &["s", "cls", "object_hook", "parse_float", "parse_int", "parse_constant", "object_pairs_hook"],
+        // `strict` is one of the decoder's keywords, which `loads` passes on.
+        names: &[
+            "s",
+            "cls",
+            "object_hook",
+            "parse_float",
+            "parse_int",
+            "parse_constant",
+            "object_pairs_hook",
+            "strict",
+        ],
         positional: 1,
-        defaults: &[NONE, NONE, NONE, NONE, NONE, NONE],
+        defaults: &[NONE, NONE, NONE, NONE, NONE, NONE, TRUE],
         builtin: false,
     },
     OpParams {
@@ -127,16 +138,29 @@ pub fn op_params(name: &str) -> Option<&'static OpParams> {
 
 /// Op `f` as a value a script passes around (`bisect.bisect_left` not called where it is
 /// named): called with positional arguments only, so none may land on a keyword-only
-/// parameter, as Python's function refuses them.
+/// parameter, as Python's function refuses them, with its message.
 pub fn as_value(name: &str, f: PackedFunc) -> PackedFunc {
     let Some(op) = op_params(name).filter(|p| p.positional < p.names.len()) else { return f };
-    let required = op.names.len() - op.defaults.len();
-    let at_most = if required < op.positional { "at most" } else { "exactly" };
-    PackedFunc::new(move |args| match args.len() {
-        n if n > op.positional => Err(Error::new(
-            ErrorKind::Type,
-            format!("{}() takes {at_most} {} positional arguments ({n} given)", op.name, op.positional),
-        )),
-        _ => f.call(args),
+    PackedFunc::new(move |args| match too_many(op, args.len()) {
+        Some(e) => Err(e),
+        None => f.call(args),
     })
+}
+
+/// CPython's error for `n` positional arguments to `op`, if they are too many.
+fn too_many(op: &OpParams, n: usize) -> Option<Error> {
+    let required = (op.names.len() - op.defaults.len()).min(op.positional);
+    if !op.builtin {
+        return (n > op.positional).then(|| too_many_positional(op.name, (required, op.positional), n, 0));
+    }
+    let s = |k: usize| if k == 1 { "" } else { "s" };
+    let message = if n > op.names.len() {
+        format!("{}() takes at most {} argument{} ({n} given)", op.name, op.names.len(), s(op.names.len()))
+    } else if n > op.positional {
+        let at_most = if required < op.positional { "at most" } else { "exactly" };
+        format!("{}() takes {at_most} {} positional argument{} ({n} given)", op.name, op.positional, s(op.positional))
+    } else {
+        return None;
+    };
+    Some(Error::new(ErrorKind::Type, message))
 }

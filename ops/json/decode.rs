@@ -1,4 +1,4 @@
-//! `json.loads`: CPython 3.11's JSON scanner (`Modules/_json.c`, no hooks, strict strings),
+//! `json.loads`: CPython 3.11's JSON scanner (`Modules/_json.c`) and its decoder's options,
 //! step for step, so that what it accepts, what it builds and where it reports an error are
 //! CPython's.
 //!
@@ -12,33 +12,41 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::{AnyValue, AnyView, Dict, List, PackedFunc, Tuple};
+use crate::pipeline::value_ops::vname;
+use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Tuple};
 
 /// How deep arrays and objects may nest: CPython's default recursion limit, which its scanner
 /// counts one level per array or object.
 const MAX_DEPTH: usize = 1000;
 
-/// The functions `json.loads` calls on what it reads, where given (its keyword arguments).
-#[derive(Default)]
-pub struct Hooks {
+/// `json.loads`'s keyword arguments: the functions it calls on what it reads, where given,
+/// and whether strings are strict.
+pub struct Options {
     /// Called with each object read, as a dict; its result replaces it.
-    pub object: Option<PackedFunc>,
+    pub object_hook: Option<AnyValue>,
     /// Called with each object read, as a list of (key, value) tuples; takes precedence.
-    pub object_pairs: Option<PackedFunc>,
+    pub object_pairs_hook: Option<AnyValue>,
     /// Called with the text of each float.
-    pub float: Option<PackedFunc>,
+    pub parse_float: Option<AnyValue>,
     /// Called with the text of each int.
-    pub int: Option<PackedFunc>,
+    pub parse_int: Option<AnyValue>,
     /// Called with `NaN`, `Infinity` or `-Infinity`.
-    pub constant: Option<PackedFunc>,
+    pub parse_constant: Option<AnyValue>,
+    /// A control character inside a string is an error (else it is kept).
+    pub strict: bool,
+}
+
+/// `hook(arg)`: a hook is checked only when it is called, as CPython calls it.
+fn call_hook(hook: &AnyValue, arg: AnyView<'_>) -> Result<AnyValue> {
+    match PackedFunc::from_value(hook.value()) {
+        Some(f) => f.call(&[arg]),
+        None => Err(Error::new(ErrorKind::Type, format!("'{}' object is not callable", vname(hook.value())))),
+    }
 }
 
 /// The value of JSON document `s`, with whitespace around it.
-pub fn loads(s: &str, hooks: &Hooks) -> Result<AnyValue> {
-    let mut scanner = Scanner { s, b: s.as_bytes(), depth: 0, hooks, lone_surrogate: Cell::new(None) };
-    if s.starts_with('\u{feff}') {
-        return Err(scanner.error("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
-    }
+pub fn loads(s: &str, options: &Options) -> Result<AnyValue> {
+    let mut scanner = Scanner { s, b: s.as_bytes(), depth: 0, options, lone_surrogate: Cell::new(None) };
     let start = scanner.skip_whitespace(0);
     let (value, end) = scanner.value(start)?;
     let end = scanner.skip_whitespace(end);
@@ -71,17 +79,33 @@ struct Scanner<'a> {
     s: &'a str,
     b: &'a [u8],
     depth: usize,
-    hooks: &'a Hooks,
+    options: &'a Options,
     /// The first `\\uXXXX` escape met that is half a surrogate pair: CPython reads it into its
     /// str, which anyproc's cannot hold; it is reported once the document has been read, so
     /// that any error CPython finds later in the document comes first.
     lone_surrogate: Cell<Option<u32>>,
 }
 
-/// `f(text)`: a hook called with the text of what was read.
-fn call_on_text(f: &PackedFunc, text: &str) -> Result<AnyValue> {
-    f.call(&[AnyView::from(text)])
+/// `hook(text)`: a hook called with the text of what was read.
+fn call_on_text(hook: &AnyValue, text: &str) -> Result<AnyValue> {
+    call_hook(hook, AnyView::from(text))
 }
+
+/// The error of a document that starts with a byte order mark (only a str can).
+pub fn bom_error(s: &str) -> Error {
+    let scanner = Scanner { s, b: s.as_bytes(), depth: 0, options: &NO_OPTIONS, lone_surrogate: Cell::new(None) };
+    scanner.error("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0)
+}
+
+/// The options of a plain `json.loads(s)`.
+static NO_OPTIONS: Options = Options {
+    object_hook: None,
+    object_pairs_hook: None,
+    parse_float: None,
+    parse_int: None,
+    parse_constant: None,
+    strict: true,
+};
 
 impl<'a> Scanner<'a> {
     /// CPython's `JSONDecodeError(msg, doc, pos)`: the message with the line, column and
@@ -134,9 +158,9 @@ impl<'a> Scanner<'a> {
             _ => None,
         };
         match found {
-            Some((_, end)) if matches!(first, b'N' | b'I' | b'-') && self.hooks.constant.is_some() => {
-                let f = self.hooks.constant.as_ref().expect("checked in the guard");
-                Ok((call_on_text(f, &self.s[at..end])?, end))
+            Some((_, end)) if matches!(first, b'N' | b'I' | b'-') && self.options.parse_constant.is_some() => {
+                let hook = self.options.parse_constant.as_ref().expect("checked in the guard");
+                Ok((call_on_text(hook, &self.s[at..end])?, end))
             }
             Some(found) => Ok(found),
             None => self.number(at),
@@ -203,7 +227,7 @@ impl<'a> Scanner<'a> {
             }
         }
         let text = &self.s[start..at];
-        let hook = if is_float { &self.hooks.float } else { &self.hooks.int };
+        let hook = if is_float { &self.options.parse_float } else { &self.options.parse_int };
         if let Some(f) = hook {
             return Ok((call_on_text(f, text)?, at));
         }
@@ -274,23 +298,23 @@ impl<'a> Scanner<'a> {
     /// The object read: `object_pairs_hook(pairs)`, else the dict (a key met again keeps its
     /// place and takes the later value), or `object_hook(dict)`.
     fn finish_object(&self, pairs: Vec<(AnyValue, AnyValue)>) -> Result<AnyValue> {
-        if let Some(f) = &self.hooks.object_pairs {
+        if let Some(hook) = &self.options.object_pairs_hook {
             let items: Vec<AnyValue> = pairs.into_iter().map(|(k, v)| Tuple::from_vec(vec![k, v]).into()).collect();
             let list: AnyValue = List::from_vec(items).into();
-            return f.call(&[list.view()]);
+            return call_hook(hook, list.view());
         }
         let mut dict = Dict::new();
         for (k, v) in pairs {
             dict.set(k, v);
         }
         let dict: AnyValue = dict.into();
-        match &self.hooks.object {
-            Some(f) => f.call(&[dict.view()]),
+        match &self.options.object_hook {
+            Some(hook) => call_hook(hook, dict.view()),
             None => Ok(dict),
         }
     }
 
-    /// CPython's `scanstring_unicode` (strict), from the byte after the opening quote: the
+    /// CPython's `scanstring_unicode`, from the byte after the opening quote: the
     /// text and the byte after the closing quote.
     fn string(&self, start: usize) -> Result<(Cow<'a, str>, usize)> {
         let (s, b) = (self.s, self.b);
@@ -298,7 +322,8 @@ impl<'a> Scanner<'a> {
         let mut out = String::new();
         let mut at = start;
         loop {
-            let Some(stop) = b[at..].iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20) else {
+            let strict = self.options.strict;
+            let Some(stop) = b[at..].iter().position(|&c| c == b'"' || c == b'\\' || (strict && c < 0x20)) else {
                 return Err(unterminated());
             };
             // A string with no escape is the document's own text: no copy until the value.

@@ -37,6 +37,23 @@ pub struct Options {
     pub default: Option<AnyValue>,
 }
 
+/// String `s` as JSON text, as `json.dumps(s)` writes it.
+pub fn string(s: &str, ensure_ascii: bool) -> Result<String> {
+    let options = Options {
+        skipkeys: false,
+        ensure_ascii,
+        check_circular: true,
+        allow_nan: true,
+        indent: None,
+        separators: (String::new(), String::new()),
+        sort_keys: false,
+        default: None,
+    };
+    let mut encoder = Encoder { options: &options, out: String::new(), markers: Vec::new(), level: 0 };
+    encoder.string(s)?;
+    Ok(encoder.out)
+}
+
 /// `obj` as JSON text.
 pub fn dumps(obj: AnyView<'_>, options: &Options) -> Result<String> {
     let mut encoder = Encoder { options, out: String::new(), markers: Vec::new(), level: 0 };

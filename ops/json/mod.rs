@@ -10,15 +10,16 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::func::Registry;
 use crate::pipeline::str_codecs::decode as decode_bytes;
 use crate::pipeline::value_ops::{Text, truthy, type_error, vname};
-use crate::{AnyValue, AnyView, FromAny, PackedFunc, Value};
-use decode::Hooks;
+use crate::{AnyValue, AnyView, PackedFunc, Value};
+use decode::Options as DecodeOptions;
 use encode::Options;
+use std::borrow::Cow;
 
 /// Registers `json.loads` and `json.dumps`.
 pub fn register(reg: &Registry) -> Result<()> {
     reg.register(
         "json.loads",
-        "(s, cls=None, object_hook=None, parse_float=None, parse_int=None, parse_constant=None, object_pairs_hook=None) -> value",
+        "(s, cls=None, object_hook=None, parse_float=None, parse_int=None, parse_constant=None, object_pairs_hook=None, strict=True) -> value",
         "The value of JSON document s (str or bytes), as Python's json.loads.",
         PackedFunc::new(loads),
         false,
@@ -37,15 +38,6 @@ fn given<'a>(args: &'a [AnyView<'a>], i: usize) -> Option<&'a AnyView<'a>> {
     args.get(i).filter(|v| !v.is_none())
 }
 
-/// A hook argument: a function, or CPython's error when it is called.
-fn hook(args: &[AnyView<'_>], i: usize) -> Result<Option<PackedFunc>> {
-    let Some(v) = given(args, i) else { return Ok(None) };
-    match PackedFunc::from_value(v.value()) {
-        Some(f) => Ok(Some(f)),
-        None => Err(type_error(format!("'{}' object is not callable", vname(v.value())))),
-    }
-}
-
 /// `cls=`: only the standard encoder or decoder is available.
 fn no_cls(op: &str, args: &[AnyView<'_>], i: usize) -> Result<()> {
     match given(args, i) {
@@ -54,32 +46,42 @@ fn no_cls(op: &str, args: &[AnyView<'_>], i: usize) -> Result<()> {
     }
 }
 
-/// `json.loads(s, *, cls, object_hook, parse_float, parse_int, parse_constant, object_pairs_hook)`.
+/// `json.loads(s, *, cls, object_hook, parse_float, parse_int, parse_constant,
+/// object_pairs_hook, strict)`, checked in CPython's order: the type of `s` and a BOM first,
+/// then `cls`; a hook only when it is called.
 fn loads(args: &[AnyView<'_>]) -> Result<AnyValue> {
     let Some(s) = args.first() else {
         return Err(type_error("loads() missing 1 required positional argument: 's'"));
     };
-    if args.len() > 7 {
-        return Err(type_error(format!("loads() takes at most 7 arguments ({} given)", args.len())));
+    if args.len() > 8 {
+        return Err(type_error(format!("loads() takes at most 8 arguments ({} given)", args.len())));
     }
-    no_cls("json.loads", args, 1)?;
-    let hooks = Hooks {
-        object: hook(args, 2)?,
-        float: hook(args, 3)?,
-        int: hook(args, 4)?,
-        constant: hook(args, 5)?,
-        object_pairs: hook(args, 6)?,
-    };
-    if let Some(text) = Text::of(s.value()) {
-        return decode::loads(&text.as_str(), &hooks);
-    }
-    match s.value() {
-        Value::Bytes(b) => {
-            let text = bytes_text(b)?;
-            decode::loads(&text, &hooks)
+    let text = match (Text::of(s.value()), s.value()) {
+        (Some(text), _) => {
+            let text = text.as_str();
+            if text.starts_with('\u{feff}') {
+                return Err(decode::bom_error(&text));
+            }
+            text
         }
-        other => Err(type_error(format!("the JSON object must be str, bytes or bytearray, not {}", vname(other)))),
-    }
+        (None, Value::Bytes(b)) => Cow::Owned(bytes_text(b)?),
+        (None, other) => {
+            return Err(type_error(format!("the JSON object must be str, bytes or bytearray, not {}", vname(other))));
+        }
+    };
+    no_cls("json.loads", args, 1)?;
+    // `parse_float or float`: a false one is the default, as the decoder takes it.
+    let hook = |i: usize| given(args, i).map(|v| v.to_owned());
+    let parser = |i: usize| given(args, i).filter(|v| truthy(**v)).map(|v| v.to_owned());
+    let options = DecodeOptions {
+        object_hook: hook(2),
+        parse_float: parser(3),
+        parse_int: parser(4),
+        parse_constant: parser(5),
+        object_pairs_hook: hook(6),
+        strict: args.get(7).is_none_or(|v| truthy(*v)),
+    };
+    decode::loads(&text, &options)
 }
 
 /// Bytes decoded as CPython's `json.detect_encoding` finds them encoded: UTF-8 (a BOM
@@ -102,40 +104,50 @@ fn bytes_text(b: &[u8]) -> Result<String> {
         _ => return utf8(b),
     };
     // CPython's message: one byte, or the range of bytes, at position `at`.
+    // CPython's message, at a position counted from the start of the bytes (a BOM included).
+    let offset = b.len() - body.len();
     let bad = |at: usize, n: usize, why: &str| {
         let place = match n {
-            1 => format!("byte 0x{:02x} in position {at}", body[at]),
-            _ => format!("bytes in position {at}-{}", at + n - 1),
+            1 => format!("byte 0x{:02x} in position {}", body[at], offset + at),
+            _ => format!("bytes in position {}-{}", offset + at, offset + at + n - 1),
         };
         Error::value(format!("'{encoding}' codec can't decode {place}: {why}"))
     };
     let big_endian = encoding.ends_with("be");
+    let mut out = String::with_capacity(body.len() / 2);
     if encoding.starts_with("utf-32") {
-        if body.len() % 4 != 0 {
-            return Err(bad(body.len() - body.len() % 4, body.len() % 4, "truncated data"));
-        }
-        let mut out = String::with_capacity(body.len() / 4);
+        // Whole units in order, then a truncated tail, as the decoder meets them.
         for (i, unit) in body.chunks_exact(4).enumerate() {
             let bytes = [unit[0], unit[1], unit[2], unit[3]];
             let code = if big_endian { u32::from_be_bytes(bytes) } else { u32::from_le_bytes(bytes) };
             out.push(char::from_u32(code).ok_or_else(|| bad(i * 4, 4, "code point not in range(0x110000)"))?);
         }
-        return Ok(out);
+        let tail = body.len() % 4;
+        return if tail == 0 { Ok(out) } else { Err(bad(body.len() - tail, tail, "truncated data")) };
+    }
+    let units: Vec<u16> = body
+        .chunks_exact(2)
+        .map(|u| if big_endian { u16::from_be_bytes([u[0], u[1]]) } else { u16::from_le_bytes([u[0], u[1]]) })
+        .collect();
+    let mut at = 0;
+    for c in char::decode_utf16(units.iter().copied()) {
+        match c {
+            Ok(c) => {
+                out.push(c);
+                at += c.len_utf16();
+            }
+            Err(_) => return Err(bad(at * 2, 2, "a lone surrogate, which str cannot hold here")),
+        }
     }
     if body.len() % 2 != 0 {
         return Err(bad(body.len() - 1, 1, "truncated data"));
     }
-    let units = body
-        .chunks_exact(2)
-        .map(|u| if big_endian { u16::from_be_bytes([u[0], u[1]]) } else { u16::from_le_bytes([u[0], u[1]]) });
-    char::decode_utf16(units)
-        .enumerate()
-        .map(|(i, c)| c.map_err(|_| bad(i * 2, 2, "a lone surrogate, which str cannot hold here")))
-        .collect()
+    Ok(out)
 }
 
 /// `json.dumps(obj, *, skipkeys, ensure_ascii, check_circular, allow_nan, cls, indent,
-/// separators, default, sort_keys)`.
+/// separators, default, sort_keys)`, checked in CPython's order: `cls`, then the separators
+/// unpacked, then a str written at once, then `indent` and the separators' types.
 fn dumps(args: &[AnyView<'_>]) -> Result<AnyValue> {
     let Some(&obj) = args.first() else {
         return Err(type_error("dumps() missing 1 required positional argument: 'obj'"));
@@ -145,6 +157,12 @@ fn dumps(args: &[AnyView<'_>]) -> Result<AnyValue> {
     }
     let flag = |i: usize, default: bool| args.get(i).map_or(default, |v| truthy(*v));
     no_cls("json.dumps", args, 5)?;
+    let unpacked = given(args, 7).map(|v| unpack_separators(v.value())).transpose()?;
+    let ensure_ascii = flag(2, true);
+    if let Some(text) = Text::of(obj.value()) {
+        // `JSONEncoder.encode` writes a str before it looks at the other options.
+        return Ok(AnyValue::from(encode::string(&text.as_str(), ensure_ascii)?.as_str()));
+    }
     let indent = match given(args, 6).map(|v| v.value()) {
         None => None,
         Some(Value::Int(n)) => Some(spaces(n)?),
@@ -154,14 +172,14 @@ fn dumps(args: &[AnyView<'_>]) -> Result<AnyValue> {
             None => return Err(type_error(format!("can't multiply sequence by non-int of type '{}'", vname(v)))),
         },
     };
-    let separators = match given(args, 7) {
-        Some(v) => separators(v.value())?,
+    let separators = match unpacked {
+        Some((item, key)) => separator_texts((item, key), indent.is_some())?,
         None if indent.is_some() => (",".to_string(), ": ".to_string()),
         None => (", ".to_string(), ": ".to_string()),
     };
     let options = Options {
         skipkeys: flag(1, false),
-        ensure_ascii: flag(2, true),
+        ensure_ascii,
         check_circular: flag(3, true),
         allow_nan: flag(4, true),
         indent,
@@ -181,19 +199,30 @@ fn spaces(n: i64) -> Result<String> {
     Ok(text)
 }
 
-/// `separators=(item_separator, key_separator)`, unpacked as Python unpacks it.
-fn separators(v: Value<'_>) -> Result<(String, String)> {
-    let items = crate::pipeline::value_ops::iter_items(v)?;
-    let [item, key] = items.as_slice() else {
-        let msg = match items.len() {
-            n if n < 2 => format!("not enough values to unpack (expected 2, got {n})"),
-            _ => "too many values to unpack (expected 2)".to_string(),
-        };
-        return Err(Error::new(ErrorKind::Value, msg));
-    };
-    let text = |v: &AnyValue| match Text::of(v.value()) {
-        Some(t) => Ok(t.as_str().into_owned()),
-        None => Err(type_error(format!("separators must be str, not {}", vname(v.value())))),
-    };
-    Ok((text(item)?, text(key)?))
+/// `item_separator, key_separator = separators`, with Python's errors for what does not
+/// unpack into two.
+fn unpack_separators(v: Value<'_>) -> Result<(AnyValue, AnyValue)> {
+    let items = crate::pipeline::value_ops::iter_items(v)
+        .map_err(|_| type_error(format!("cannot unpack non-iterable {} object", vname(v))))?;
+    match <[AnyValue; 2]>::try_from(items) {
+        Ok([item, key]) => Ok((item, key)),
+        Err(items) if items.len() < 2 => {
+            Err(Error::new(ErrorKind::Value, format!("not enough values to unpack (expected 2, got {})", items.len())))
+        }
+        Err(_) => Err(Error::new(ErrorKind::Value, "too many values to unpack (expected 2)")),
+    }
+}
+
+/// The separators as text: the C encoder checks the key's, then the item's (its arguments 5
+/// and 6); when indenting, the Python encoder first adds the item's to the newline.
+fn separator_texts((item, key): (AnyValue, AnyValue), indenting: bool) -> Result<(String, String)> {
+    let text = |v: &AnyValue| Text::of(v.value()).map(|t| t.as_str().into_owned());
+    match (text(&item), text(&key)) {
+        (Some(item), Some(key)) => Ok((item, key)),
+        (None, _) if indenting => {
+            Err(type_error(format!("unsupported operand type(s) for +: '{}' and 'str'", vname(item.value()))))
+        }
+        (_, None) => Err(type_error(format!("make_encoder() argument 5 must be str, not {}", vname(key.value())))),
+        (None, _) => Err(type_error(format!("make_encoder() argument 6 must be str, not {}", vname(item.value())))),
+    }
 }

@@ -224,3 +224,71 @@ def test_except_json_decode_error_catches_what_cpython_catches():
         "        return type(e).__name__ + ': ' + str(e)\n"
     )
     check_source(source, "f", [(r[:k],) for r in RECORDS[:5] for k in (5, 30, len(r))], {"json": json})
+
+
+def checked_late(line, raw):
+    # CPython checks a hook only when it calls it, takes a false parse_* as its default, checks
+    # what it reads before the options, and writes a str before it looks at indent.
+    rec = line
+    out = []
+    for step in range(18):
+        try:
+            if step == 0:
+                out.append(json.loads("1", object_hook=5))
+            elif step == 1:
+                out.append(json.loads("1.5", parse_float=0))
+            elif step == 2:
+                out.append(json.loads("[1]", parse_int=""))
+            elif step == 3:
+                out.append(json.loads(rec, object_hook=5))
+            elif step == 4:
+                out.append(json.loads(5, parse_float=3))
+            elif step == 5:
+                out.append(json.loads('"a\\tb"', strict=False))
+            elif step == 6:
+                out.append(json.loads('"a\\tb"', strict=True))
+            elif step == 7:
+                out.append(json.loads(rec, strict=0))
+            elif step == 8:
+                out.append(json.loads(rec, None, object_hook=None))
+            elif step == 9:
+                out.append(json.loads(rec, None, cls=None))
+            elif step == 10:
+                out.append(json.dumps(rec, True, skipkeys=True))
+            elif step == 11:
+                out.append(json.dumps("x", indent=2.5))
+            elif step == 12:
+                out.append(json.dumps("x", separators=(1, 2)))
+            elif step == 13:
+                out.append(json.dumps("x", separators=5))
+            elif step == 14:
+                out.append(json.dumps([1], separators=(1, 2)))
+            elif step == 15:
+                out.append(json.dumps([1], separators=(",", 2)))
+            elif step == 16:
+                out.append(json.dumps([1], separators=(1, ":"), indent=1))
+            else:
+                out.append(json.dumps(1, indent=2.5))
+        except (TypeError, ValueError) as e:
+            out.append((type(e).__name__, str(e)))
+    for b in raw:
+        try:
+            out.append(json.loads(b))
+        except ValueError as e:
+            out.append(str(e))
+    g = json.loads
+    h = json.dumps
+    for f, args in [(g, (rec, None)), (h, (rec, 1)), (g, (rec,)), (h, ([rec],))]:
+        try:
+            out.append(f(*args))
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_options_are_checked_when_and_as_cpython_checks_them():
+    # Bytes with two BOMs, or a BOM before a truncated or out-of-range unit.
+    raw = [b"\xef\xbb\xbf\xef\xbb\xbf1", b"\xff\xfe\x00\x00\x01", b"\xff\xfe1\x00\x00",
+           b"1\x00\x00\x00\x00\x00\x11\x00\x01", b"\xff\xfe\xff\xfe1\x00"]
+    check_all(checked_late, [(r, raw) for r in RECORDS[:10]])
+

@@ -114,7 +114,7 @@ def int_functions(ns):
     out = []
     for n in ns:
         for f, args in ((math.factorial, (n,)), (math.isqrt, (n,)), (math.comb, (n, 3)), (math.comb, (n, n // 2)),
-                        (math.perm, (n,)), (math.perm, (n, 2)), (math.comb, (5, n)), (math.perm, (5, n)),
+                        (math.perm, (n,)), (math.perm, (n, 2)), (math.perm, (n, None)), (math.comb, (5, n)), (math.perm, (5, n)),
                         (math.lcm, (n, 6)), (math.lcm, (n, -4, 10)), (math.lcm, ()), (math.lcm, (n,)),
                         (math.prod, (range(1, n % 12 + 1),)), (prod_from_two, ([n, 0.5],)), (prod_from_two, ([],)),
                         (math.prod, (["ab", n % 4],)), (math.prod, (n,))):

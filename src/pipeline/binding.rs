@@ -41,8 +41,10 @@ pub(crate) fn bind(params: &Params<'_>, positional: usize, keywords: &[Keyword])
     if builtin {
         check_builtin_call(params, positional, keywords)?;
     }
+    let max_positional = params.positional;
+    // Only the positional parameters take positional arguments; the extra ones are counted below.
     let mut sources: Vec<Option<Source>> =
-        (0..names.len()).map(|i| (i < positional).then_some(Source::Positional(i))).collect();
+        (0..names.len()).map(|i| (i < positional.min(max_positional)).then_some(Source::Positional(i))).collect();
     // A Python function reports the keywords' errors first, then the positional count, then
     // what is missing (a C function's were checked above, in its order).
     for (k, kw) in keywords.iter().enumerate() {
@@ -55,9 +57,10 @@ pub(crate) fn bind(params: &Params<'_>, positional: usize, keywords: &[Keyword])
         }
         sources[i] = Some(Source::Keyword(k));
     }
-    let max_positional = params.positional;
     if positional > max_positional {
-        return Err(too_many_positional(name, n_required.min(max_positional), max_positional, positional));
+        let keyword_only_given = keywords.iter().filter(|k| names[max_positional..].contains(&k.arg.as_str())).count();
+        let min = n_required.min(max_positional);
+        return Err(too_many_positional(name, (min, max_positional), positional, keyword_only_given));
     }
     let missing: Vec<&str> = (0..n_required).filter(|&i| sources[i].is_none()).map(|i| names[i]).collect();
     if !missing.is_empty() {
@@ -118,12 +121,19 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// `f() takes from 1 to 2 positional arguments but 3 were given`.
-pub(crate) fn too_many_positional(name: &str, min: usize, max: usize, given: usize) -> Error {
+/// `f() takes from 1 to 2 positional arguments but 3 were given`, and with keyword-only
+/// arguments also given, `... but 2 positional arguments (and 1 keyword-only argument) were
+/// given`.
+pub(crate) fn too_many_positional(name: &str, (min, max): (usize, usize), given: usize, keyword_only: usize) -> Error {
     let takes = if min == max { format!("{max}") } else { format!("from {min} to {max}") };
     let noun = if max == 1 && min == max { "argument" } else { "arguments" };
-    let were = if given == 1 { "was" } else { "were" };
-    type_error(format!("{name}() takes {takes} positional {noun} but {given} {were} given"))
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    let also = match keyword_only {
+        0 => String::new(),
+        k => format!(" positional argument{} (and {k} keyword-only argument{})", s(given), s(k)),
+    };
+    let were = if given == 1 && keyword_only == 0 { "was" } else { "were" };
+    type_error(format!("{name}() takes {takes} positional {noun} but {given}{also} {were} given"))
 }
 
 /// `f() missing 2 required positional arguments: 'a' and 'b'`.
@@ -217,6 +227,13 @@ mod tests {
             "f() takes from 1 to 2 positional arguments but 3 were given"
         );
         assert_eq!(message(bind(&user(&["a"], 0), 2, &[])), "f() takes 1 positional argument but 2 were given");
+        let loads =
+            Params { name: "loads", names: &["s", "cls", "object_hook"], positional: 1, n_defaults: 2, builtin: false };
+        assert_eq!(
+            message(bind(&loads, 2, &kws(&["object_hook"]))),
+            "loads() takes 1 positional argument but 2 positional arguments (and 1 keyword-only argument) were given"
+        );
+        assert_eq!(message(bind(&loads, 2, &kws(&["cls"]))), message(bind(&loads, 2, &kws(&["object_hook"]))));
         assert_eq!(message(bind(&user(&[], 0), 1, &[])), "f() takes 0 positional arguments but 1 was given");
         assert_eq!(message(bind(&user(&["a", "b"], 0), 1, &kws(&["z"]))), "f() got an unexpected keyword argument 'z'");
         assert_eq!(message(bind(&user(&["a", "b"], 0), 1, &kws(&["a"]))), "f() got multiple values for argument 'a'");

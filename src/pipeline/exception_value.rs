@@ -24,16 +24,19 @@ struct Class {
     /// Whether `except Name:` names it: not `SyntaxError`, whose errors here (a bad regular
     /// expression) CPython raises as `re.error`, which `except SyntaxError` would not catch.
     caught: bool,
+    /// Whether `raise Name(...)` names it: not `JSONDecodeError`, which CPython makes of a
+    /// message, a document and a position, not of one value.
+    raised: bool,
 }
 
 /// A class of errors of `kind`, which `except` names too.
 const fn class(name: &'static str, base: &'static str, kind: ErrorKind) -> Class {
-    Class { name, base: Some(base), kind: Some(kind), caught: true }
+    Class { name, base: Some(base), kind: Some(kind), caught: true, raised: true }
 }
 
 /// A class that groups others: caught, never made.
 const fn group(name: &'static str, base: Option<&'static str>) -> Class {
-    Class { name, base, kind: None, caught: true }
+    Class { name, base, kind: None, caught: true, raised: false }
 }
 
 /// The exception classes a script can name, with CPython's bases.
@@ -55,7 +58,7 @@ const CLASSES: [Class; 19] = [
     class("AssertionError", "Exception", ErrorKind::Assertion),
     class("StopIteration", "Exception", ErrorKind::StopIteration),
     class("OSError", "Exception", ErrorKind::Io),
-    class("JSONDecodeError", "ValueError", ErrorKind::JsonDecode),
+    Class { raised: false, ..class("JSONDecodeError", "ValueError", ErrorKind::JsonDecode) },
     // Also what an op raises for text it cannot parse (a bad regular expression, say).
     Class { caught: false, ..class("SyntaxError", "Exception", ErrorKind::Parse) },
 ];
@@ -237,7 +240,8 @@ pub fn classes_of(e: &Exception) -> Vec<PackedFunc> {
 
 /// The kind of errors `raise name(...)` raises, if scripts raise that class.
 pub fn raised_kind(name: &str) -> Option<ErrorKind> {
-    CLASSES[class_index(name)?].kind
+    let class = &CLASSES[class_index(name)?];
+    class.kind.filter(|_| class.raised)
 }
 
 /// The error kinds `except name:` catches, one bit each (bit `kind as u32`): the kinds whose
@@ -255,7 +259,7 @@ pub fn class_names() -> [Vec<&'static str>; 3] {
     let names = |keep: fn(&Class) -> bool| CLASSES.iter().filter(|c| keep(c)).map(|c| c.name).collect::<Vec<_>>();
     let mut caught = names(|c| c.caught);
     caught.extend(ALIASES.iter().map(|(alias, _)| *alias));
-    [names(|_| true), names(|c| c.kind.is_some()), caught]
+    [names(|_| true), names(|c| c.raised), caught]
 }
 
 /// What `raise x` raises: `x` an exception, or a class made with no argument (`raise
@@ -390,7 +394,8 @@ mod tests {
             assert_eq!(raised_kind(refused), None, "{refused}");
         }
         let [all, raised, caught] = class_names();
-        assert_eq!((all.len(), raised.len(), caught.len()), (19, 15, 20));
+        assert_eq!((all.len(), raised.len(), caught.len()), (19, 14, 20));
+        assert_eq!(raised_kind("JSONDecodeError"), None);
         assert!(caught.contains(&"IOError") && !caught.contains(&"SyntaxError"));
     }
 

@@ -182,7 +182,7 @@ fn arity_error(f: &Function, given: usize) -> Error {
     let n_required = n_params - f.defaults.len();
     let names: Vec<&str> = (first..n_params).map(|r| f.reg_names[r].as_deref().unwrap_or("?")).collect();
     if given + first > n_params {
-        return too_many_positional(&f.name, n_required - first, n_params - first, given);
+        return too_many_positional(&f.name, (n_required - first, n_params - first), given, 0);
     }
     missing_error(&f.name, &names[given..n_required - first])
 }

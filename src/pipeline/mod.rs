@@ -6,7 +6,7 @@
 mod append_loop;
 pub mod ast;
 pub mod batch;
-mod binding;
+pub(crate) mod binding;
 mod builtin_numbers;
 pub mod builtins;
 pub mod compile;
