@@ -13,8 +13,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::func::Registry;
 use crate::pipeline::counter::is_counter;
 use crate::pipeline::set_ops::set_of;
-use crate::pipeline::value_ops::{dict_obj, index_arg, is_tuple, list_of, py_lt, seq_obj, type_error, vname};
-use crate::{AnyValue, AnyView, FromAny, PackedFunc, Value};
+use crate::pipeline::value_ops::{callable, dict_obj, index_arg, is_tuple, list_of, py_lt, seq_obj, type_error, vname};
+use crate::{AnyValue, AnyView, PackedFunc, Value};
 
 /// Registers the `bisect.*` ops.
 pub fn register(reg: &Registry) -> Result<()> {
@@ -107,10 +107,7 @@ impl Key<'_> {
     /// `key(item)`, or `item` itself; a key that is not callable fails only when it is called.
     fn of(&self, item: AnyValue) -> Result<AnyValue> {
         let Some(key) = self.0 else { return Ok(item) };
-        match PackedFunc::from_value(key) {
-            Some(f) => f.call(&[item.view()]),
-            None => Err(type_error(format!("'{}' object is not callable", vname(key)))),
-        }
+        callable(key)?.call(&[item.view()])
     }
 }
 

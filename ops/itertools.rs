@@ -14,7 +14,7 @@ use crate::func::{OpEntry, Registry};
 use crate::pipeline::ast::BinOp;
 use crate::pipeline::iterate::LoopState;
 use crate::pipeline::methods::arity_error;
-use crate::pipeline::value_ops::{binary, iter_items, type_error, vname};
+use crate::pipeline::value_ops::{binary, callable, iter_items, type_error, vname};
 use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Tuple, Value};
 
 /// Registers the `itertools.*` ops and `functools.reduce`.
@@ -175,10 +175,7 @@ fn accumulate(args: &[AnyView<'_>]) -> Result<AnyValue> {
             None => item.resize(),
             Some(total) => match func {
                 None => binary(BinOp::Add, total.view(), item.view())?.resize(),
-                Some(f) => match PackedFunc::from_value(f.value()) {
-                    Some(f) => f.call(&[total.view(), item.view()])?,
-                    None => return Err(type_error(format!("'{}' object is not callable", vname(f.value())))),
-                },
+                Some(f) => callable(f.value())?.call(&[total.view(), item.view()])?,
             },
         };
         out.push(next);

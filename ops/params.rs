@@ -8,9 +8,9 @@
 //! positional ones. The op therefore sees one layout, whatever the call looked like.
 
 use crate::PackedFunc;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::pipeline::ast::Literal;
-use crate::pipeline::binding::too_many_positional;
+use crate::pipeline::binding::{Params, bind};
 
 /// One op's parameters, as its Python function declares them.
 pub struct OpParams {
@@ -147,20 +147,21 @@ pub fn as_value(name: &str, f: PackedFunc) -> PackedFunc {
     })
 }
 
-/// CPython's error for `n` positional arguments to `op`, if they are too many.
+/// CPython's error for `n` positional arguments to `op`, if they are too many: the binding a
+/// compiled call gets, with no keywords.
 fn too_many(op: &OpParams, n: usize) -> Option<Error> {
-    let required = (op.names.len() - op.defaults.len()).min(op.positional);
-    if !op.builtin {
-        return (n > op.positional).then(|| too_many_positional(op.name, (required, op.positional), n, 0));
+    (n > op.positional).then(|| bind(&op.binding(), n, &[]).err()).flatten()
+}
+
+impl OpParams {
+    /// The parameters as [`bind`] takes them.
+    pub(crate) fn binding(&self) -> Params<'static> {
+        Params {
+            name: self.name,
+            names: self.names,
+            positional: self.positional,
+            n_defaults: self.defaults.len(),
+            builtin: self.builtin,
+        }
     }
-    let s = |k: usize| if k == 1 { "" } else { "s" };
-    let message = if n > op.names.len() {
-        format!("{}() takes at most {} argument{} ({n} given)", op.name, op.names.len(), s(op.names.len()))
-    } else if n > op.positional {
-        let at_most = if required < op.positional { "at most" } else { "exactly" };
-        format!("{}() takes {at_most} {} positional argument{} ({n} given)", op.name, op.positional, s(op.positional))
-    } else {
-        return None;
-    };
-    Some(Error::new(ErrorKind::Type, message))
 }

@@ -12,8 +12,8 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::pipeline::value_ops::vname;
-use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Tuple};
+use crate::pipeline::value_ops::callable;
+use crate::{AnyValue, AnyView, Dict, List, Tuple};
 
 /// How deep arrays and objects may nest: CPython's default recursion limit, which its scanner
 /// counts one level per array or object.
@@ -38,10 +38,7 @@ pub struct Options {
 
 /// `hook(arg)`: a hook is checked only when it is called, as CPython calls it.
 fn call_hook(hook: &AnyValue, arg: AnyView<'_>) -> Result<AnyValue> {
-    match PackedFunc::from_value(hook.value()) {
-        Some(f) => f.call(&[arg]),
-        None => Err(Error::new(ErrorKind::Type, format!("'{}' object is not callable", vname(hook.value())))),
-    }
+    callable(hook.value())?.call(&[arg])
 }
 
 /// The value of JSON document `s`, with whitespace around it.

@@ -11,8 +11,8 @@ use std::fmt::Write;
 
 use crate::any::py_text::write_float_repr;
 use crate::error::{Error, ErrorKind, Result};
-use crate::pipeline::value_ops::{dict_of, seq_obj, sort_by_python_lt, type_error, vname};
-use crate::{AnyValue, AnyView, FromAny, PackedFunc, Value};
+use crate::pipeline::value_ops::{callable, dict_of, seq_obj, sort_by_python_lt, type_error, vname};
+use crate::{AnyValue, AnyView, Value};
 
 /// How deep containers may nest: CPython's default recursion limit.
 const MAX_DEPTH: usize = 1000;
@@ -130,9 +130,7 @@ impl Encoder<'_> {
         let Some(default) = &self.options.default else {
             return Err(type_error(format!("Object of type {} is not JSON serializable", vname(v.value()))));
         };
-        let Some(f) = PackedFunc::from_value(default.value()) else {
-            return Err(type_error(format!("'{}' object is not callable", vname(default.value()))));
-        };
+        let f = callable(default.value())?;
         self.marked(v.value(), |e| {
             let replaced = f.call(&[v])?;
             e.value(replaced.view(), depth + 1)

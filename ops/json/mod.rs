@@ -103,8 +103,8 @@ fn bytes_text(b: &[u8]) -> Result<String> {
         [_, 0] => ("utf-16-le", b),
         _ => return utf8(b),
     };
-    // CPython's message: one byte, or the range of bytes, at position `at`.
-    // CPython's message, at a position counted from the start of the bytes (a BOM included).
+    // CPython's message: one byte, or the range of bytes, at position `at` counted from the
+    // start of the bytes (a BOM included).
     let offset = b.len() - body.len();
     let bad = |at: usize, n: usize, why: &str| {
         let place = match n {

@@ -15,7 +15,7 @@ use crate::any::type_index as ti;
 use crate::any::{text_first_equal, values_equal};
 use crate::container::{DictKind, DictObj, ListObj, SetObj, try_reserve_items};
 use crate::object::MAX_DEPTH;
-use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, FromAny, List, Result, Tuple, Value};
+use crate::{AnyValue, AnyView, Dict, Error, ErrorKind, FromAny, List, PackedFunc, Result, Tuple, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt::{self, Write};
@@ -28,6 +28,11 @@ pub(crate) fn type_error(msg: impl Into<String>) -> Error {
 }
 
 /// A `ValueError`.
+/// `v` as a function, or CPython's TypeError for calling what is not one.
+pub(crate) fn callable(v: Value<'_>) -> Result<PackedFunc> {
+    PackedFunc::from_value(v).ok_or_else(|| type_error(format!("'{}' object is not callable", vname(v))))
+}
+
 pub(crate) fn value_error(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::Value, msg)
 }

@@ -263,14 +263,7 @@ impl FnCompiler<'_> {
             return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
         };
         let f = crate::func::registry().get(name).map_err(|e| err(line, e.kind(), e.message()))?;
-        let spec = Params {
-            name: op.name,
-            names: op.names,
-            positional: op.positional,
-            n_defaults: op.defaults.len(),
-            builtin: op.builtin,
-        };
-        let sources = match bind(&spec, args.len(), keywords) {
+        let sources = match bind(&op.binding(), args.len(), keywords) {
             Ok(sources) => sources,
             // As CPython, a wrong call raises where it runs (a pipeline's step, where it loads).
             Err(e) if self.f.line_labels.iter().any(|(l, _)| *l == self.line) => {
