@@ -1,5 +1,5 @@
 //! `itertools.*` and `functools.reduce`: the iterator helpers preprocessing code reaches for
-//! (`chain`, `chain.from_iterable`, `islice`, `pairwise`, `accumulate`, `product`), with CPython 3.11's results and
+//! (`chain`, `chain.from_iterable`, `islice`, `pairwise`, `accumulate`, `groupby`, `product`), with CPython 3.11's results and
 //! errors. `anyproc.script` maps Python's `itertools.chain` (and the rest) to the op of the
 //! same dotted name.
 //!
@@ -14,7 +14,7 @@ use crate::func::{OpEntry, Registry};
 use crate::pipeline::ast::BinOp;
 use crate::pipeline::iterate::LoopState;
 use crate::pipeline::methods::arity_error;
-use crate::pipeline::value_ops::{binary, callable, iter_items, type_error, vname};
+use crate::pipeline::value_ops::{binary, callable, iter_items, py_eq, type_error, vname};
 use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Tuple, Value};
 
 /// Registers the `itertools.*` ops and `functools.reduce`.
@@ -39,6 +39,12 @@ pub fn register(reg: &Registry) -> Result<()> {
             "(iterable, func=None, initial=None) -> list",
             "Running totals (or running results of func), from initial if given, as itertools.accumulate.",
             accumulate,
+        ),
+        (
+            "itertools.groupby",
+            "(iterable, key=None) -> list",
+            "(key, items) for each run of items with equal keys, as itertools.groupby.",
+            groupby,
         ),
         (
             "itertools.product",
@@ -181,6 +187,42 @@ fn accumulate(args: &[AnyView<'_>]) -> Result<AnyValue> {
         out.push(next);
     }
     list(out)
+}
+
+/// `groupby(iterable, key=None)`: `(key, run)` for each run of consecutive items with equal
+/// keys (`key(item)`, or the item itself), the key being its first item's. Each run is the list
+/// of its items: CPython's is an iterator that the outer one's next step empties, so code that
+/// reads each run before the next, as a loop or a comprehension does, sees the same items.
+fn groupby(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    match args.len() {
+        0 => return Err(type_error("groupby() missing required argument 'iterable' (pos 1)")),
+        n if n > 2 => return Err(type_error(format!("groupby() takes at most 2 arguments ({n} given)"))),
+        _ => {}
+    }
+    let mut items = LoopState::start(args[0])?;
+    let key = args.get(1).filter(|f| !f.is_none());
+    let mut runs = Vec::new();
+    let mut run: Option<(AnyValue, Vec<AnyValue>)> = None;
+    while let Some(item) = items.next_checked()? {
+        let item = item.resize();
+        let k = match key {
+            None => item.clone(),
+            Some(f) => callable(f.value())?.call(&[item.view()])?,
+        };
+        match &mut run {
+            Some((current, members)) if py_eq(current.value(), k.value()) => members.push(item),
+            _ => {
+                runs.extend(run.replace((k, vec![item])).map(run_tuple));
+            }
+        }
+    }
+    runs.extend(run.map(run_tuple));
+    list(runs)
+}
+
+/// A run of `groupby` as the `(key, items)` tuple it yields.
+fn run_tuple((key, members): (AnyValue, Vec<AnyValue>)) -> AnyValue {
+    Tuple::from_vec(vec![key, List::from_vec(members).into()]).into()
 }
 
 /// `product(*iterables)`: every iterable read to its end first, then the tuples in order, the

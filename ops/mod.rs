@@ -1,7 +1,7 @@
 //! The operator library: text normalizers, splitters, tokenization models and
 //! sequence ops, each registered in the global registry under a dotted name
 //! (`text.*`, `tok.*`, `seq.*`, `vocab.*`, `math.*`, `re.*`, `unicodedata.*`, `collections.*`,
-//! `itertools.*`, `functools.reduce`, `bisect.*`, `json.*`). One file per family.
+//! `itertools.*`, `functools.reduce`, `bisect.*`, `heapq.*`, `json.*`). One file per family.
 
 use crate::Result;
 use crate::func::Registry;
@@ -11,6 +11,7 @@ pub mod bisect;
 pub mod bpe;
 pub mod bytelevel;
 pub mod collections;
+pub mod heapq;
 pub mod itertools;
 pub mod json;
 pub mod math;
@@ -44,6 +45,7 @@ pub fn register(reg: &Registry) -> Result<()> {
     collections::register(reg)?;
     itertools::register(reg)?;
     bisect::register(reg)?;
+    heapq::register(reg)?;
     json::register(reg)?;
     Ok(())
 }

@@ -121,6 +121,31 @@ pub const OP_PARAMS: &[OpParams] = &[
         defaults: &[Literal::Int(1)],
         builtin: true,
     },
+    // `nsmallest(n, iterable, key=None)`, Python functions in `heapq.py`.
+    OpParams {
+        op: "heapq.nsmallest",
+        name: "nsmallest",
+        names: &["n", "iterable", "key"],
+        positional: 3,
+        defaults: &[NONE],
+        builtin: false,
+    },
+    OpParams {
+        op: "heapq.nlargest",
+        name: "nlargest",
+        names: &["n", "iterable", "key"],
+        positional: 3,
+        defaults: &[NONE],
+        builtin: false,
+    },
+    OpParams {
+        op: "itertools.groupby",
+        name: "groupby",
+        names: &["iterable", "key"],
+        positional: 2,
+        defaults: &[NONE],
+        builtin: true,
+    },
     OpParams {
         op: "itertools.accumulate",
         name: "accumulate",

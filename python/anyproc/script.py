@@ -28,6 +28,7 @@ import ast
 import bisect
 import collections
 import functools
+import heapq
 import importlib
 import inspect
 import itertools
@@ -185,13 +186,16 @@ _MISSING = object()
 
 
 #: Python's library functions that are ops of the same dotted names (``ops/itertools.rs``,
-#: ``ops/bisect.rs``; ``bisect.bisect`` and ``bisect.insort`` are the ``_right`` functions).
+#: ``ops/heapq.rs``, ``ops/bisect.rs``; ``bisect.bisect`` and ``bisect.insort`` are the ``_right`` functions).
 #: (``itertools.chain.from_iterable`` is a new bound method at each read: found by ``==``.)
 _LIBRARY_OPS = [(f, name) for f, name in [
     (functools.reduce, "functools.reduce"), (itertools.chain, "itertools.chain"),
     (itertools.chain.from_iterable, "itertools.chain.from_iterable"), (itertools.islice, "itertools.islice"),
     (getattr(itertools, "pairwise", None), "itertools.pairwise"), (itertools.accumulate, "itertools.accumulate"),
-    (itertools.product, "itertools.product"),
+    (itertools.product, "itertools.product"), (itertools.groupby, "itertools.groupby"),
+    (heapq.heappush, "heapq.heappush"), (heapq.heappop, "heapq.heappop"), (heapq.heapify, "heapq.heapify"),
+    (heapq.heapreplace, "heapq.heapreplace"), (heapq.heappushpop, "heapq.heappushpop"),
+    (heapq.nsmallest, "heapq.nsmallest"), (heapq.nlargest, "heapq.nlargest"),
     (bisect.bisect_left, "bisect.bisect_left"), (bisect.bisect_right, "bisect.bisect_right"),
     (bisect.insort_left, "bisect.insort_left"), (bisect.insort_right, "bisect.insort_right"),
     (json.loads, "json.loads"), (json.dumps, "json.dumps")] if f is not None]

@@ -37,6 +37,19 @@ def make(args):
     return bytes(*args)
 
 
+def loops_over_bytes(line):
+    # A byte histogram and a checksum, the loops byte-level preprocessing writes.
+    data = line.encode()
+    counts = [0] * 256
+    for b in data:
+        counts[b] += 1
+    high = [b for b in data if b >= 128]
+    it = iter(data)
+    first = next(it, None)
+    return ([(i, n) for i, n in enumerate(counts) if n], sum(data) % 65521, high, first, type(it).__name__,
+            list(zip(data, line.encode("ascii", "replace")))[:4], max(data, default=-1), sorted(set(data))[:5])
+
+
 def type_reprs(x):
     return [repr(type(x)), repr(bytes), repr(str), repr(len), f"{sorted}", str(int), repr(type(None)), [max, min]]
 
@@ -90,6 +103,7 @@ def test_bytes_matches_cpython():
     check_all(as_text, [(x,) for x in VALUES])
     check_all(byte_values, [(x,) for x in VALUES])
     check_all(make, [(list(a),) for a in BYTES_CALLS])
+    check_all(loops_over_bytes, [(line,) for line in LINES[:100] + ["", "日本語 ☃ 😀"]])
 
 
 def test_type_and_builtin_reprs_match_cpython():

@@ -96,6 +96,7 @@ impl Generator {
         let type_name = match &state {
             // CPython 3.11 iterates an ASCII str by a type of its own.
             LoopState::Text { text, .. } if text.value().as_str().is_some_and(str::is_ascii) => "str_ascii_iterator",
+            LoopState::Text { text, .. } if matches!(text.value(), Value::Bytes(_)) => "bytes_iterator",
             LoopState::Text { .. } => "str_iterator",
             LoopState::Keys { .. } => "dict_keyiterator",
             LoopState::Set { .. } => "set_iterator",

@@ -1,7 +1,7 @@
 //! Loop state of the interpreter: what a `for` loop iterates and how it steps.
 //!
 //! A loop slot holds a [`LoopState`]; `range(...)` is counted without building a
-//! list, strings are walked by character, dicts by a snapshot of their keys and sets slot by
+//! list, strings are walked by character (bytes by byte), dicts by a snapshot of their keys and sets slot by
 //! slot.
 
 use super::Slot;
@@ -30,9 +30,9 @@ pub enum LoopState {
     },
     /// The items of a list, by index (so appends during the loop are seen, as in Python).
     List(ListCursor),
-    /// Characters of a string, by byte position (UTF-8) or index (UCS4).
+    /// Characters of a string, by byte position (UTF-8) or index (UCS4), or the ints of bytes.
     Text {
-        /// The string.
+        /// The string or bytes.
         text: Slot,
         /// The next position.
         pos: usize,
@@ -110,7 +110,7 @@ impl LoopState {
     /// Starts iterating `v`; an error for values that are not iterable.
     pub fn start(v: AnyView<'_>) -> Result<LoopState> {
         match v.value() {
-            Value::Str(_) | Value::UStr(_) => Ok(LoopState::Text { text: v.to_owned(), pos: 0 }),
+            Value::Str(_) | Value::UStr(_) | Value::Bytes(_) => Ok(LoopState::Text { text: v.to_owned(), pos: 0 }),
             Value::Object(o) => {
                 if let Some(list) = List::from_view(&v) {
                     return Ok(LoopState::List(ListCursor::new(list)));
@@ -209,6 +209,11 @@ impl LoopState {
                     let c = *u.get(*pos)?;
                     *pos += 1;
                     Some(Slot::from_char_ucs4(c))
+                }
+                Value::Bytes(b) => {
+                    let byte = *b.get(*pos)?;
+                    *pos += 1;
+                    Some(Slot::from_int(i64::from(byte)))
                 }
                 _ => None,
             },

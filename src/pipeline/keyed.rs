@@ -151,7 +151,7 @@ fn keys_of(items: &[AnyValue], key: AnyView<'_>) -> Result<Vec<AnyValue>> {
 /// Sorts `items` by their keys, stable, as `list.sort(key=, reverse=)` does (`reverse` keeps
 /// equal items in their order); a failing key function leaves `items` as they were, a failed
 /// comparison as far as the sort got, as in CPython.
-fn sort_keyed(items: &mut Vec<AnyValue>, key: AnyView<'_>, reverse: bool) -> Result<()> {
+pub(crate) fn sort_keyed(items: &mut Vec<AnyValue>, key: AnyView<'_>, reverse: bool) -> Result<()> {
     let keys = keys_of(items, key)?;
     let mut pairs: Vec<(AnyValue, AnyValue)> = keys.into_iter().zip(items.drain(..)).collect();
     let sorted = sort_by_python_lt(&mut pairs, |(key, _)| key.value(), reverse);
@@ -160,7 +160,7 @@ fn sort_keyed(items: &mut Vec<AnyValue>, key: AnyView<'_>, reverse: bool) -> Res
 }
 
 /// `min`/`max` of `args` (one iterable, or several values) by `key`, the first of equal ones.
-fn extreme(max: bool, key: AnyView<'_>, default: Option<AnyView<'_>>, args: &[AnyView<'_>]) -> Result<Slot> {
+pub(crate) fn extreme(max: bool, key: AnyView<'_>, default: Option<AnyView<'_>>, args: &[AnyView<'_>]) -> Result<Slot> {
     let name = if max { "max" } else { "min" };
     let items = match args {
         [one] => iter_items(one.value())?,
