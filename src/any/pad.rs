@@ -425,6 +425,17 @@ impl<const N: usize> AnyPad<N> {
         super::view::AnyView::of_pad(self)
     }
 
+    /// The bool, if this is an inline bool (what a comparison leaves): the interpreter's
+    /// fast path for a conditional jump.
+    #[inline(always)]
+    pub fn inline_bool(&self) -> Option<bool> {
+        if self.raw.type_index != BOOL {
+            return None;
+        }
+        // SAFETY: a `BOOL` value keeps 0 or 1 in `v_int64`.
+        Some(unsafe { self.raw.payload.v_int64 } != 0)
+    }
+
     /// The int, if this is an inline int: the interpreter's fast path, without a full decode.
     #[inline(always)]
     pub fn inline_int(&self) -> Option<i64> {

@@ -359,12 +359,12 @@ impl Vm<'_> {
                 }
                 Inst::Jump { to } => pc = to as usize,
                 Inst::JumpIfFalse { cond, to } => {
-                    if !truthy(reg!(cond).view()) {
+                    if !reg!(cond).inline_bool().unwrap_or_else(|| truthy(reg!(cond).view())) {
                         pc = to as usize;
                     }
                 }
                 Inst::JumpIfTrue { cond, to } => {
-                    if truthy(reg!(cond).view()) {
+                    if reg!(cond).inline_bool().unwrap_or_else(|| truthy(reg!(cond).view())) {
                         pc = to as usize;
                     }
                 }
