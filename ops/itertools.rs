@@ -14,7 +14,7 @@ use crate::func::{OpEntry, Registry};
 use crate::pipeline::ast::BinOp;
 use crate::pipeline::iterate::LoopState;
 use crate::pipeline::methods::arity_error;
-use crate::pipeline::value_ops::{binary, callable, iter_items, py_eq, type_error, vname};
+use crate::pipeline::value_ops::{binary, callable, iter_items, not_callable, py_eq, type_error};
 use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Tuple, Value};
 
 /// Registers the `itertools.*` ops and `functools.reduce`.
@@ -263,9 +263,7 @@ fn reduce(args: &[AnyView<'_>]) -> Result<AnyValue> {
     };
     let f = PackedFunc::from_value(args[0].value());
     while let Some(item) = items.next_checked()? {
-        let Some(f) = &f else {
-            return Err(type_error(format!("'{}' object is not callable", vname(args[0].value()))));
-        };
+        let Some(f) = &f else { return Err(not_callable(args[0].value())) };
         acc = f.call(&[acc.view(), item.view()])?;
     }
     Ok(acc)

@@ -17,8 +17,8 @@ use super::iterate::{LoopState, iter_values, unpack_items};
 use super::keyed::call_keyed;
 use super::methods::{call_method, check_method};
 use super::value_ops::{
-    binary, check_hashable, compare, del_item, dict_update_from, get_item, in_place_error, len, list_of, set_item,
-    slice, truthy, unary,
+    binary, check_hashable, compare, del_item, dict_update_from, get_item, in_place_error, len, list_of, not_callable,
+    set_item, slice, truthy, unary,
 };
 use crate::any::type_index::OPAQUE_PTR;
 use crate::any::{StackSlots, clear_values};
@@ -894,10 +894,4 @@ fn add_in_place(regs: &mut [Slot], a: usize, b: usize) -> Result<bool> {
         }
         _ => false,
     })
-}
-
-/// CPython's error for calling a value that is not a function.
-#[cold]
-fn not_callable(v: crate::Value<'_>) -> Error {
-    super::value_ops::type_error(format!("'{}' object is not callable", super::value_ops::vname(v)))
 }

@@ -11,9 +11,9 @@ use super::methods::{Method, check_method};
 use super::slice_store::{del_slice, set_slice};
 use super::unpacking::{Display, unpack_into};
 use super::value_ops::{
-    Text, c_int_arg, iter_items, list_of, py_gt, py_lt, sort_by_python_lt, text_slot, type_error, value_error, vname,
+    Text, c_int_arg, callable, iter_items, list_of, py_gt, py_lt, sort_by_python_lt, text_slot, type_error, value_error,
 };
-use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Result, Value};
+use crate::{AnyValue, AnyView, List, PackedFunc, Result, Value};
 
 /// A call with keyword-only arguments; each variant lists its operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -132,9 +132,7 @@ fn key_function(key: AnyView<'_>) -> Result<Option<PackedFunc>> {
     if matches!(key.value(), Value::None) {
         return Ok(None);
     }
-    PackedFunc::from_view(&key)
-        .map(Some)
-        .ok_or_else(|| type_error(format!("'{}' object is not callable", vname(key.value()))))
+    callable(key.value()).map(Some)
 }
 
 /// The key of each of `items` (a copy of each when there is no key function).

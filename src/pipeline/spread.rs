@@ -2,8 +2,8 @@
 //! place, then the callee is called through its value, as Python calls it.
 
 use super::Slot;
-use super::value_ops::{is_iterable, iter_items, to_str, type_error, vname};
-use crate::{AnyValue, AnyView, FromAny, PackedFunc, Result, Value};
+use super::value_ops::{callable, is_iterable, iter_items, to_str, type_error, vname};
+use crate::{AnyValue, AnyView, Result, Value};
 
 /// `args` with the items of each one whose bit is set in `starred` in its place; CPython 3.11's
 /// TypeError for one that is not iterable: naming the function `name` when it is the call's only
@@ -34,9 +34,7 @@ pub fn call_spread(
     args: &[AnyView<'_>],
     starred: u16,
 ) -> Result<Slot> {
-    let Some(f) = PackedFunc::from_view(&callee) else {
-        return Err(type_error(format!("'{}' object is not callable", vname(callee.value()))));
-    };
+    let f = callable(callee.value())?;
     let name = match receiver.value() {
         Value::None => to_str(label)?,
         obj => format!("{}.{}", vname(obj), to_str(label)?),

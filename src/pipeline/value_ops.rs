@@ -27,12 +27,18 @@ pub(crate) fn type_error(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::Type, msg)
 }
 
-/// A `ValueError`.
 /// `v` as a function, or CPython's TypeError for calling what is not one.
 pub(crate) fn callable(v: Value<'_>) -> Result<PackedFunc> {
-    PackedFunc::from_value(v).ok_or_else(|| type_error(format!("'{}' object is not callable", vname(v))))
+    PackedFunc::from_value(v).ok_or_else(|| not_callable(v))
 }
 
+/// CPython's TypeError for calling `v`, which is not a function.
+#[cold]
+pub(crate) fn not_callable(v: Value<'_>) -> Error {
+    type_error(format!("'{}' object is not callable", vname(v)))
+}
+
+/// A `ValueError`.
 pub(crate) fn value_error(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::Value, msg)
 }
