@@ -13,9 +13,8 @@
 
 use crate::error::Result;
 use crate::func::{OpEntry, Registry};
-use crate::ops::params::op_params;
+use crate::ops::params::check_count;
 use crate::pipeline::ast::{CmpOp, UnaryOp};
-use crate::pipeline::binding::bind;
 use crate::pipeline::keyed::{extreme, sort_keyed};
 use crate::pipeline::value_ops::{
     callable, compare, index_arg, index_error, is_iterable, iter_items, len, list_of, py_lt, seq_obj,
@@ -247,16 +246,9 @@ fn nlargest(args: &[AnyView<'_>]) -> Result<AnyValue> {
 
 /// `heapq.py`'s `nsmallest(n, iterable, key=None)` (`largest` false) or `nlargest`.
 fn select(op: &str, largest: bool, args: &[AnyView<'_>]) -> Result<AnyValue> {
-    let params = op_params(op).expect("declared in ops/params.rs");
-    bind(&params.binding(), args.len(), &[])?;
+    check_count(op, args.len())?;
     let none = AnyValue::none();
     let (n, iterable, key) = (args[0], args[1], args.get(2).copied().unwrap_or(none.view()));
-    let key = |items: &[AnyValue]| match key.value() {
-        // A key that is not callable fails only when it is called.
-        Value::None => Ok(None),
-        _ if items.is_empty() => Ok(None),
-        f => callable(f).map(Some),
-    };
     // `n == 1`: `min(iterable, default=sentinel, key=key)` (or `max`), the first of equal ones.
     if matches!(n.value(), Value::Int(1) | Value::Bool(true)) || matches!(n.value(), Value::Float(f) if f == 1.0) {
         let items = iter_items(iterable.value())?;
@@ -264,14 +256,14 @@ fn select(op: &str, largest: bool, args: &[AnyView<'_>]) -> Result<AnyValue> {
             return Ok(List::new().into());
         }
         let items: AnyValue = List::from_vec(items).into();
-        let found = extreme(largest, args.get(2).copied().unwrap_or(none.view()), None, &[items.view()])?;
+        let found = extreme(largest, key, None, &[items.view()])?;
         return Ok(List::from_vec(vec![found.resize()]).into());
     }
     // `n >= len(iterable)`: `sorted(iterable, key=key, reverse=largest)[:n]`.
     if let Ok(size) = len(iterable) {
         if compare(CmpOp::GtE, n, AnyView::from(size))? {
             let mut items = iter_items(iterable.value())?;
-            sort_keyed(&mut items, args.get(2).copied().unwrap_or(none.view()), largest)?;
+            sort_keyed(&mut items, key, largest)?;
             let n = match n.value() {
                 Value::Int(n) => n,
                 Value::Bool(b) => i64::from(b),
@@ -294,7 +286,11 @@ fn select(op: &str, largest: bool, args: &[AnyView<'_>]) -> Result<AnyValue> {
         return Ok(List::new().into());
     }
     let items = iter_items(iterable.value())?;
-    let key = key(&items)?;
+    if items.is_empty() {
+        return Ok(List::new().into());
+    }
+    // A key that is not callable fails only when it is called: here, on the first item.
+    let key = if key.is_none() { None } else { Some(callable(key.value())?) };
     let order = if largest { Order::Min } else { Order::Max };
     // The heap's entries: `(key, order, item)`, or `(item, order)` without a key; the order
     // numbers count down for `nlargest`, so that of equal keys the first seen wins either way.
@@ -308,9 +304,6 @@ fn select(op: &str, largest: bool, args: &[AnyView<'_>]) -> Result<AnyValue> {
     };
     let first = items.len().min(n as usize);
     let mut heap = items[..first].iter().zip(0..).map(|(x, i)| entry(x, i)).collect::<Result<Vec<_>>>()?;
-    if heap.is_empty() {
-        return Ok(List::new().into());
-    }
     heapify_items(&mut heap, order)?;
     let mut top = first_field(&heap[0]);
     let mut count = n;

@@ -11,6 +11,7 @@
 use crate::container::try_reserve_items;
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::{OpEntry, Registry};
+use crate::ops::params::check_count;
 use crate::pipeline::ast::BinOp;
 use crate::pipeline::iterate::LoopState;
 use crate::pipeline::methods::arity_error;
@@ -194,11 +195,7 @@ fn accumulate(args: &[AnyView<'_>]) -> Result<AnyValue> {
 /// of its items: CPython's is an iterator that the outer one's next step empties, so code that
 /// reads each run before the next, as a loop or a comprehension does, sees the same items.
 fn groupby(args: &[AnyView<'_>]) -> Result<AnyValue> {
-    match args.len() {
-        0 => return Err(type_error("groupby() missing required argument 'iterable' (pos 1)")),
-        n if n > 2 => return Err(type_error(format!("groupby() takes at most 2 arguments ({n} given)"))),
-        _ => {}
-    }
+    check_count("itertools.groupby", args.len())?;
     let mut items = LoopState::start(args[0])?;
     let key = args.get(1).filter(|f| !f.is_none());
     let mut runs = Vec::new();

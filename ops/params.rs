@@ -161,6 +161,13 @@ pub fn op_params(name: &str) -> Option<&'static OpParams> {
     OP_PARAMS.iter().find(|p| p.op == name)
 }
 
+/// CPython's error, if any, for `n` positional arguments to op `name` (a direct call of the op,
+/// which has not been through the binding a compiled call gets).
+pub fn check_count(name: &str, n: usize) -> crate::Result<()> {
+    let op = op_params(name).expect("the op is declared in OP_PARAMS");
+    bind(&op.binding(), n, &[]).map(|_| ())
+}
+
 /// Op `f` as a value a script passes around (`bisect.bisect_left` not called where it is
 /// named): called with positional arguments only, so none may land on a keyword-only
 /// parameter, as Python's function refuses them, with its message.

@@ -1,8 +1,8 @@
 //! Loop state of the interpreter: what a `for` loop iterates and how it steps.
 //!
 //! A loop slot holds a [`LoopState`]; `range(...)` is counted without building a
-//! list, strings are walked by character (bytes by byte), dicts by a snapshot of their keys and sets slot by
-//! slot.
+//! list, strings are walked by character (bytes by byte), dicts by a snapshot of their keys
+//! and sets slot by slot.
 
 use super::Slot;
 use super::generator::Generator;
