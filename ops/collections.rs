@@ -1,11 +1,13 @@
-//! `collections.*`: Python's `Counter` and `defaultdict`, the dicts text code counts with. A
-//! script calls them as `collections.Counter(words)`; `anyproc.script` maps Python's classes to
-//! them. They make dicts of [`crate::container::DictKind`] `Counter` and `Default`, whose
-//! behaviour lives in `pipeline/counter.rs`.
+//! `collections.*`: Python's `Counter` and `defaultdict`, the dicts text code counts with, and
+//! `OrderedDict`, which vocabulary loaders build. A script calls them as
+//! `collections.Counter(words)`; `anyproc.script` maps Python's classes to them. They make
+//! dicts of [`crate::container::DictKind`] `Counter`, `Default` and `Ordered`, whose behaviour
+//! lives in `pipeline/counter.rs` and `pipeline/ordered_dict.rs`.
 
 use crate::error::Result;
 use crate::func::{OpEntry, Registry};
 use crate::pipeline::counter::{new_counter, new_defaultdict};
+use crate::pipeline::ordered_dict::{class_fromkeys, new_ordered_dict};
 
 /// Registers the `collections.*` ops.
 pub fn register(reg: &Registry) -> Result<()> {
@@ -21,6 +23,18 @@ pub fn register(reg: &Registry) -> Result<()> {
             "(default_factory=None, mapping=None) -> defaultdict",
             "A dict whose missing keys get default_factory(), as collections.defaultdict.",
             new_defaultdict,
+        ),
+        (
+            "collections.OrderedDict",
+            "(mapping_or_pairs=None) -> OrderedDict",
+            "A dict whose equality minds its order and whose entries move to either end, as collections.OrderedDict.",
+            new_ordered_dict,
+        ),
+        (
+            "collections.OrderedDict.fromkeys",
+            "(iterable, value=None) -> OrderedDict",
+            "An OrderedDict of the iterable's items, each mapped to value, as OrderedDict.fromkeys.",
+            class_fromkeys,
         ),
     ];
     reg.register_ops(ops)

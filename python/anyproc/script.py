@@ -203,9 +203,9 @@ _LIBRARY_OPS = [(f, name) for f, name in [
 
 def _module_op(value: Any) -> Optional[str]:
     """The op a function of Python's ``re`` module is (``re.sub`` is the op ``re.sub``), or
-    ``collections.Counter`` and ``defaultdict`` are (ops of the same names), or one of
-    ``_LIBRARY_OPS`` is, else None."""
-    if value is collections.Counter or value is collections.defaultdict:
+    ``collections.Counter``, ``defaultdict`` and ``OrderedDict`` are (ops of the same names), or
+    one of ``_LIBRARY_OPS`` is, else None."""
+    if value in (collections.Counter, collections.defaultdict, collections.OrderedDict):
         return f"collections.{value.__name__}"
     if type(value) in (type, types.BuiltinFunctionType, types.FunctionType):
         for f, name in _LIBRARY_OPS:

@@ -37,6 +37,9 @@ pub enum DictKind {
     /// `collections.defaultdict(factory)`: a missing key is added with `factory()`; a factory
     /// of `None` leaves it a `KeyError`.
     Default(AnyValue),
+    /// `collections.OrderedDict`: equality between two of them minds the order, and entries
+    /// can be moved to either end.
+    Ordered,
 }
 
 thread_local! {
@@ -153,6 +156,17 @@ fn dict_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, depth: usize) -> bool {
     }
     if a.kind == DictKind::Counter && b.kind == DictKind::Counter {
         return a.with_map(|x| b.with_map(|y| counts_equal(x, y, depth) && counts_equal(y, x, depth)));
+    }
+    if a.kind == DictKind::Ordered && b.kind == DictKind::Ordered {
+        // `OrderedDict.__eq__`: the same entries in the same order.
+        return a.with_map(|x| {
+            b.with_map(|y| {
+                x.len() == y.len()
+                    && x.iter().zip(y.iter()).all(|((k, v), (l, w))| {
+                        values_equal(k.value(), l.value(), depth) && values_equal(v.value(), w.value(), depth)
+                    })
+            })
+        });
     }
     a.with_map(|x| {
         b.with_map(|y| {
@@ -323,6 +337,26 @@ impl Dict {
     /// Removes the entry added last and returns it (`dict.popitem()`), if there is one.
     pub fn pop_last(&mut self) -> Option<(AnyValue, AnyValue)> {
         self.mutate(|m| m.pop())
+    }
+
+    /// Removes the entry added first and returns it (`OrderedDict.popitem(last=False)`), if
+    /// there is one; O(n), as the rest shift down.
+    pub fn pop_first(&mut self) -> Option<(AnyValue, AnyValue)> {
+        self.mutate(|m| m.shift_remove_index(0))
+    }
+
+    /// Moves `key`'s entry to the end, or to the front when `last` is false
+    /// (`OrderedDict.move_to_end`); false when `key` is absent. O(n), as the entries between
+    /// shift.
+    pub fn move_to_end<'a>(&mut self, key: impl Into<AnyView<'a>>, last: bool) -> bool {
+        let key = key.into();
+        let hash = self.0.hasher.hash_one(key);
+        self.mutate_for_key(key.value().as_obj().is_some(), |m| {
+            let Some(from) = m.raw_entry_v1().index_from_hash(hash, |k| key.equivalent(k)) else { return false };
+            let to = if last { m.len() - 1 } else { 0 };
+            m.move_index(from, to);
+            true
+        })
     }
 
     /// Removes every entry.

@@ -30,7 +30,7 @@ pub(crate) fn counter_of(v: Value<'_>) -> Option<Dict> {
 /// factory is `None`, where it is a `KeyError`.
 pub(crate) fn missing(d: &Dict, key: AnyView<'_>) -> Result<Option<AnyValue>> {
     match d.kind() {
-        DictKind::Plain => Ok(None),
+        DictKind::Plain | DictKind::Ordered => Ok(None),
         DictKind::Counter => Ok(Some(AnyValue::from_int(0))),
         DictKind::Default(factory) => {
             let Some(f) = PackedFunc::from_view(&factory.view()) else { return Ok(None) };
@@ -315,7 +315,7 @@ pub(crate) fn update_in_place(op: BinOp, x: Value<'_>, y: Value<'_>) -> Result<b
 /// dict.
 pub(crate) fn repr_prefix_and_entries(d: &Dict) -> Option<(String, Dict)> {
     match d.kind() {
-        DictKind::Plain => None,
+        DictKind::Plain | DictKind::Ordered => None,
         DictKind::Counter => {
             // `dict(self.most_common())`, or the dict as it is when the counts do not order.
             let ordered = match by_count(d, None) {
@@ -338,16 +338,9 @@ fn factory_repr(f: Value<'_>) -> String {
 
 #[cfg(test)]
 mod tests {
-    /// The str a script's `main()` returns; each expected value below was worked out by hand
-    /// from `collections.py` (and agrees with CPython 3.11).
-    fn run(body: &str) -> String {
-        let src = format!("def main():\n{}", body.lines().map(|l| format!("    {l}\n")).collect::<String>());
-        let f = crate::pipeline::script(&src, "main").unwrap();
-        match f.call(&[]) {
-            Ok(v) => v.value().as_str().expect("main returns a str").to_string(),
-            Err(e) => format!("{:?}: {}", e.kind(), e.message()),
-        }
-    }
+    // Each expected value below was worked out by hand from `collections.py` (and agrees with
+    // CPython 3.11).
+    use crate::pipeline::test_values::run_main as run;
 
     #[test]
     fn counts_missing_keys_and_most_common_order() {

@@ -14,7 +14,7 @@ use super::value_ops::{
 };
 use crate::any::type_index as ti;
 use crate::any::values_equal;
-use crate::container::{DictObj, ListObj, try_reserve_items};
+use crate::container::{DictKind, DictObj, ListObj, try_reserve_items};
 use crate::{AnyValue, AnyView, Dict, Error, List, Result, Tuple, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -74,7 +74,7 @@ methods! {
     Match => "match", Fullmatch => "fullmatch",
     Group => "group", Groups => "groups", Groupdict => "groupdict", Start => "start", End => "end", Span => "span",
     MostCommon => "most_common", Elements => "elements", Total => "total", Subtract => "subtract",
-    Isidentifier => "isidentifier", Isprintable => "isprintable", Popitem => "popitem",
+    Isidentifier => "isidentifier", Isprintable => "isprintable", Popitem => "popitem", MoveToEnd => "move_to_end",
     BitLength => "bit_length", BitCount => "bit_count", IsInteger => "is_integer",
 }
 
@@ -93,6 +93,8 @@ enum Recv {
     Match,
     /// A `collections.Counter`: a dict with methods of its own.
     Counter,
+    /// A `collections.OrderedDict`: a dict with methods of its own.
+    OrderedDict,
     /// An int (a bool too, as Python's bool is an int).
     Int,
     /// A float.
@@ -100,7 +102,7 @@ enum Recv {
 }
 
 impl Recv {
-    const ALL: [Recv; 11] = [
+    const ALL: [Recv; 12] = [
         Recv::Str,
         Recv::List,
         Recv::Tuple,
@@ -110,6 +112,7 @@ impl Recv {
         Recv::Pattern,
         Recv::Match,
         Recv::Counter,
+        Recv::OrderedDict,
         Recv::Int,
         Recv::Float,
     ];
@@ -122,8 +125,11 @@ impl Recv {
             Value::Float(_) => Some(Recv::Float),
             Value::Object(o) if o.type_index() == ti::LIST => Some(Recv::List),
             Value::Object(o) if o.type_index() == ti::TUPLE => Some(Recv::Tuple),
-            Value::Object(_) if super::counter::is_counter(v) => Some(Recv::Counter),
-            Value::Object(o) if o.type_index() == ti::DICT => Some(Recv::Dict),
+            Value::Object(o) if o.type_index() == ti::DICT => Some(match dict_obj(v).map(DictObj::kind) {
+                Some(DictKind::Counter) => Recv::Counter,
+                Some(DictKind::Ordered) => Recv::OrderedDict,
+                _ => Recv::Dict,
+            }),
             Value::Object(o) if o.type_index() == ti::SET => Some(Recv::Set),
             Value::Object(_) if crate::ops::re::Pattern::of(v).is_some() => Some(Recv::Pattern),
             Value::Object(o) if o.type_index() == crate::ops::re::match_type_index() => Some(Recv::Match),
@@ -142,6 +148,7 @@ impl Recv {
             Recv::Pattern => "re.Pattern",
             Recv::Match => "re.Match",
             Recv::Counter => "Counter",
+            Recv::OrderedDict => "OrderedDict",
             Recv::Int => "int",
             Recv::Float => "float",
         }
@@ -193,8 +200,10 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Match, Groups | Groupdict | Start | End | Span) => (0, 1),
         (Recv::Counter, MostCommon | Update | Subtract) => (0, 1),
         (Recv::Counter, Elements | Total) => (0, 0),
+        (Recv::OrderedDict, MoveToEnd | Pop | Setdefault | Fromkeys) => (1, 2),
+        (Recv::OrderedDict, Popitem | Update) => (0, 1),
         // Otherwise a dict's.
-        (Recv::Counter, _) => return spec(m, Recv::Dict),
+        (Recv::Counter | Recv::OrderedDict, _) => return spec(m, Recv::Dict),
         _ => return None,
     })
 }
@@ -246,7 +255,11 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
     let Some((recv, arity)) = Recv::of(v).and_then(|r| spec(method, r).map(|a| (r, a))) else {
         return Err(no_method(method, v));
     };
-    if args.len() < arity.0 || args.len() > arity.1 {
+    if recv == Recv::OrderedDict
+        && let Some(checked) = super::ordered_dict::check_arity(method, args.len())
+    {
+        checked?;
+    } else if args.len() < arity.0 || args.len() > arity.1 {
         let qualified = format!("{}.{}", recv.name(), method.name());
         return Err(arity_error(&qualified, method.name(), arity, args.len()));
     }
@@ -261,6 +274,13 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         Recv::Pattern => regex_method(method, v, args),
         Recv::Match => match_method(method, v, args),
         Recv::Counter => counter_method(method, v, args),
+        Recv::OrderedDict => {
+            let mut d = dict_of(v).expect("an OrderedDict");
+            match super::ordered_dict::method(method, &mut d, args) {
+                Some(result) => result,
+                None => dict_method(method, d, args),
+            }
+        }
         Recv::Int | Recv::Float => number_method(method, v),
     }
 }
@@ -332,7 +352,7 @@ pub const RECEIVER_TYPES: [&str; 5] = ["str", "list", "dict", "set", "bytes"];
 pub fn check_receiver(method: Method, ty: u8, v: Value<'_>) -> Result<()> {
     let want = RECEIVER_TYPES[ty as usize];
     match Recv::of(v) {
-        Some(r) if r.name() == want || (r == Recv::Counter && want == "dict") => Ok(()),
+        Some(r) if r.name() == want || (matches!(r, Recv::Counter | Recv::OrderedDict) && want == "dict") => Ok(()),
         _ => Err(type_error(format!(
             "descriptor '{}' for '{want}' objects doesn't apply to a '{}' object",
             method.name(),

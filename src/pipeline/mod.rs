@@ -28,6 +28,7 @@ pub mod lexer;
 pub mod load;
 pub mod methods;
 pub mod ordered;
+pub(crate) mod ordered_dict;
 pub mod parser;
 pub mod print;
 pub mod script;

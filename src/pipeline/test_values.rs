@@ -57,3 +57,14 @@ pub fn method_repr(recv: &str, name: &str, args: &[Slot]) -> String {
     call_method(method, s(recv).view(), &views)
         .map_or_else(|e| e.message().to_string(), |v| super::value_ops::repr_value(v.value()))
 }
+
+/// The str a script's `main()` returns, `body` being its indented lines; an error as
+/// `Kind: message`.
+pub fn run_main(body: &str) -> String {
+    let src = format!("def main():\n{}", body.lines().map(|l| format!("    {l}\n")).collect::<String>());
+    let f = crate::pipeline::script(&src, "main").unwrap();
+    match f.call(&[]) {
+        Ok(v) => v.value().as_str().expect("main returns a str").to_string(),
+        Err(e) => format!("{:?}: {}", e.kind(), e.message()),
+    }
+}

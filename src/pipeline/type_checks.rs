@@ -54,8 +54,11 @@ fn other_type(name: &str) -> PackedFunc {
 
 /// The dict types of `collections`, by name: their ops are their type objects, as in Python
 /// (`isinstance(c, Counter)`, `type(d) is defaultdict`).
-const COLLECTION_TYPES: [(&str, &str); 2] =
-    [("Counter", "collections.Counter"), ("defaultdict", "collections.defaultdict")];
+const COLLECTION_TYPES: [(&str, &str); 3] = [
+    ("Counter", "collections.Counter"),
+    ("defaultdict", "collections.defaultdict"),
+    ("OrderedDict", "collections.OrderedDict"),
+];
 
 /// The type object of a dict of `kind`, when it is one of `collections`' types.
 fn collection_type(kind: &DictKind) -> Option<PackedFunc> {
@@ -63,6 +66,7 @@ fn collection_type(kind: &DictKind) -> Option<PackedFunc> {
         DictKind::Plain => return None,
         DictKind::Counter => COLLECTION_TYPES[0].1,
         DictKind::Default(_) => COLLECTION_TYPES[1].1,
+        DictKind::Ordered => COLLECTION_TYPES[2].1,
     };
     crate::func::registry().get(op).ok()
 }

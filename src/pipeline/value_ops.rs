@@ -74,6 +74,7 @@ pub(crate) fn vname(v: Value<'_>) -> Cow<'static, str> {
             DictKind::Plain => "dict".into(),
             DictKind::Counter => "Counter".into(),
             DictKind::Default(_) => "collections.defaultdict".into(),
+            DictKind::Ordered => "collections.OrderedDict".into(),
         },
         Value::Object(_) if let Some(g) = super::generator::generator_of(v) => g.type_name().to_string().into(),
         Value::Object(_) if let Some(e) = super::exception_value::exception_of(v) => e.class_name().into(),
@@ -700,7 +701,8 @@ fn seq_binary(op: BinOp, x: Value<'_>, y: Value<'_>) -> Result<Slot> {
         }
         BinOp::BitOr => match (dict_of(x), dict_of(y)) {
             (Some(p), Some(q)) => {
-                let mut d: Dict = p.items().into_iter().collect();
+                let mut d = Dict::with_kind(super::ordered_dict::union_kind(p.kind(), q.kind()));
+                d.extend(p.items());
                 d.extend(q.items());
                 Ok(d.into())
             }
@@ -1341,6 +1343,8 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
                 out.push_str(match o.type_index() {
                     ti::LIST => "[...]",
                     ti::TUPLE => "(...)",
+                    // An OrderedDict's repr is a call, which CPython's recursion guard elides.
+                    _ if super::ordered_dict::is_ordered(v) => "...",
                     _ => "{...}",
                 });
                 return;
@@ -1374,10 +1378,25 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
     }
 }
 
-/// A dict's repr, or a Counter's or defaultdict's (`Counter({'a': 2})`).
+/// A dict's repr, or a Counter's, defaultdict's or OrderedDict's (`Counter({'a': 2})`,
+/// `OrderedDict([('a', 2)])`).
 fn write_dict_repr(out: &mut ReprOut, d: &Dict, seen: &mut Vec<usize>) {
-    if *d.kind() == DictKind::Counter && d.is_empty() {
-        return out.push_str("Counter()");
+    match d.kind() {
+        DictKind::Counter if d.is_empty() => return out.push_str("Counter()"),
+        DictKind::Ordered if d.is_empty() => return out.push_str("OrderedDict()"),
+        DictKind::Ordered => {
+            // `OrderedDict(list(od.items()))`, as CPython 3.11 writes it.
+            out.push_str("OrderedDict([");
+            for (i, (k, x)) in d.items().iter().enumerate() {
+                out.push_str(if i > 0 { ", (" } else { "(" });
+                write_repr(out, k.value(), seen);
+                out.push_str(", ");
+                write_repr(out, x.value(), seen);
+                out.push(')');
+            }
+            return out.push_str("])");
+        }
+        _ => {}
     }
     match super::counter::repr_prefix_and_entries(d) {
         None => write_entries(out, d, seen),

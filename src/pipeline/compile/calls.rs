@@ -39,6 +39,9 @@ fn method_params(m: Method) -> Option<(&'static [&'static str], &'static [Litera
         // A compiled pattern's (`str.split`'s names serve `Pattern.split(string, maxsplit)`).
         Method::Sub | Method::Subn => (&["repl", "string", "count"], &[Literal::Int(0)]),
         Method::Groups | Method::Groupdict => (&["default"], &[]),
+        // OrderedDict's (a dict's `popitem` takes none, and says so when it runs).
+        Method::MoveToEnd => (&["key", "last"], &[]),
+        Method::Popitem => (&["last"], &[]),
         _ => return None,
     })
 }
