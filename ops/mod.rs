@@ -20,6 +20,7 @@ pub mod math_int;
 pub mod merge_queue;
 pub mod normalize;
 pub mod params;
+pub mod random;
 pub mod re;
 pub mod seq;
 pub mod split;
@@ -46,6 +47,7 @@ pub fn register(reg: &Registry) -> Result<()> {
     itertools::register(reg)?;
     bisect::register(reg)?;
     heapq::register(reg)?;
+    random::register(reg)?;
     json::register(reg)?;
     Ok(())
 }

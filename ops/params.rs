@@ -49,6 +49,17 @@ const fn bisect((op, name): (&'static str, &'static str)) -> OpParams {
     OpParams { op, name, names, positional: 4, defaults: &[ZERO, NONE, NONE], builtin: true }
 }
 
+/// `random.*`, bound methods of `random.py`'s hidden `Random` (so named `Random.*` in errors).
+const fn random(
+    op: &'static str,
+    name: &'static str,
+    names: &'static [&'static str],
+    positional: usize,
+    defaults: &'static [Literal],
+) -> OpParams {
+    OpParams { op, name, names, positional, defaults, builtin: false }
+}
+
 /// Every op that takes keyword arguments.
 pub const OP_PARAMS: &[OpParams] = &[
     re(("re.compile", "compile"), &["pattern", "flags"], &[ZERO]),
@@ -138,6 +149,20 @@ pub const OP_PARAMS: &[OpParams] = &[
         defaults: &[NONE],
         builtin: false,
     },
+    random("random.seed", "Random.seed", &["a", "version"], 2, &[NONE, Literal::Int(2)]),
+    random("random.randrange", "Random.randrange", &["start", "stop", "step"], 3, &[NONE, Literal::Int(1)]),
+    random("random.randint", "Random.randint", &["a", "b"], 2, &[]),
+    random("random.uniform", "Random.uniform", &["a", "b"], 2, &[]),
+    random("random.choice", "Random.choice", &["seq"], 1, &[]),
+    random("random.shuffle", "Random.shuffle", &["x"], 1, &[]),
+    random("random.sample", "Random.sample", &["population", "k"], 2, &[]),
+    random(
+        "random.choices",
+        "Random.choices",
+        &["population", "weights", "cum_weights", "k"],
+        2,
+        &[NONE, NONE, Literal::Int(1)],
+    ),
     OpParams {
         op: "itertools.groupby",
         name: "groupby",

@@ -35,6 +35,7 @@ import itertools
 import json
 import linecache
 import math
+import random
 import re
 import textwrap
 import types
@@ -186,7 +187,8 @@ _MISSING = object()
 
 
 #: Python's library functions that are ops of the same dotted names (``ops/itertools.rs``,
-#: ``ops/heapq.rs``, ``ops/bisect.rs``; ``bisect.bisect`` and ``bisect.insort`` are the ``_right`` functions).
+#: ``ops/heapq.rs``, ``ops/bisect.rs``, ``ops/random.rs``; ``bisect.bisect`` and ``bisect.insort`` are the
+#: ``_right`` functions; ``random``'s are bound methods of its hidden generator).
 #: (``itertools.chain.from_iterable`` is a new bound method at each read: found by ``==``.)
 _LIBRARY_OPS = [(f, name) for f, name in [
     (functools.reduce, "functools.reduce"), (itertools.chain, "itertools.chain"),
@@ -198,16 +200,20 @@ _LIBRARY_OPS = [(f, name) for f, name in [
     (heapq.nsmallest, "heapq.nsmallest"), (heapq.nlargest, "heapq.nlargest"),
     (bisect.bisect_left, "bisect.bisect_left"), (bisect.bisect_right, "bisect.bisect_right"),
     (bisect.insort_left, "bisect.insort_left"), (bisect.insort_right, "bisect.insort_right"),
-    (json.loads, "json.loads"), (json.dumps, "json.dumps")] if f is not None]
+    (json.loads, "json.loads"), (json.dumps, "json.dumps")] if f is not None] + [
+    (getattr(random, name), f"random.{name}") for name in (
+        "random", "seed", "getrandbits", "randrange", "randint", "choice", "shuffle", "sample", "choices", "uniform")]
 
 
 def _module_op(value: Any) -> Optional[str]:
     """The op a function of Python's ``re`` module is (``re.sub`` is the op ``re.sub``), or
     ``collections.Counter``, ``defaultdict`` and ``OrderedDict`` are (ops of the same names), or
     one of ``_LIBRARY_OPS`` is, else None."""
-    if value in (collections.Counter, collections.defaultdict, collections.OrderedDict):
+    if any(value is c for c in (collections.Counter, collections.defaultdict, collections.OrderedDict)):
         return f"collections.{value.__name__}"
-    if type(value) in (type, types.BuiltinFunctionType, types.FunctionType):
+    if value is random.Random:
+        return "random.Random"
+    if type(value) in (type, types.BuiltinFunctionType, types.FunctionType, types.MethodType):
         for f, name in _LIBRARY_OPS:
             if value == f:
                 return name

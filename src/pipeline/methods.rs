@@ -75,6 +75,8 @@ methods! {
     Group => "group", Groups => "groups", Groupdict => "groupdict", Start => "start", End => "end", Span => "span",
     MostCommon => "most_common", Elements => "elements", Total => "total", Subtract => "subtract",
     Isidentifier => "isidentifier", Isprintable => "isprintable", Popitem => "popitem", MoveToEnd => "move_to_end",
+    Random => "random", Seed => "seed", Getrandbits => "getrandbits", Randrange => "randrange", Randint => "randint",
+    Choice => "choice", Shuffle => "shuffle", Sample => "sample", Choices => "choices", Uniform => "uniform",
     BitLength => "bit_length", BitCount => "bit_count", IsInteger => "is_integer",
 }
 
@@ -95,6 +97,8 @@ enum Recv {
     Counter,
     /// A `collections.OrderedDict`: a dict with methods of its own.
     OrderedDict,
+    /// A `random.Random` generator.
+    Random,
     /// An int (a bool too, as Python's bool is an int).
     Int,
     /// A float.
@@ -102,7 +106,7 @@ enum Recv {
 }
 
 impl Recv {
-    const ALL: [Recv; 12] = [
+    const ALL: [Recv; 13] = [
         Recv::Str,
         Recv::List,
         Recv::Tuple,
@@ -113,6 +117,7 @@ impl Recv {
         Recv::Match,
         Recv::Counter,
         Recv::OrderedDict,
+        Recv::Random,
         Recv::Int,
         Recv::Float,
     ];
@@ -133,6 +138,7 @@ impl Recv {
             Value::Object(o) if o.type_index() == ti::SET => Some(Recv::Set),
             Value::Object(_) if crate::ops::re::Pattern::of(v).is_some() => Some(Recv::Pattern),
             Value::Object(o) if o.type_index() == crate::ops::re::match_type_index() => Some(Recv::Match),
+            Value::Object(o) if o.type_index() == crate::ops::random::random_type_index() => Some(Recv::Random),
             _ => None,
         }
     }
@@ -149,6 +155,7 @@ impl Recv {
             Recv::Match => "re.Match",
             Recv::Counter => "Counter",
             Recv::OrderedDict => "OrderedDict",
+            Recv::Random => "Random",
             Recv::Int => "int",
             Recv::Float => "float",
         }
@@ -202,6 +209,11 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Counter, Elements | Total) => (0, 0),
         (Recv::OrderedDict, MoveToEnd | Pop | Setdefault | Fromkeys) => (1, 2),
         (Recv::OrderedDict, Popitem | Update) => (0, 1),
+        // Counted by `ops/random.rs`, with the messages of Python's methods.
+        (
+            Recv::Random,
+            Random | Seed | Getrandbits | Randrange | Randint | Choice | Shuffle | Sample | Choices | Uniform,
+        ) => (0, super::builtins::VARIADIC),
         // Otherwise a dict's.
         (Recv::Counter | Recv::OrderedDict, _) => return spec(m, Recv::Dict),
         _ => return None,
@@ -282,6 +294,10 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
             }
         }
         Recv::Int | Recv::Float => number_method(method, v),
+        Recv::Random => {
+            let generator = crate::ops::random::random_of(v).expect("a Random");
+            crate::ops::random::method(method, generator, args).map(AnyValue::resize)
+        }
     }
 }
 

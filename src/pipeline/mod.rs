@@ -44,7 +44,7 @@ mod str_pieces;
 mod str_translate;
 pub mod stream;
 #[cfg(test)]
-mod test_values;
+pub(crate) mod test_values;
 mod timsort;
 mod true_div;
 pub mod type_checks;

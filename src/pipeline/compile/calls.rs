@@ -42,6 +42,16 @@ fn method_params(m: Method) -> Option<(&'static [&'static str], &'static [Litera
         // OrderedDict's (a dict's `popitem` takes none, and says so when it runs).
         Method::MoveToEnd => (&["key", "last"], &[]),
         Method::Popitem => (&["last"], &[]),
+        // `random.Random`'s, written in Python.
+        Method::Seed => (&["a", "version"], &[Literal::None, Literal::Int(2)]),
+        Method::Randrange => (&["start", "stop", "step"], &[Literal::None, Literal::Int(1)]),
+        Method::Randint | Method::Uniform => (&["a", "b"], &[]),
+        Method::Choice => (&["seq"], &[]),
+        Method::Shuffle => (&["x"], &[]),
+        Method::Sample => (&["population", "k"], &[]),
+        Method::Choices => {
+            (&["population", "weights", "cum_weights", "k"], &[Literal::None, Literal::None, Literal::Int(1)])
+        }
         _ => return None,
     })
 }

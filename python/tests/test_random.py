@@ -1,0 +1,247 @@
+"""Python's ``random`` module in ``anyproc.script`` and anyscript source: for the same seed, the
+same numbers, shuffles, samples and choices as CPython 3.11 (masking for a masked language model
+on real text, word dropout, sampling examples, random programs of every method), and CPython's
+errors."""
+
+from __future__ import annotations
+
+import random
+from random import Random, choices, sample, shuffle
+
+import anyproc
+import pytest
+from conftest import ASSETS, corpus_lines
+from test_formatting import check_all, check_source, outcome
+
+# ---- functions of the kind preprocessing code draws numbers in
+
+
+def mask_tokens(lines, vocab, seed):
+    # BERT's `create_masked_lm_predictions`, per token: 15% are chosen; of those 80% become
+    # [MASK], 10% a random word of the vocabulary, 10% stay.
+    rng = random.Random(seed)
+    out = []
+    for line in lines:
+        tokens = line.lower().split()
+        cand = list(range(len(tokens)))
+        rng.shuffle(cand)
+        n_pred = min(20, max(1, int(round(len(tokens) * 0.15))))
+        labels = []
+        for i in sorted(cand[:n_pred]):
+            if rng.random() < 0.8:
+                masked = "[MASK]"
+            elif rng.random() < 0.5:
+                masked = tokens[i]
+            else:
+                masked = vocab[rng.randint(0, len(vocab) - 1)]
+            labels.append((i, tokens[i]))
+            tokens[i] = masked
+        out.append((" ".join(tokens), labels))
+    return out
+
+
+def word_dropout(lines, p, seed):
+    rng = Random(seed)
+    kept = []
+    for line in lines:
+        words = [w for w in line.split() if rng.random() >= p]
+        if not words and line.split():
+            words = [rng.choice(line.split())]
+        kept.append(" ".join(words))
+    return kept
+
+
+def sample_examples(lines, seed):
+    # The module's generator, seeded, through names imported from it.
+    random.seed(seed)
+    picked = sample(lines, k=min(len(lines), 25))
+    order = list(range(len(picked)))
+    shuffle(order)
+    weights = [len(line) for line in lines]
+    by_length = choices(lines, weights=weights, k=5) if lines else []
+    return picked, order, by_length, random.random(), random.uniform(10, 20), random.getrandbits(33)
+
+
+def every_method(seed, n):
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        kind = rng.randrange(12)
+        if kind == 0:
+            out.append(rng.random())
+        elif kind == 1:
+            out.append(rng.getrandbits(rng.randrange(0, 64)))
+        elif kind == 2:
+            a = rng.randint(-10**12, 10**12)
+            out.append(rng.randint(a, a + rng.randrange(1, 10**9)))
+        elif kind == 3:
+            start, stop = rng.randrange(-500, 500), rng.randrange(-500, 500)
+            step = rng.choice([-7, -3, -1, 2, 5, 11])
+            if (stop - start) * step > 0:
+                out.append(rng.randrange(start, stop, step))
+        elif kind == 4:
+            xs = list(range(rng.randrange(0, 30)))
+            rng.shuffle(xs)
+            out.append(xs)
+        elif kind == 5:
+            # Both of `sample`'s ways: a pool for small populations, a set of indices for large.
+            pop = list(range(rng.choice([5, 21, 22, 60, 300, 5000])))
+            out.append(rng.sample(pop, rng.randrange(0, min(len(pop), 40) + 1)))
+        elif kind == 6:
+            out.append(rng.choices("abcdefg", k=rng.randrange(0, 6)))
+        elif kind == 7:
+            w = [rng.random() for _ in range(5)]
+            out.append(rng.choices([10, 20, 30, 40, 50], weights=w, k=3))
+        elif kind == 8:
+            out.append(rng.choices("xyz", cum_weights=[1, 3, 6], k=4))
+        elif kind == 9:
+            out.append(rng.uniform(-rng.random(), 3))
+        elif kind == 10:
+            out.append(rng.choice(["a", "b", (1, 2), 3.5]))
+        else:
+            rng.seed(rng.getrandbits(32))
+            out.append("reseeded")
+    return out
+
+
+def seeds_of_every_type(seed):
+    rng = random.Random(seed)
+    a = [rng.random(), rng.getrandbits(20)]
+    rng.seed(seed, version=1)
+    a.append(rng.random())
+    rng.seed(seed, 2)
+    a.append(rng.randrange(1000))
+    return a
+
+
+def random_errors(case):
+    rng = random.Random(case)
+    calls = [
+        lambda: rng.randrange(0),
+        lambda: rng.randrange(5, 2),
+        lambda: rng.randrange(1.5),
+        lambda: rng.randrange(3.0),
+        lambda: rng.randrange(1, 5, 0),
+        lambda: rng.randrange(1, 5, -1),
+        lambda: rng.randrange(10, step=2),
+        lambda: rng.randint(1),
+        lambda: rng.randint(1, 2, 3),
+        lambda: rng.randint(5, 2),
+        lambda: rng.random(1),
+        lambda: rng.getrandbits(),
+        lambda: rng.getrandbits(-1),
+        lambda: rng.getrandbits(1.5),
+        lambda: rng.choice([]),
+        lambda: rng.choice(""),
+        lambda: rng.choice(5),
+        lambda: rng.choice({1: 2}),
+        lambda: rng.sample({1, 2}, 1),
+        lambda: rng.sample({"a": 1}, 1),
+        lambda: rng.sample([1, 2], 3),
+        lambda: rng.sample([1, 2], -1),
+        lambda: rng.sample([1, 2]),
+        lambda: rng.shuffle("abc"),
+        lambda: rng.shuffle((1, 2)),
+        lambda: rng.shuffle(5),
+        lambda: rng.choices([1, 2], 3),
+        lambda: rng.choices([1, 2], [1]),
+        lambda: rng.choices([1, 2], [0, 0]),
+        lambda: rng.choices([1, 2], [1, 2], cum_weights=[1, 2]),
+        lambda: rng.choices([], k=2),
+        lambda: rng.choices([1, 2], k=1.5),
+        lambda: rng.uniform("a", 1),
+        lambda: random.Random([]),
+        lambda: random.Random(1, 2),
+        lambda: rng.seed(1, 2, 3),
+        lambda: rng.seed((1, 2)),
+    ]
+    out = []
+    for call in calls:
+        try:
+            out.append(repr(call()))
+        except (TypeError, ValueError, IndexError, KeyError, OverflowError) as e:
+            out.append(f"{type(e).__name__}: {e}")
+    # The generator moved as CPython's did, errors and all.
+    out.append(rng.random())
+    return out
+
+
+def vocab_words():
+    with open(ASSETS / "bert-base-uncased" / "vocab.txt", encoding="utf-8") as f:
+        return [line.rstrip("\n") for line in f]
+
+
+SEEDS = [0, 1, 42, 12345, -7, 2**32, 2**63 - 1, -(2**63), 0.5, -2.25, 1e300, "seed", "ünïcödé", "日本", b"\x00abc",
+         b"", "", True, False]
+
+
+def test_masking_equals_cpython_on_real_text():
+    lines = corpus_lines(300)
+    vocab = vocab_words()
+    check_all(mask_tokens, [(lines, vocab, s) for s in (0, 1, 12345, "run-7")])
+
+
+def test_dropout_and_sampling_equal_cpython_on_real_text():
+    lines = corpus_lines(200)
+    check_all(word_dropout, [(lines, p, s) for p in (0.0, 0.1, 0.5, 1.0) for s in (3, 99)])
+    check_all(sample_examples, [(lines, 5), (lines[:3], 6), (lines[:30], "x"), ([], 1)])
+
+
+def test_every_method_draws_what_cpython_draws():
+    check_all(every_method, [(seed, 300) for seed in range(40)])
+
+
+def test_seeds_of_every_type():
+    check_all(seeds_of_every_type, [(s,) for s in SEEDS])
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_errors_equal_cpython():
+    check_all(random_errors, [(s,) for s in (0, 1, 2)])
+
+
+def test_an_unseeded_generator_draws_from_the_os():
+    def first_draws():
+        a, b = random.Random(), random.Random()
+        return [a.random() for _ in range(4)], [b.random() for _ in range(4)]
+
+    a, b = anyproc.script(first_draws)()
+    assert a != b and all(0.0 <= x < 1.0 for x in a + b)
+
+
+def test_a_generator_goes_to_python_and_back_and_keeps_its_place():
+    def make(seed):
+        return random.Random(seed)
+
+    def draw(rng):
+        return rng.random()
+
+    ours = anyproc.script(make)(9)
+    theirs = random.Random(9)
+    assert [anyproc.script(draw)(ours) for _ in range(3)] == [theirs.random() for _ in range(3)]
+    assert "<random.Random object at 0x" in repr(ours)
+
+
+@pytest.mark.parametrize("name", ["random", "randint", "choice", "shuffle", "sample", "choices", "randrange"])
+def test_module_functions_are_ops(name):
+    assert f"random.{name}" in anyproc.list_global_funcs()
+    op = anyproc.get_global_func("random.seed")
+    op(5)
+    random.seed(5)
+    args = {"random": (), "randint": (1, 100), "choice": ("abc",), "shuffle": ([1, 2, 3],), "sample": ("abcdef", 3),
+            "choices": ("abc",), "randrange": (0, 50, 5)}[name]
+    assert outcome(anyproc.get_global_func(f"random.{name}"), *args) == outcome(getattr(random, name), *args)
+
+
+def test_the_text_front_end():
+    source = """
+def draws(seed, words):
+    words = list(words)
+    rng = random.Random(seed)
+    picked = rng.sample(words, 3)
+    rng.shuffle(words)
+    random.seed(seed)
+    return picked, words, rng.choices(words, k=2), random.randint(1, 10), rng.random()
+"""
+    words = " ".join(corpus_lines(5)).split()
+    check_source(source, "draws", [(s, list(words)) for s in (0, 1, "a")], {"random": random})
