@@ -196,6 +196,9 @@ fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     if let Ok(b) = obj.cast::<PyByteArray>() {
         return Ok(AnyValue::from_bytes(&b.to_vec()));
     }
+    if let Some(v) = crate::convert_random::random_to_any(obj)? {
+        return Ok(v);
+    }
     if let Some(v) = crate::iterator::iterable_to_any(obj, depth)? {
         return Ok(v);
     }

@@ -234,7 +234,7 @@ fn call<'py>(py: Python<'py>, state: &FunctionState, args: &[*mut ffi::PyObject]
         };
         any_to_py(py, &out.py_err(py)?.view())
     };
-    match args.len() {
+    let result = match args.len() {
         0 => run(&[]),
         1 => call_with::<1, _>(py, args, run),
         2 => call_with::<2, _>(py, args, run),
@@ -242,12 +242,14 @@ fn call<'py>(py: Python<'py>, state: &FunctionState, args: &[*mut ffi::PyObject]
         4 => call_with::<4, _>(py, args, run),
         5 => call_with::<5, _>(py, args, run),
         6 => call_with::<6, _>(py, args, run),
-        _ => {
-            let values = args.iter().map(|&a| convert(py, a)).collect::<PyResult<Vec<AnyValue>>>()?;
-            let views: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
-            run(&views)
-        }
-    }
+        _ => args
+            .iter()
+            .map(|&a| convert(py, a))
+            .collect::<PyResult<Vec<AnyValue>>>()
+            .and_then(|values| run(&values.iter().map(AnyValue::view).collect::<Vec<AnyView<'_>>>())),
+    };
+    // A `random.Random` among the arguments gets the state the call left its copy in.
+    crate::convert_random::after_call(py, result)
 }
 
 /// Converts exactly `N` arguments into arrays on the stack and runs `run` on their views.

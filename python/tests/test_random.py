@@ -40,6 +40,26 @@ def mask_tokens(lines, vocab, seed):
     return out
 
 
+def mask_tokens_with(lines, vocab, rng):
+    return mask_tokens_rng(lines, vocab, rng)
+
+
+def mask_tokens_rng(lines, vocab, rng):
+    out = []
+    for line in lines:
+        tokens = line.lower().split()
+        for i in range(len(tokens)):
+            if rng.random() < 0.15:
+                tokens[i] = "[MASK]" if rng.random() < 0.8 else vocab[rng.randrange(len(vocab))]
+        out.append(tokens)
+    return out
+
+
+def reseeded(rng):
+    rng.seed(99)
+    return rng.random()
+
+
 def word_dropout(lines, p, seed):
     rng = Random(seed)
     kept = []
@@ -172,7 +192,7 @@ def vocab_words():
 
 
 SEEDS = [0, 1, 42, 12345, -7, 2**32, 2**63 - 1, -(2**63), 0.5, -2.25, 1e300, "seed", "ünïcödé", "日本", b"\x00abc",
-         b"", "", True, False]
+         b"", "", True, False, "long seed " * 500]
 
 
 def test_masking_equals_cpython_on_real_text():
@@ -220,6 +240,39 @@ def test_a_generator_goes_to_python_and_back_and_keeps_its_place():
     theirs = random.Random(9)
     assert [anyproc.script(draw)(ours) for _ in range(3)] == [theirs.random() for _ in range(3)]
     assert "<random.Random object at 0x" in repr(ours)
+
+
+def test_a_python_generator_moves_on_as_cpython_s():
+    # BERT's pretraining script makes its `rng` in Python and hands it to each call: the script
+    # draws from where Python's generator stands, and Python's moves on as far as it drew.
+    lines = corpus_lines(40)
+    vocab = vocab_words()
+    ours, theirs = random.Random(11), random.Random(11)
+    ours.gauss(0, 1), theirs.gauss(0, 1)  # a pending `gauss_next` is kept too
+    masked = anyproc.script(mask_tokens_with)
+    for line in lines:
+        assert masked([line], vocab, ours) == mask_tokens_with([line], vocab, theirs)
+        assert ours.getstate() == theirs.getstate()
+    assert ours.gauss(0, 1) == theirs.gauss(0, 1)
+
+
+def test_a_failing_call_still_moves_the_generator_on():
+    def draw_then_fail(rng, n):
+        xs = [rng.random() for _ in range(n)]
+        return xs[n]
+
+    ours, theirs = random.Random(3), random.Random(3)
+    assert outcome(anyproc.script(draw_then_fail), ours, 5) == outcome(draw_then_fail, theirs, 5)
+    assert ours.getstate() == theirs.getstate()
+    # Reseeding in the script clears `gauss_next`, as `seed` does in Python.
+    ours.gauss(0, 1), theirs.gauss(0, 1)
+    anyproc.script(reseeded)(ours), reseeded(theirs)
+    assert ours.getstate() == theirs.getstate()
+
+
+def test_other_generators_are_not_converted():
+    with pytest.raises(TypeError, match="cannot convert a Python SystemRandom"):
+        anyproc.script(reseeded)(random.SystemRandom())
 
 
 @pytest.mark.parametrize("name", ["random", "randint", "choice", "shuffle", "sample", "choices", "randrange"])

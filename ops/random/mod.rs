@@ -8,11 +8,14 @@
 //! `uniform`; the module functions (`random.random()`, `random.seed(42)`, ...) draw from one
 //! process-wide generator, seeded from the OS until a script seeds it.
 //!
-//! Rationale: the Mersenne Twister is `rand_mt`'s (its `new_with_key` is MT19937's
-//! `init_by_array`, which CPython's `seed` calls). What CPython builds on it is written here as
+//! Rationale: the Mersenne Twister is `mt.rs` (MT19937 with the state CPython's `getstate`
+//! shows, so a Python `random.Random` crosses at the place it stands). What CPython builds on it
+//! is written here as
 //! `_randommodule.c` and `random.py` write it, step for step: the words a seed becomes, the two
 //! draws of `random()`, `getrandbits`' word order, `_randbelow`'s rejection loop, and each
 //! method's use of them (so `shuffle` or `sample` draws exactly the numbers CPython's draws).
+
+pub mod mt;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::Registry;
@@ -23,15 +26,41 @@ use crate::pipeline::value_ops::{
     binary, compare, get_item, iter_items, len, list_of, seq_obj, set_item, type_error, value_error, vname,
 };
 use crate::{AnyValue, AnyView, List, PackedFunc, Value};
+use mt::Mt19937 as Mt;
 use parking_lot::Mutex;
-use rand_mt::Mt;
 use std::sync::LazyLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The heap object behind a `random.Random`.
 #[repr(C)]
 pub struct RandomObj {
     header: Object,
     mt: Mutex<Mt>,
+    /// Whether a script called `seed` on it (which clears a Python generator's `gauss_next`).
+    reseeded: AtomicBool,
+}
+
+impl RandomObj {
+    fn new_value(mt: Mt) -> AnyValue {
+        let obj = RandomObj { header: Object::blank(), mt: Mutex::new(mt), reseeded: AtomicBool::new(false) };
+        AnyValue::from_object(ObjRef::new(obj))
+    }
+
+    /// A generator at the state CPython's `getstate()` shows (624 words and a position);
+    /// `None` for a position past 624, which CPython's `setstate` refuses.
+    pub fn from_python_state(words: &[u32; mt::N], index: usize) -> Option<AnyValue> {
+        Mt::from_state(words, index).map(RandomObj::new_value)
+    }
+
+    /// The state as CPython's `getstate()` lists it (624 words, then the position), and
+    /// whether a script reseeded the generator.
+    pub fn python_state(&self) -> (Vec<u32>, bool) {
+        let mt = self.mt.lock();
+        let (words, index) = mt.state();
+        let mut out = words.to_vec();
+        out.push(index as u32);
+        (out, self.reseeded.load(Ordering::Relaxed))
+    }
 }
 
 crate::declare_object_type!(RandomObj, "random.Random", parent = Object, child_slots = 0, hooks = Some(&HOOKS));
@@ -43,7 +72,7 @@ static HOOKS: TypeHooks = TypeHooks {
 };
 
 /// The generator behind `random.random()` and the other module functions.
-static MODULE_GENERATOR: LazyLock<Mutex<Mt>> = LazyLock::new(|| Mutex::new(Mt::new_with_key(entropy_key())));
+static MODULE_GENERATOR: LazyLock<Mutex<Mt>> = LazyLock::new(|| Mutex::new(Mt::with_key(&entropy_key())));
 
 /// The generator behind `v`, if it is a `random.Random`.
 pub fn random_of(v: Value<'_>) -> Option<&RandomObj> {
@@ -358,7 +387,7 @@ pub fn call(f: RandomFn, mt: &Mutex<Mt>, args: &[AnyView<'_>]) -> Result<AnyValu
         RandomFn::Seed => {
             let version = args.get(1).map_or(Value::Int(2), |v| v.value());
             let key = seed_key(arg(0).value(), version)?;
-            mt.lock().reseed_with_key(key);
+            mt.lock().seed_with_key(&key);
             Ok(AnyValue::none())
         }
         RandomFn::Getrandbits => getrandbits(mt, &args[0]),
@@ -598,7 +627,11 @@ fn accumulated(weights: AnyView<'_>) -> Result<Vec<AnyValue>> {
 /// A method of a `random.Random` (`rng.shuffle(xs)`).
 pub fn method(m: Method, obj: &RandomObj, args: &[AnyView<'_>]) -> Result<AnyValue> {
     let f = RandomFn::of_method(m).expect("the method spec admits only Random's methods");
-    call(f, &obj.mt, args)
+    let out = call(f, &obj.mt, args)?;
+    if f == RandomFn::Seed {
+        obj.reseeded.store(true, Ordering::Relaxed);
+    }
+    Ok(out)
 }
 
 /// `random.Random(x=None)`.
@@ -610,7 +643,7 @@ fn new_random(args: &[AnyView<'_>]) -> Result<AnyValue> {
         )));
     }
     let key = seed_key(args.first().map_or(Value::None, |a| a.value()), Value::Int(2))?;
-    Ok(AnyValue::from_object(ObjRef::new(RandomObj { header: Object::blank(), mt: Mutex::new(Mt::new_with_key(key)) })))
+    Ok(RandomObj::new_value(Mt::with_key(&key)))
 }
 
 /// Registers `random.Random` and the module functions.
