@@ -11,7 +11,8 @@ use anyproc::ops::random::RandomObj;
 use anyproc::ops::random::mt::N;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A Python generator and the copy a call draws from, with the `gauss_next` it had.
 struct Lent {
@@ -23,9 +24,12 @@ struct Lent {
 thread_local! {
     /// The generators lent to the call running on this thread.
     static LENT: RefCell<Vec<Lent>> = const { RefCell::new(Vec::new()) };
-    /// Whether `LENT` has any, read on every call (a plain flag, cheaper than the vector).
-    static ANY_LENT: Cell<bool> = const { Cell::new(false) };
 }
+
+/// How many generators are lent on any thread, read on every call: a load of a line no thread
+/// writes unless generators are lent, where a thread-local costs a call into the loader in a
+/// shared library.
+static LENT_ANYWHERE: AtomicUsize = AtomicUsize::new(0);
 
 /// `obj` as an anyproc generator at its state, when it is a `random.Random` (exactly: a
 /// subclass may draw otherwise); `None` for anything else.
@@ -48,7 +52,7 @@ pub fn random_to_any(obj: &Bound<'_, PyAny>) -> PyResult<Option<AnyValue>> {
     LENT.with(|l| {
         l.borrow_mut().push(Lent { python: obj.clone().unbind(), copy: copy.clone(), gauss_next: gauss_next.unbind() })
     });
-    ANY_LENT.with(|a| a.set(true));
+    LENT_ANYWHERE.fetch_add(1, Ordering::Relaxed);
     Ok(Some(copy))
 }
 
@@ -56,7 +60,7 @@ pub fn random_to_any(obj: &Bound<'_, PyAny>) -> PyResult<Option<AnyValue>> {
 /// generator, then returns the call's result (its error first, if both failed).
 #[inline(always)]
 pub fn after_call<T>(py: Python<'_>, result: PyResult<T>) -> PyResult<T> {
-    if !ANY_LENT.with(Cell::get) {
+    if LENT_ANYWHERE.load(Ordering::Relaxed) == 0 {
         return result;
     }
     let written = write_back(py);
@@ -67,7 +71,7 @@ pub fn after_call<T>(py: Python<'_>, result: PyResult<T>) -> PyResult<T> {
 #[cold]
 fn write_back(py: Python<'_>) -> PyResult<()> {
     let lent = LENT.with(|l| std::mem::take(&mut *l.borrow_mut()));
-    ANY_LENT.with(|a| a.set(false));
+    LENT_ANYWHERE.fetch_sub(lent.len(), Ordering::Relaxed);
     for Lent { python, copy, gauss_next } in lent {
         let view = copy.view();
         let Some(generator) = anyproc::ops::random::random_of(view.value()) else { continue };
