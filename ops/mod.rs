@@ -11,8 +11,10 @@ pub mod bisect;
 pub mod bpe;
 pub mod bytelevel;
 pub mod collections;
+pub mod combinatorics;
 pub mod heapq;
 pub mod itertools;
+pub mod itertools_select;
 pub mod json;
 pub mod math;
 pub mod math_float;
@@ -47,6 +49,8 @@ pub fn register(reg: &Registry) -> Result<()> {
     itertools::register(reg)?;
     bisect::register(reg)?;
     heapq::register(reg)?;
+    combinatorics::register(reg)?;
+    itertools_select::register(reg)?;
     random::register(reg)?;
     json::register(reg)?;
     Ok(())

@@ -557,6 +557,8 @@ fn choices(mt: &Mutex<Mt>, args: &[AnyView<'_>]) -> Result<AnyValue> {
     let n = len(population)?;
     let pick = |i: i64| get_item(population, AnyView::from(i)).map(|v| v.resize());
     let mut out = Vec::new();
+    // A `k` the memory cannot hold is a MemoryError up front, not a process killed midway.
+    crate::container::try_reserve_items(&mut out, k.max(0) as usize, "random.choices()")?;
     let Some(cum_weights) = (match (weights, cum_weights) {
         (None, None) => None,
         (Some(_), Some(_)) => return Err(type_error("Cannot specify both weights and cumulative weights")),
