@@ -1,5 +1,6 @@
-//! `collections.*`: Python's `Counter` and `defaultdict`, the dicts text code counts with, and
-//! `OrderedDict`, which vocabulary loaders build. A script calls them as
+//! `collections.*`: Python's `Counter` and `defaultdict`, the dicts text code counts with,
+//! `OrderedDict`, which vocabulary loaders build, and `deque`, the buffer of sliding windows
+//! and token packing (`pipeline/deque_ops.rs`). A script calls them as
 //! `collections.Counter(words)`; `anyproc.script` maps Python's classes to them. They make
 //! dicts of [`crate::container::DictKind`] `Counter`, `Default` and `Ordered`, whose behaviour
 //! lives in `pipeline/counter.rs` and `pipeline/ordered_dict.rs`.
@@ -7,6 +8,7 @@
 use crate::error::Result;
 use crate::func::{OpEntry, Registry};
 use crate::pipeline::counter::{new_counter, new_defaultdict};
+use crate::pipeline::deque_ops::new_deque;
 use crate::pipeline::ordered_dict::{class_fromkeys, new_ordered_dict};
 
 /// Registers the `collections.*` ops.
@@ -29,6 +31,12 @@ pub fn register(reg: &Registry) -> Result<()> {
             "(mapping_or_pairs=None) -> OrderedDict",
             "A dict whose equality minds its order and whose entries move to either end, as collections.OrderedDict.",
             new_ordered_dict,
+        ),
+        (
+            "collections.deque",
+            "(*iterable_maxlen) -> deque",
+            "A double-ended queue of the items (the last maxlen of them), as collections.deque.",
+            new_deque,
         ),
         (
             "collections.OrderedDict.fromkeys",

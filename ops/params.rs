@@ -173,6 +173,15 @@ pub const OP_PARAMS: &[OpParams] = &[
         defaults: &[NONE],
         builtin: true,
     },
+    // `deque(iterable=(), maxlen=None)`: an empty str stands for the empty tuple.
+    OpParams {
+        op: "collections.deque",
+        name: "deque",
+        names: &["iterable", "maxlen"],
+        positional: 2,
+        defaults: &[Literal::Str(String::new()), NONE],
+        builtin: true,
+    },
     OpParams {
         op: "itertools.compress",
         name: "compress",

@@ -199,6 +199,9 @@ fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     if let Some(v) = crate::convert_random::random_to_any(obj)? {
         return Ok(v);
     }
+    if let Some(v) = crate::convert_deque::deque_to_any(obj, depth)? {
+        return Ok(v);
+    }
     if let Some(v) = crate::iterator::iterable_to_any(obj, depth)? {
         return Ok(v);
     }
@@ -445,6 +448,12 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
     }
     if let Some(array) = NDArray::from_view(v) {
         return Ok(Bound::new(py, PyNDArray { array })?.into_any());
+    }
+    if let Some(d) = v.value().as_obj().and_then(anyproc::container::deque_obj) {
+        if depth >= MAX_NESTING {
+            return Err(too_deep());
+        }
+        return crate::convert_deque::deque_to_py(py, &d.to_vec(), d.maxlen(), depth);
     }
     if let Some(generator) = anyproc::pipeline::generator::generator_of(v.value()) {
         // A Python iterator goes back as itself.

@@ -1,7 +1,7 @@
 //! Python iterables handed to anyproc: an iterator (a generator, a file, `map(...)`) becomes a
 //! generator that takes its items one at a time as the script asks for them; any other
-//! iterable (`range`, `d.keys()`, a `deque`) becomes the list of its items, and a mapping
-//! that is not a dict the dict of its items.
+//! iterable (`range`, `d.keys()`) becomes the list of its items (a `deque` a deque:
+//! `convert_deque.rs`), and a mapping that is not a dict the dict of its items.
 //!
 //! Rationale: a script given `open(path)` or `(line.strip() for line in f)` must see what
 //! Python would. Taking all the items first would read a whole file to find its first long

@@ -7,6 +7,7 @@
 mod callback;
 mod convert;
 mod convert_collections;
+mod convert_deque;
 mod convert_random;
 mod dlpack;
 mod errors;

@@ -1,9 +1,10 @@
-//! Universal containers: `List`, `Dict` and `Set` of any-values, both objects, both nestable (seed 000, N1).
+//! Universal containers: `List`, `Dict`, `Set` and `Deque` of any-values, all objects, all nestable (seed 000, N1).
 //!
 //! They have Python's reference semantics: clones of a handle share one object,
 //! and a change through one is seen through all.
 
 mod chars;
+mod deque;
 mod dict;
 mod list;
 mod list_cursor;
@@ -14,6 +15,7 @@ mod set_table;
 mod tuple;
 
 pub use crate::any::push_chars;
+pub use deque::{Deque, DequeObj, deque_obj};
 pub use dict::{Dict, DictKind, DictObj};
 pub use list::{List, ListObj, items_in_slot, list_len_in_slot, try_reserve_items};
 pub use list_cursor::ListCursor;

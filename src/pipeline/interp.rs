@@ -503,9 +503,10 @@ impl Vm<'_> {
                     });
                     match appended {
                         Some(done) => tri!(done),
+                        // Not a list: a deque's `append`, or the error of a type that has none.
                         None => {
-                            let t = super::value_ops::type_name(reg!(list).view());
-                            fail!(Error::new(ErrorKind::Type, format!("'{t}' object has no attribute 'append'")));
+                            let (obj, item) = (reg!(list).view(), reg!(value).view());
+                            tri!(call_method(super::methods::Method::Append, obj, &[item]).map(drop))
                         }
                     }
                 }
@@ -841,6 +842,9 @@ fn int_comparison(op: CmpOp, x: i64, y: i64) -> Option<bool> {
 fn update_in_place(regs: &mut [Slot], op: BinOp, a: usize, b: usize) -> Result<bool> {
     if super::counter::update_in_place(op, regs[a].value(), regs[b].value())? {
         return Ok(true);
+    }
+    if let Some(done) = super::deque_ops::in_place(op, regs[a].value(), regs[b].value()) {
+        return done.map(|()| true);
     }
     match op {
         BinOp::Add => add_in_place(regs, a, b),

@@ -124,6 +124,9 @@ impl LoopState {
                 if let Some(g) = Generator::from_view(&v) {
                     return Ok(LoopState::Generator(g));
                 }
+                if let Some(items) = super::deque_ops::snapshot(v.value()) {
+                    return Ok(LoopState::List(ListCursor::new(List::from_vec(items))));
+                }
                 Err(Error::new(ErrorKind::Type, format!("'{}' object is not iterable", o.type_name())))
             }
             _ => {

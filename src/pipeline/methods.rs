@@ -77,6 +77,7 @@ methods! {
     Isidentifier => "isidentifier", Isprintable => "isprintable", Popitem => "popitem", MoveToEnd => "move_to_end",
     Random => "random", Seed => "seed", Getrandbits => "getrandbits", Randrange => "randrange", Randint => "randint",
     Choice => "choice", Shuffle => "shuffle", Sample => "sample", Choices => "choices", Uniform => "uniform",
+    Appendleft => "appendleft", Popleft => "popleft", Extendleft => "extendleft", Rotate => "rotate",
     BitLength => "bit_length", BitCount => "bit_count", IsInteger => "is_integer",
 }
 
@@ -99,6 +100,8 @@ enum Recv {
     OrderedDict,
     /// A `random.Random` generator.
     Random,
+    /// A `collections.deque`.
+    Deque,
     /// An int (a bool too, as Python's bool is an int).
     Int,
     /// A float.
@@ -106,7 +109,7 @@ enum Recv {
 }
 
 impl Recv {
-    const ALL: [Recv; 13] = [
+    const ALL: [Recv; 14] = [
         Recv::Str,
         Recv::List,
         Recv::Tuple,
@@ -118,6 +121,7 @@ impl Recv {
         Recv::Counter,
         Recv::OrderedDict,
         Recv::Random,
+        Recv::Deque,
         Recv::Int,
         Recv::Float,
     ];
@@ -139,6 +143,7 @@ impl Recv {
             Value::Object(_) if crate::ops::re::Pattern::of(v).is_some() => Some(Recv::Pattern),
             Value::Object(o) if o.type_index() == crate::ops::re::match_type_index() => Some(Recv::Match),
             Value::Object(o) if o.type_index() == crate::ops::random::random_type_index() => Some(Recv::Random),
+            Value::Object(_) if super::deque_ops::deque_of(v).is_some() => Some(Recv::Deque),
             _ => None,
         }
     }
@@ -156,6 +161,7 @@ impl Recv {
             Recv::Counter => "Counter",
             Recv::OrderedDict => "OrderedDict",
             Recv::Random => "Random",
+            Recv::Deque => "deque",
             Recv::Int => "int",
             Recv::Float => "float",
         }
@@ -214,6 +220,12 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
             Recv::Random,
             Random | Seed | Getrandbits | Randrange | Randint | Choice | Shuffle | Sample | Choices | Uniform,
         ) => (0, super::builtins::VARIADIC),
+        // Counted again by `deque_ops` when called, with CPython's messages.
+        (Recv::Deque, Append | Appendleft | Extend | Extendleft | Count | Remove) => (1, 1),
+        (Recv::Deque, Pop | Popleft | Clear | Copy | Reverse) => (0, 0),
+        (Recv::Deque, Index) => (1, 3),
+        (Recv::Deque, Insert) => (2, 2),
+        (Recv::Deque, Rotate) => (0, 1),
         // Otherwise a dict's.
         (Recv::Counter | Recv::OrderedDict, _) => return spec(m, Recv::Dict),
         _ => return None,
@@ -271,7 +283,7 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         && let Some(checked) = super::ordered_dict::check_arity(method, args.len())
     {
         checked?;
-    } else if args.len() < arity.0 || args.len() > arity.1 {
+    } else if recv != Recv::Deque && (args.len() < arity.0 || args.len() > arity.1) {
         let qualified = format!("{}.{}", recv.name(), method.name());
         return Err(arity_error(&qualified, method.name(), arity, args.len()));
     }
@@ -294,6 +306,7 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
             }
         }
         Recv::Int | Recv::Float => number_method(method, v),
+        Recv::Deque => super::deque_ops::method(method, super::deque_ops::deque_of(v).expect("a deque"), args),
         Recv::Random => {
             let generator = crate::ops::random::random_of(v).expect("a Random");
             crate::ops::random::method(method, generator, args).map(AnyValue::resize)
@@ -894,7 +907,7 @@ fn join(t: Text<'_>, iterable: &AnyView<'_>) -> Result<Slot> {
 }
 
 /// Calls `f` with each piece `str.join` joins (and its index): a list's or a tuple's items, a
-/// str's characters, a dict's keys, a set's items.
+/// str's characters, a dict's keys, a set's or a deque's items.
 fn for_each_join_piece(it: Value<'_>, f: &mut dyn FnMut(usize, Value<'_>) -> Result<()>) -> Result<()> {
     if let Some(l) = seq_obj(it) {
         l.with_items(|xs| xs.iter().enumerate().try_for_each(|(i, x)| f(i, x.value())))
@@ -902,7 +915,7 @@ fn for_each_join_piece(it: Value<'_>, f: &mut dyn FnMut(usize, Value<'_>) -> Res
         src.chars().enumerate().try_for_each(|(i, c)| f(i, AnyValue::from_char(c).value()))
     } else if let Some(d) = dict_of(it) {
         d.keys().iter().enumerate().try_for_each(|(i, k)| f(i, k.value()))
-    } else if super::set_ops::set_of(it).is_some() {
+    } else if super::set_ops::set_of(it).is_some() || super::deque_ops::deque_of(it).is_some() {
         iter_items(it)?.iter().enumerate().try_for_each(|(i, x)| f(i, x.value()))
     } else {
         Err(type_error("can only join an iterable"))
@@ -1035,7 +1048,7 @@ fn tuple_method(m: Method, t: &ListObj, args: &[AnyView<'_>]) -> Result<Slot> {
 
 /// The first position of `args[0]` in `xs[start:stop]` (`args[1..]`), as `list.index` and
 /// `tuple.index` find it.
-fn index_of(xs: &[AnyValue], args: &[AnyView<'_>]) -> Result<Option<i64>> {
+pub(crate) fn index_of(xs: &[AnyValue], args: &[AnyView<'_>]) -> Result<Option<i64>> {
     let x = args[0].value();
     // Unlike `str.index`, these take no `None` bounds.
     let bound = |a: Option<&AnyView<'_>>| -> Result<Option<i64>> {
@@ -1052,7 +1065,7 @@ fn index_of(xs: &[AnyValue], args: &[AnyView<'_>]) -> Result<Option<i64>> {
 }
 
 /// How many items of `xs` equal `x`.
-fn count_of(xs: &[AnyValue], x: Value<'_>) -> Slot {
+pub(crate) fn count_of(xs: &[AnyValue], x: Value<'_>) -> Slot {
     Slot::from_int(xs.iter().filter(|v| values_equal(v.value(), x, 0)).count() as i64)
 }
 

@@ -11,6 +11,7 @@ mod builtin_numbers;
 pub mod builtins;
 pub mod compile;
 pub(crate) mod counter;
+pub(crate) mod deque_ops;
 pub mod direct;
 pub mod direct_extend;
 pub mod exception_value;

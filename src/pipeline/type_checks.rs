@@ -54,10 +54,11 @@ fn other_type(name: &str) -> PackedFunc {
 
 /// The dict types of `collections`, by name: their ops are their type objects, as in Python
 /// (`isinstance(c, Counter)`, `type(d) is defaultdict`).
-const COLLECTION_TYPES: [(&str, &str); 3] = [
+const COLLECTION_TYPES: [(&str, &str); 4] = [
     ("Counter", "collections.Counter"),
     ("defaultdict", "collections.defaultdict"),
     ("OrderedDict", "collections.OrderedDict"),
+    ("deque", "collections.deque"),
 ];
 
 /// The type object of a dict of `kind`, when it is one of `collections`' types.
@@ -101,6 +102,9 @@ pub(crate) fn type_of(x: Value<'_>) -> PackedFunc {
             None => Builtin::Dict,
         },
         _ if set_of(x).is_some() => Builtin::Set,
+        _ if super::deque_ops::deque_of(x).is_some() => {
+            return crate::func::registry().get(COLLECTION_TYPES[3].1).unwrap_or_else(|_| other_type("deque"));
+        }
         _ if let Some(e) = exception_of(x) => {
             // Its own class comes first (every kind has one).
             return classes_of(&e).into_iter().next().unwrap_or_else(|| other_type(e.class_name()));
@@ -120,7 +124,7 @@ fn types_of(x: Value<'_>) -> Vec<PackedFunc> {
     if own.ptr_eq(&Builtin::Bool.as_func()) {
         types.push(Builtin::Int.as_func());
     }
-    if collection_type_name(&own).is_some() {
+    if collection_type_name(&own).is_some() && crate::Dict::from_value(x).is_some() {
         types.push(Builtin::Dict.as_func());
     }
     types

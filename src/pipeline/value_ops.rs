@@ -180,6 +180,7 @@ fn check_hashable_at(k: Value<'_>, depth: usize) -> Result<()> {
         Some(o) if matches!(o.type_index(), ti::LIST | ti::DICT | ti::SET) => {
             Err(type_error(format!("unhashable type: '{}'", vname(k))))
         }
+        Some(_) if super::deque_ops::deque_of(k).is_some() => Err(type_error("unhashable type: 'collections.deque'")),
         // Tuples nest without bound (one made in Python may be a million deep), so the depth is
         // capped where hashing stops too.
         _ => match tuple_obj(k) {
@@ -315,6 +316,9 @@ pub(crate) fn iter_items(v: Value<'_>) -> Result<Vec<AnyValue>> {
     if let Some(s) = set_of(v) {
         return Ok(s.items());
     }
+    if let Some(items) = super::deque_ops::snapshot(v) {
+        return Ok(items);
+    }
     // A value per character or byte: 16 times the text's size for ASCII, so the room is asked
     // for up front, and refused as a `MemoryError`.
     let mut items = Vec::new();
@@ -384,7 +388,7 @@ pub fn truthy(v: AnyView<'_>) -> bool {
             ti::LIST | ti::TUPLE => seq_obj(x).is_some_and(|l| !l.is_empty()),
             ti::DICT => o.downcast_ref::<DictObj>().is_some_and(|d| !d.is_empty()),
             ti::SET => o.downcast_ref::<SetObj>().is_some_and(|s| !s.is_empty()),
-            _ => true,
+            _ => super::deque_ops::deque_of(x).is_none_or(|d| !d.is_empty()),
         },
     }
 }
@@ -473,7 +477,10 @@ pub fn binary(op: BinOp, a: AnyView<'_>, b: AnyView<'_>) -> Result<Slot> {
         }
         _ => match super::counter::counter_binary(op, x, y) {
             Some(result) => result,
-            None => seq_binary(op, x, y),
+            None => match super::deque_ops::binary(op, x, y) {
+                Some(result) => result,
+                None => seq_binary(op, x, y),
+            },
         },
     }
 }
@@ -867,6 +874,7 @@ fn rich_order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Result<bool> {
             (Some(p), Some(q)) if is_tuple(x) == is_tuple(y) => return list_order(op, p, q),
             _ if let Some(subset) = set_ops::order(op, x, y) => return Ok(subset),
             _ if let Some(included) = super::counter::counter_order(op, x, y) => return included,
+            _ if let Some(ordered) = super::deque_ops::order(op, x, y) => return ordered,
             _ => {
                 return Err(type_error(format!(
                     "'{}' not supported between instances of '{}' and '{}'",
@@ -950,6 +958,9 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
             if let Some(d) = dict_obj(c) {
                 check_hashable(x)?;
                 return Ok(d.contains_key(item));
+            }
+            if let Some(items) = super::deque_ops::snapshot(c) {
+                return Ok(items.iter().any(|v| py_eq(v.value(), x)));
             }
             if let Some(g) = super::generator::generator_of(c) {
                 // Items are taken up to the first equal one, as CPython's `in` takes them.
@@ -1041,6 +1052,9 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
                 }
                 return super::counter::missing(&d, key)?.map(Slot::from).ok_or_else(|| key_error(key));
             }
+            if let Some(d) = super::deque_ops::deque_of(o) {
+                return super::deque_ops::get_item(d, k);
+            }
             if let Some(m) = crate::ops::re::match_of(o) {
                 // `m[1]` is `m.group(1)`.
                 return m.group(&[key]).map(AnyValue::resize);
@@ -1068,6 +1082,9 @@ pub fn set_item(obj: AnyView<'_>, key: AnyView<'_>, value: AnyView<'_>) -> Resul
         let i = norm_index(i, l.len()).ok_or_else(|| index_error("list assignment index out of range"))?;
         return l.set(i as i64, value.to_owned::<0>());
     }
+    if let Some(d) = super::deque_ops::deque_of(o) {
+        return super::deque_ops::set_item(d, k, value.to_owned::<0>());
+    }
     Err(type_error(format!("'{}' object does not support item assignment", vname(o))))
 }
 
@@ -1086,6 +1103,9 @@ pub fn del_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<()> {
     if let Some(mut d) = dict_of(o) {
         check_hashable(k)?;
         return d.remove(key).map(drop).ok_or_else(|| key_error(key));
+    }
+    if let Some(d) = super::deque_ops::deque_of(o) {
+        return super::deque_ops::del_item(d, k);
     }
     // A type with sequence methods given an int says "doesn't", anything else "does not"
     // (CPython's two paths); a set has them too, for `in`.
@@ -1176,6 +1196,9 @@ pub fn slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: Any
         if dict_obj(o).is_some() {
             return Err(type_error("unhashable type: 'slice'"));
         }
+        if super::deque_ops::deque_of(o).is_some() {
+            return Err(type_error("sequence index must be integer, not 'slice'"));
+        }
         return Err(type_error(format!("'{}' object is not subscriptable", vname(o))));
     }
     let step = slice_arg(&step)?.unwrap_or(1);
@@ -1218,6 +1241,7 @@ pub fn len(v: AnyView<'_>) -> Result<i64> {
             (Some(l), _) => l.len(),
             (None, Some(o)) => o.downcast_ref::<DictObj>().map_or(0, DictObj::len),
             _ if let Some(s) = set_of(x) => s.len(),
+            _ if let Some(d) = super::deque_ops::deque_of(x) => d.len(),
             _ => return Err(type_error(format!("object of type '{}' has no len()", vname(x)))),
         },
     };
@@ -1358,6 +1382,21 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
             } else if let Some(d) = dict_of(v) {
                 write_dict_repr(out, &d, seen);
             }
+            seen.pop();
+        }
+        Value::Object(o) if let Some(d) = super::deque_ops::deque_of(v) => {
+            let addr = o.as_raw().as_ptr() as usize;
+            // CPython's recursion guard writes `[...]` for a deque inside itself.
+            if seen.contains(&addr) || seen.len() >= MAX_DEPTH {
+                return out.push_str("[...]");
+            }
+            seen.push(addr);
+            out.push_str("deque(");
+            write_items(out, ("[", "]"), &d.to_vec(), seen);
+            if let Some(max) = d.maxlen() {
+                let _ = write!(out, ", maxlen={max}");
+            }
+            out.push(')');
             seen.pop();
         }
         Value::Object(o) if let Some(g) = super::generator::generator_of(v) => {
