@@ -357,7 +357,8 @@ class _Lowerer:
         #: function object -> its name in the module
         self.names: Dict[Any, str] = {}
         # The built-ins f-strings call are never the name of a lowered function.
-        self.taken: Set[str] = set(_F_STRING_BUILTINS)
+        # `ops` is the root of op paths (`ops.collections.deque`): a function of that name is renamed.
+        self.taken: Set[str] = set(_F_STRING_BUILTINS) | {"ops"}
         self.queue: List[types.FunctionType] = []
         #: (FunctionDef dict, anyscript source), entry first
         self.defs: List[Tuple[Dict[str, Any], str]] = []
