@@ -171,7 +171,10 @@ mod tests {
             run(&format!("{setup}return repr((a | {{3: 'z'}}, {{0: 'w'}} | b))")),
             "(OrderedDict([(1, 'x'), (2, 'y'), (3, 'z')]), OrderedDict([(0, 'w'), (2, 'y'), (1, 'x')]))"
         );
-        assert_eq!(run("od = collections.OrderedDict()\nod['me'] = od\nreturn repr(od)"), "OrderedDict([('me', ...)])");
+        assert_eq!(
+            run("od = collections.OrderedDict()\nod['me'] = od\nr = repr(od)\nod.clear()\nreturn r"),
+            "OrderedDict([('me', ...)])"
+        );
     }
 
     #[test]
