@@ -15,19 +15,23 @@
 //! draws of `random()`, `getrandbits`' word order, `_randbelow`'s rejection loop, and each
 //! method's use of them (so `shuffle` or `sample` draws exactly the numbers CPython's draws).
 
+mod draw;
 pub mod mt;
+mod seed;
+mod sequences;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::Registry;
 use crate::object::{ObjPtr, ObjRef, Object, TypeHooks};
-use crate::pipeline::ast::{BinOp, CmpOp};
+use crate::pipeline::ast::BinOp;
 use crate::pipeline::methods::{Method, arity_error};
-use crate::pipeline::value_ops::{
-    binary, compare, get_item, iter_items, len, list_of, seq_obj, set_item, type_error, value_error, vname,
-};
-use crate::{AnyValue, AnyView, List, PackedFunc, Value};
+use crate::pipeline::value_ops::{binary, type_error, value_error, vname};
+use crate::{AnyValue, AnyView, PackedFunc, Value};
+use draw::{below, bits, next_float};
 use mt::Mt19937 as Mt;
 use parking_lot::Mutex;
+use seed::{entropy_key, seed_key};
+use sequences::{choice, choices, sample, shuffle};
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -84,134 +88,6 @@ pub fn random_type_index() -> i32 {
     <RandomObj as crate::object::ObjectType>::type_index()
 }
 
-// ---------------------------------------------------------------- seeding
-
-/// A key from the OS (`seed(None)`), as CPython takes one from `urandom`; the time and an
-/// address if the OS has none to give.
-fn entropy_key() -> Vec<u32> {
-    use std::io::Read;
-    let mut bytes = [0u8; 32];
-    let read = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
-    if read.is_err() {
-        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-        bytes[..16].copy_from_slice(&now.as_nanos().to_le_bytes());
-        let address = &bytes as *const _ as usize as u64;
-        bytes[16..24].copy_from_slice(&address.to_le_bytes());
-    }
-    bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
-}
-
-/// The key `init_by_array` takes for a non-negative int: its 32-bit words, least significant
-/// first, as many as its bits need (one for 0).
-fn key_of_u64(n: u64) -> Vec<u32> {
-    if n >> 32 == 0 { vec![n as u32] } else { vec![n as u32, (n >> 32) as u32] }
-}
-
-/// [`key_of_u64`] of the int whose big-endian bytes are `bytes` (`int.from_bytes(b)`).
-fn key_of_big_endian(bytes: &[u8]) -> Vec<u32> {
-    let mut words: Vec<u32> =
-        bytes.rchunks(4).map(|c| c.iter().fold(0u32, |acc, &b| (acc << 8) | u32::from(b))).collect();
-    while words.len() > 1 && words.last() == Some(&0) {
-        words.pop();
-    }
-    if words.is_empty() {
-        words.push(0);
-    }
-    words
-}
-
-/// The key `Random.seed(a, version)` seeds with.
-fn seed_key(a: Value<'_>, version: Value<'_>) -> Result<Vec<u32>> {
-    let text: Option<Vec<u32>> = match a {
-        Value::Str(s) => Some(s.chars().map(u32::from).collect()),
-        Value::UStr(u) => Some(u.iter().map(|&c| u32::from(c)).collect()),
-        Value::Bytes(b) => Some(b.iter().map(|&x| u32::from(x)).collect()),
-        _ => None,
-    };
-    let version = version.as_int();
-    Ok(match a {
-        Value::None => entropy_key(),
-        Value::Int(i) => key_of_u64(i.unsigned_abs()),
-        Value::Bool(b) => key_of_u64(u64::from(b)),
-        // `_randommodule.c` seeds with `(size_t) hash(a)` for anything but an int.
-        Value::Float(_) => key_of_u64(crate::container::py_hash(a)? as u64),
-        _ if let Some(codes) = text.filter(|_| version == Some(1)) => key_of_u64(version_1_seed(&codes)),
-        Value::Str(_) | Value::UStr(_) | Value::Bytes(_) if version == Some(2) => {
-            use sha2::Digest;
-            let mut bytes = match a {
-                Value::Bytes(b) => b.to_vec(),
-                _ => a.as_str().map_or_else(|| text_bytes(a), |s| s.as_bytes().to_vec()),
-            };
-            let digest = sha2::Sha512::digest(&bytes);
-            bytes.extend_from_slice(&digest);
-            key_of_big_endian(&bytes)
-        }
-        // Another version: CPython seeds a str with its hash, which differs from run to run.
-        Value::Str(_) | Value::UStr(_) | Value::Bytes(_) => key_of_u64(crate::container::py_hash(a)? as u64),
-        _ => {
-            return Err(type_error("The only supported seed types are: None,\nint, float, str, bytes, and bytearray."));
-        }
-    })
-}
-
-/// The UTF-8 bytes of a str held as UCS4.
-fn text_bytes(a: Value<'_>) -> Vec<u8> {
-    match a {
-        Value::UStr(u) => u.iter().collect::<String>().into_bytes(),
-        _ => Vec::new(),
-    }
-}
-
-/// `seed(a, version=1)` of a str or bytes: `random.py`'s old string hash.
-fn version_1_seed(codes: &[u32]) -> u64 {
-    let mut x: u64 = codes.first().map_or(0, |&c| u64::from(c) << 7);
-    for &c in codes {
-        x = x.wrapping_mul(1_000_003) ^ u64::from(c);
-    }
-    x ^ codes.len() as u64
-}
-
-// ---------------------------------------------------------------- drawing
-
-/// `random()`: 53 random bits from two draws, as `_randommodule.c` makes them.
-fn next_float(mt: &Mutex<Mt>) -> f64 {
-    let mut mt = mt.lock();
-    let a = mt.next_u32() >> 5;
-    let b = mt.next_u32() >> 6;
-    (f64::from(a) * 67_108_864.0 + f64::from(b)) * (1.0 / 9_007_199_254_740_992.0)
-}
-
-/// `getrandbits(k)` for `k <= 64`: whole words from the least significant, the last one cut
-/// to its top bits.
-fn bits(mt: &Mutex<Mt>, k: u32) -> u64 {
-    let mut mt = mt.lock();
-    match k {
-        0 => 0,
-        1..=32 => u64::from(mt.next_u32() >> (32 - k)),
-        _ => {
-            let low = u64::from(mt.next_u32());
-            let high = mt.next_u32() >> (64 - k);
-            low | (u64::from(high) << 32)
-        }
-    }
-}
-
-/// `_randbelow(n)` for `n > 0`: `n.bit_length()` bits, drawn again until below `n`.
-fn below(mt: &Mutex<Mt>, n: u64) -> u64 {
-    let k = 64 - n.leading_zeros();
-    loop {
-        let r = bits(mt, k);
-        if r < n {
-            return r;
-        }
-    }
-}
-
-/// [`below`] of a length.
-fn below_len(mt: &Mutex<Mt>, n: usize) -> usize {
-    below(mt, n as u64) as usize
-}
-
 // ---------------------------------------------------------------- arguments
 
 /// An argument `randrange` takes as an int (`what` names it in CPython's message): an int, or
@@ -238,7 +114,7 @@ fn too_large() -> Error {
 }
 
 /// An argument CPython reads with `__index__` (`getrandbits(k)`).
-fn index(v: &AnyView<'_>) -> Result<i64> {
+pub(super) fn index(v: &AnyView<'_>) -> Result<i64> {
     v.value()
         .as_int()
         .ok_or_else(|| type_error(format!("'{}' object cannot be interpreted as an integer", vname(v.value()))))
@@ -465,167 +341,6 @@ fn floor_div(a: i128, b: i128) -> i128 {
     let q = a / b;
     if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q }
 }
-
-/// `choice(seq)`.
-fn choice(mt: &Mutex<Mt>, seq: AnyView<'_>) -> Result<AnyValue> {
-    let n = len(seq)?;
-    if n == 0 {
-        return Err(Error::new(ErrorKind::Index, "Cannot choose from an empty sequence"));
-    }
-    let i = AnyValue::from_int(below_len(mt, n as usize) as i64);
-    Ok(get_item(seq, i.view())?.resize())
-}
-
-/// `shuffle(x)`: Fisher-Yates from the end, each swap `x[i], x[j] = x[j], x[i]`.
-fn shuffle(mt: &Mutex<Mt>, x: AnyView<'_>) -> Result<()> {
-    let n = len(x)? as usize;
-    if let Some(mut list) = list_of(x.value()) {
-        // A list is shuffled under its own lock, drawing as CPython draws.
-        return list.with_items_mut(|items| {
-            for i in (1..items.len()).rev() {
-                items.swap(i, below_len(mt, i + 1));
-            }
-            Ok(())
-        });
-    }
-    for i in (1..n).rev() {
-        let j = AnyValue::from_int(below_len(mt, i + 1) as i64);
-        let i = AnyValue::from_int(i as i64);
-        let (xj, xi) = (get_item(x, j.view())?, get_item(x, i.view())?);
-        set_item(x, i.view(), xj.view())?;
-        set_item(x, j.view(), xi.view())?;
-    }
-    Ok(())
-}
-
-/// `sample(population, k)`: `random.py`'s two ways, a pool for small populations and a set of
-/// the indices taken for large ones, chosen by the same size rule.
-fn sample(mt: &Mutex<Mt>, population: AnyView<'_>, k: &AnyView<'_>) -> Result<AnyValue> {
-    let v = population.value();
-    let is_sequence = seq_obj(v).is_some() || matches!(v, Value::Str(_) | Value::UStr(_) | Value::Bytes(_));
-    if !is_sequence {
-        return Err(type_error("Population must be a sequence.  For dicts or sets, use sorted(d)."));
-    }
-    let items = iter_items(v)?;
-    let n = items.len();
-    let in_range = compare(CmpOp::LtE, AnyView::from(0i64), *k)? && compare(CmpOp::LtE, *k, AnyView::from(n as i64))?;
-    if !in_range {
-        return Err(value_error("Sample larger than population or is negative"));
-    }
-    let Some(k) = k.value().as_int() else {
-        return Err(type_error(format!("can't multiply sequence by non-int of type '{}'", vname(k.value()))));
-    };
-    let k = k as usize;
-    let mut setsize = 21usize;
-    if k > 5 {
-        // `4 ** _ceil(_log(k * 3, 4))`, with `math.log`'s division of two logarithms.
-        let exponent = (((k * 3) as f64).ln() / 4f64.ln()).ceil() as u32;
-        setsize += 4usize.saturating_pow(exponent);
-    }
-    let mut result = Vec::with_capacity(k);
-    if n <= setsize {
-        let mut pool = items;
-        for i in 0..k {
-            let j = below_len(mt, n - i);
-            result.push(pool[j].clone());
-            pool[j] = pool[n - i - 1].clone();
-        }
-    } else {
-        let mut selected = std::collections::HashSet::with_capacity(k);
-        for _ in 0..k {
-            let mut j = below_len(mt, n);
-            while selected.contains(&j) {
-                j = below_len(mt, n);
-            }
-            selected.insert(j);
-            result.push(items[j].clone());
-        }
-    }
-    Ok(List::from_vec(result).into_any())
-}
-
-/// `choices(population, weights=None, *, cum_weights=None, k=1)` (the op's arguments in that
-/// order).
-fn choices(mt: &Mutex<Mt>, args: &[AnyView<'_>]) -> Result<AnyValue> {
-    let population = args[0];
-    let given = |i: usize| args.get(i).copied().filter(|v| !matches!(v.value(), Value::None));
-    let (weights, cum_weights) = (given(1), given(2));
-    let k = match args.get(3) {
-        Some(k) => index(k)?,
-        None => 1,
-    };
-    let n = len(population)?;
-    let pick = |i: i64| get_item(population, AnyView::from(i)).map(|v| v.resize());
-    let mut out = Vec::new();
-    // A `k` the memory cannot hold is a MemoryError up front, not a process killed midway.
-    crate::container::try_reserve_items(&mut out, k.max(0) as usize, "random.choices()")?;
-    let Some(cum_weights) = (match (weights, cum_weights) {
-        (None, None) => None,
-        (Some(_), Some(_)) => return Err(type_error("Cannot specify both weights and cumulative weights")),
-        (None, Some(c)) => Some(iter_items(c.value())?),
-        (Some(w), None) => Some(accumulated(w)?),
-    }) else {
-        let nf = n as f64;
-        for _ in 0..k.max(0) {
-            out.push(pick((next_float(mt) * nf).floor() as i64)?);
-        }
-        return Ok(List::from_vec(out).into_any());
-    };
-    if cum_weights.len() as i64 != n {
-        return Err(value_error("The number of weights does not match the population"));
-    }
-    let Some(last) = cum_weights.last() else {
-        return Err(Error::new(ErrorKind::Index, "list index out of range"));
-    };
-    let total = binary(BinOp::Add, last.view(), AnyView::from(0.0f64))?;
-    let total = total.value().as_float().unwrap_or(f64::NAN);
-    if total <= 0.0 {
-        return Err(value_error("Total of weights must be greater than zero"));
-    }
-    if !total.is_finite() {
-        return Err(value_error("Total of weights must be finite"));
-    }
-    let hi = cum_weights.len() - 1;
-    for _ in 0..k.max(0) {
-        let x = AnyValue::from_float(next_float(mt) * total);
-        // `bisect(cum_weights, x, 0, hi)`: the first index whose weight is above `x`.
-        let (mut lo, mut hi) = (0, hi);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            if compare(CmpOp::Lt, x.view(), cum_weights[mid].view())? {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        out.push(pick(lo as i64)?);
-    }
-    Ok(List::from_vec(out).into_any())
-}
-
-/// `list(accumulate(weights))`; a weights argument that is an int is CPython's hint that `k`
-/// was meant.
-fn accumulated(weights: AnyView<'_>) -> Result<Vec<AnyValue>> {
-    let items = match iter_items(weights.value()) {
-        Ok(items) => items,
-        Err(e) => {
-            return Err(match weights.value() {
-                Value::Int(k) => type_error(format!("The number of choices must be a keyword argument: k={k}")),
-                _ => e,
-            });
-        }
-    };
-    let mut sums: Vec<AnyValue> = Vec::with_capacity(items.len());
-    for w in items {
-        let next = match sums.last() {
-            Some(total) => binary(BinOp::Add, total.view(), w.view())?.resize(),
-            None => w,
-        };
-        sums.push(next);
-    }
-    Ok(sums)
-}
-
 /// A method of a `random.Random` (`rng.shuffle(xs)`).
 pub fn method(m: Method, obj: &RandomObj, args: &[AnyView<'_>]) -> Result<AnyValue> {
     let f = RandomFn::of_method(m).expect("the method spec admits only Random's methods");
@@ -692,12 +407,5 @@ mod tests {
             run("r = random.Random()\nr.seed('abc', version=1)\nreturn repr(r.random())"),
             "0.09639374978773074"
         );
-    }
-
-    #[test]
-    fn int_keys_are_the_words_of_the_magnitude() {
-        assert_eq!(super::key_of_u64(0), vec![0]);
-        assert_eq!(super::key_of_u64(1 << 32), vec![0, 1]);
-        assert_eq!(super::key_of_big_endian(&[0, 0, 1, 2, 3, 4, 5]), vec![0x0203_0405, 0x1]);
     }
 }

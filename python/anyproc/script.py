@@ -187,7 +187,7 @@ _MISSING = object()
 
 
 #: Python's library functions that are ops of the same dotted names (``ops/itertools.rs``,
-#: ``ops/heapq.rs``, ``ops/bisect.rs``, ``ops/random.rs``; ``bisect.bisect`` and ``bisect.insort`` are the
+#: ``ops/heapq.rs``, ``ops/bisect.rs``, ``ops/random/``; ``bisect.bisect`` and ``bisect.insort`` are the
 #: ``_right`` functions; ``random``'s are bound methods of its hidden generator).
 #: (``itertools.chain.from_iterable`` is a new bound method at each read: found by ``==``.)
 _LIBRARY_OPS = [(f, name) for f, name in [
