@@ -150,6 +150,12 @@ fn find(a: Value<'_>, x: Value<'_>, side: (Side, &Key<'_>), lo: usize, hi: Optio
     bisect(len, no_items, x, side, lo, hi)
 }
 
+/// `bisect_right(xs, x, 0, hi)` of items in hand (`random.choices` searches its cumulative
+/// weights so).
+pub(crate) fn bisect_right(xs: &[AnyValue], x: Value<'_>, hi: usize) -> Result<usize> {
+    bisect(|| Ok(xs.len()), |i| at(xs, i, "list"), x, (Side::Right, &Key(None)), 0, Some(hi as i64))
+}
+
 /// `xs[i]`, with CPython's IndexError for `what` (`list`, `tuple`, `string`; bytes say only
 /// "index out of range").
 fn at(xs: &[AnyValue], i: usize, what: &str) -> Result<AnyValue> {

@@ -11,7 +11,7 @@ use crate::container::try_reserve_items;
 use crate::error::{Error, Result};
 use crate::func::{OpEntry, Registry};
 use crate::ops::params::check_count;
-use crate::pipeline::value_ops::{iter_items, type_error, value_error, vname};
+use crate::pipeline::value_ops::{index_arg, iter_items, type_error, value_error};
 use crate::{AnyValue, AnyView, List, Tuple, Value};
 
 /// Registers the three ops.
@@ -37,13 +37,6 @@ pub fn register(reg: &Registry) -> Result<()> {
         ),
     ];
     reg.register_ops(ops)
-}
-
-/// `r` read as CPython's argument clinic reads a `Py_ssize_t`.
-fn ssize(v: &AnyView<'_>) -> Result<i64> {
-    v.value()
-        .as_int()
-        .ok_or_else(|| type_error(format!("'{}' object cannot be interpreted as an integer", vname(v.value()))))
 }
 
 fn non_negative(r: i64) -> Result<usize> {
@@ -72,7 +65,7 @@ fn pick(pool: &[AnyValue], indices: &[usize]) -> AnyValue {
 /// `combinations(iterable, r)`.
 fn combinations(args: &[AnyView<'_>]) -> Result<AnyValue> {
     check_count("itertools.combinations", args.len())?;
-    let r = ssize(&args[1])?;
+    let r = index_arg(&args[1])?;
     let pool = iter_items(args[0].value())?;
     let (n, r) = (pool.len(), non_negative(r)?);
     if r > n {
@@ -95,7 +88,7 @@ fn combinations(args: &[AnyView<'_>]) -> Result<AnyValue> {
 /// `combinations_with_replacement(iterable, r)`.
 fn combinations_with_replacement(args: &[AnyView<'_>]) -> Result<AnyValue> {
     check_count("itertools.combinations_with_replacement", args.len())?;
-    let r = ssize(&args[1])?;
+    let r = index_arg(&args[1])?;
     let pool = iter_items(args[0].value())?;
     let (n, r) = (pool.len(), non_negative(r)?);
     if n == 0 && r > 0 {

@@ -68,7 +68,7 @@ fn list(items: Vec<AnyValue>) -> Result<AnyValue> {
 }
 
 /// CPython's count check of a function that takes from `min` to `max` arguments.
-fn counted(name: &str, args: &[AnyView<'_>], min: usize, max: usize) -> Result<()> {
+pub(super) fn counted(name: &str, args: &[AnyView<'_>], min: usize, max: usize) -> Result<()> {
     let n = args.len();
     let message = match () {
         _ if min == max && n != min => format!("{name} expected {min} argument{}, got {n}", plural(min)),

@@ -6,11 +6,12 @@
 //! `takewhile` reads its iterable one item at a time and stops where CPython's stops, so a
 //! generator it reads goes on where CPython's would.
 
+use super::itertools::counted;
 use crate::error::Result;
 use crate::func::{OpEntry, Registry};
 use crate::ops::params::check_count;
 use crate::pipeline::iterate::LoopState;
-use crate::pipeline::value_ops::{callable, iter_items, truthy, type_error};
+use crate::pipeline::value_ops::{callable, iter_items, truthy};
 use crate::{AnyValue, AnyView, List, Tuple};
 
 /// Registers the ops.
@@ -56,12 +57,11 @@ pub fn register(reg: &Registry) -> Result<()> {
     reg.register_ops(ops)
 }
 
-/// CPython's count check of a two-argument function that takes no keywords.
+/// The two arguments of a function that takes exactly two and no keywords, counted as CPython
+/// counts them.
 fn two<'a, 'b>(name: &str, args: &'a [AnyView<'b>]) -> Result<(&'a AnyView<'b>, &'a AnyView<'b>)> {
-    match args {
-        [a, b] => Ok((a, b)),
-        _ => Err(type_error(format!("{name} expected 2 arguments, got {}", args.len()))),
-    }
+    counted(name, args, 2, 2)?;
+    Ok((&args[0], &args[1]))
 }
 
 /// `predicate(item)`'s truth; `None` as the predicate is called, and fails, as in CPython.

@@ -24,8 +24,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::func::Registry;
 use crate::object::{ObjPtr, ObjRef, Object, TypeHooks};
 use crate::pipeline::ast::BinOp;
+use crate::pipeline::binding::{missing_error, too_many_positional};
 use crate::pipeline::methods::{Method, arity_error};
-use crate::pipeline::value_ops::{binary, type_error, value_error, vname};
+use crate::pipeline::value_ops::{binary, index_arg, type_error, value_error, vname};
 use crate::{AnyValue, AnyView, PackedFunc, Value};
 use draw::{below, bits, next_float};
 use mt::Mt19937 as Mt;
@@ -111,13 +112,6 @@ fn range_int(v: &AnyView<'_>, what: &str) -> Result<i64> {
 
 fn too_large() -> Error {
     Error::new(ErrorKind::Overflow, "int too large for a 64-bit int in anyscript")
-}
-
-/// An argument CPython reads with `__index__` (`getrandbits(k)`).
-pub(super) fn index(v: &AnyView<'_>) -> Result<i64> {
-    v.value()
-        .as_int()
-        .ok_or_else(|| type_error(format!("'{}' object cannot be interpreted as an integer", vname(v.value()))))
 }
 
 // ---------------------------------------------------------------- the methods
@@ -226,28 +220,12 @@ impl RandomFn {
                 false => Err(arity_error(&qualified, self.name(), (required, required), n)),
             };
         }
+        // A Python method's messages, `self` counted.
         if n > most {
-            let (lo, hi) = (required + 1, names.len() + 1);
-            let takes = if lo == hi { format!("{hi}") } else { format!("from {lo} to {hi}") };
-            let were = if n + 1 == 1 { "was" } else { "were" };
-            return Err(type_error(format!(
-                "{qualified}() takes {takes} positional arguments but {} {were} given",
-                n + 1
-            )));
+            return Err(too_many_positional(&qualified, (required + 1, names.len() + 1), n + 1, 0));
         }
         if n < required {
-            let missing: Vec<String> = names[n..required].iter().map(|p| format!("'{p}'")).collect();
-            let s = if missing.len() == 1 { "" } else { "s" };
-            let list = match missing.as_slice() {
-                [one] => one.clone(),
-                [init @ .., last] if init.len() == 1 => format!("{} and {last}", init[0]),
-                [init @ .., last] => format!("{}, and {last}", init.join(", ")),
-                [] => String::new(),
-            };
-            return Err(type_error(format!(
-                "{qualified}() missing {} required positional argument{s}: {list}",
-                missing.len()
-            )));
+            return Err(missing_error(&qualified, &names[n..required]));
         }
         Ok(())
     }
@@ -288,7 +266,7 @@ pub fn call(f: RandomFn, mt: &Mutex<Mt>, args: &[AnyView<'_>]) -> Result<AnyValu
 
 /// `getrandbits(k)`: an int of `k` random bits (64-bit ints here: up to 63).
 fn getrandbits(mt: &Mutex<Mt>, k: &AnyView<'_>) -> Result<AnyValue> {
-    let k = index(k)?;
+    let k = index_arg(k)?;
     if k < 0 {
         return Err(value_error("number of bits must be non-negative"));
     }
@@ -326,7 +304,7 @@ fn randrange(mt: &Mutex<Mt>, args: &[AnyView<'_>]) -> Result<AnyValue> {
     let step = i128::from(step);
     let n = match step {
         0 => return Err(value_error("zero step for randrange()")),
-        s if s > 0 => (width + s - 1).div_euclid(s),
+        s if s > 0 => floor_div(width + s - 1, s),
         s => floor_div(width + s + 1, s),
     };
     if n <= 0 {

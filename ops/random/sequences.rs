@@ -2,12 +2,11 @@
 //! drawing exactly the numbers `random.py`'s draws, in its order.
 
 use super::draw::{below_len, next_float};
-use super::index;
 use super::mt::Mt19937 as Mt;
 use crate::error::{Error, ErrorKind, Result};
 use crate::pipeline::ast::{BinOp, CmpOp};
 use crate::pipeline::value_ops::{
-    binary, compare, get_item, iter_items, len, list_of, seq_obj, set_item, type_error, value_error, vname,
+    binary, compare, get_item, index_arg, iter_items, len, list_of, seq_obj, set_item, type_error, value_error, vname,
 };
 use crate::{AnyValue, AnyView, List, Value};
 use parking_lot::Mutex;
@@ -97,7 +96,7 @@ pub(super) fn choices(mt: &Mutex<Mt>, args: &[AnyView<'_>]) -> Result<AnyValue> 
     let given = |i: usize| args.get(i).copied().filter(|v| !matches!(v.value(), Value::None));
     let (weights, cum_weights) = (given(1), given(2));
     let k = match args.get(3) {
-        Some(k) => index(k)?,
+        Some(k) => index_arg(k)?,
         None => 1,
     };
     let n = len(population)?;
@@ -134,17 +133,7 @@ pub(super) fn choices(mt: &Mutex<Mt>, args: &[AnyView<'_>]) -> Result<AnyValue> 
     let hi = cum_weights.len() - 1;
     for _ in 0..k.max(0) {
         let x = AnyValue::from_float(next_float(mt) * total);
-        // `bisect(cum_weights, x, 0, hi)`: the first index whose weight is above `x`.
-        let (mut lo, mut hi) = (0, hi);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            if compare(CmpOp::Lt, x.view(), cum_weights[mid].view())? {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        out.push(pick(lo as i64)?);
+        out.push(pick(crate::ops::bisect::bisect_right(&cum_weights, x.value(), hi)? as i64)?);
     }
     Ok(List::from_vec(out).into_any())
 }

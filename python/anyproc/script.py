@@ -213,8 +213,8 @@ _LIBRARY_OPS = [(f, name) for f, name in [
 
 def _module_op(value: Any) -> Optional[str]:
     """The op a function of Python's ``re`` module is (``re.sub`` is the op ``re.sub``), or
-    ``collections.Counter``, ``defaultdict`` and ``OrderedDict`` are (ops of the same names), or
-    one of ``_LIBRARY_OPS`` is, else None."""
+    ``collections.Counter``, ``defaultdict``, ``OrderedDict`` and ``deque`` are (ops of the same
+    names), or ``random.Random`` is, or one of ``_LIBRARY_OPS`` is, else None."""
     if any(value is c for c in (collections.Counter, collections.defaultdict, collections.OrderedDict,
                                 collections.deque)):
         return f"collections.{value.__name__}"

@@ -50,6 +50,11 @@ impl DequeObj {
         self.maxlen
     }
 
+    /// The item at position `i`, if there is one.
+    pub fn get(&self, i: usize) -> Option<AnyValue> {
+        self.items.read_recursive().get(i).cloned()
+    }
+
     /// A copy of the items, front to back, taken under the lock and compared after it.
     pub fn to_vec(&self) -> Vec<AnyValue> {
         self.items.read_recursive().iter().cloned().collect()

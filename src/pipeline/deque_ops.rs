@@ -7,9 +7,9 @@
 
 use super::Slot;
 use super::ast::{BinOp, CmpOp};
-use super::methods::{Method, arity_error, count_of, index_of};
+use super::methods::{Method, count_of, index_of};
 use super::value_ops::{
-    index_arg, index_error, iter_items, norm_index, py_eq, repr_value, type_error, value_error, vname,
+    index_arg, index_error, items_order, iter_items, norm_index, py_eq, repr_value, type_error, value_error, vname,
 };
 use crate::container::{Deque, DequeObj, deque_obj};
 use crate::{AnyValue, AnyView, Error, Result, Value};
@@ -47,29 +47,23 @@ fn like(like: &DequeObj, items: Vec<AnyValue>) -> Slot {
     Deque::new(items, like.maxlen()).into_any().into()
 }
 
-/// The argument counts of the deque's methods, checked with CPython's messages.
-fn check_count(m: Method, n: usize) -> Result<()> {
+/// The argument counts of the deque's methods whose messages are not the ones the method
+/// table's check words (`deque.append()` and the rest are); `None` for those.
+pub(crate) fn check_arity(m: Method, n: usize) -> Option<Result<()>> {
     use Method::*;
-    let qualified = format!("deque.{}", m.name());
-    let exact = |k: usize| match n == k {
-        true => Ok(()),
-        false => Err(arity_error(&qualified, m.name(), (k, k), n)),
-    };
-    match m {
-        Append | Appendleft | Extend | Extendleft | Count | Remove => exact(1),
-        Pop | Popleft | Clear | Copy | Reverse => exact(0),
+    Some(match m {
         Rotate if n > 1 => Err(type_error(format!("deque.rotate expected at most 1 argument, got {n}"))),
         Index if n == 0 => Err(type_error("index() takes at least 1 argument (0 given)")),
         Index if n > 3 => Err(type_error(format!("index() takes at most 3 arguments ({n} given)"))),
         Insert if n != 2 => Err(type_error(format!("insert() takes exactly 2 arguments ({n} given)"))),
-        _ => Ok(()),
-    }
+        Rotate | Index | Insert => Ok(()),
+        _ => return None,
+    })
 }
 
-/// `d.method(*args)`.
+/// `d.method(*args)`, its arguments counted by the method table.
 pub(crate) fn method(m: Method, d: &DequeObj, args: &[AnyView<'_>]) -> Result<Slot> {
     use Method::*;
-    check_count(m, args.len())?;
     let none = Ok(Slot::none());
     match m {
         Append => {
@@ -129,7 +123,7 @@ pub(crate) fn method(m: Method, d: &DequeObj, args: &[AnyView<'_>]) -> Result<Sl
             });
             none
         }
-        _ => Err(type_error(format!("'collections.deque' object has no attribute '{}'", m.name()))),
+        _ => unreachable!("spec admits only deque methods"),
     }
 }
 
@@ -152,7 +146,7 @@ fn insert(d: &DequeObj, args: &[AnyView<'_>]) -> Result<Slot> {
 /// `d[i]`.
 pub(crate) fn get_item(d: &DequeObj, key: Value<'_>) -> Result<Slot> {
     let i = position(d, key)?;
-    d.with_items_mut(|items| items.get(i).cloned()).map(Slot::from).ok_or_else(out_of_range)
+    d.get(i).map(Slot::from).ok_or_else(out_of_range)
 }
 
 /// `d[i] = v`.
@@ -197,10 +191,7 @@ pub(crate) fn binary(op: BinOp, x: Value<'_>, y: Value<'_>) -> Option<Result<Slo
         }
         (BinOp::Mul, Some(d), None) | (BinOp::Mul, None, Some(d)) => {
             let n = if dx.is_some() { y } else { x };
-            match n.as_int() {
-                Some(n) => repeat(d, n),
-                None => Err(type_error(format!("can't multiply sequence by non-int of type '{}'", vname(n)))),
-            }
+            repeated(d, n).map(|items| like(d, items))
         }
         _ => return None,
     })
@@ -211,18 +202,25 @@ fn short_name(v: Value<'_>) -> String {
     if deque_of(v).is_some() { "deque".into() } else { vname(v).into_owned() }
 }
 
-fn repeat(d: &DequeObj, n: i64) -> Result<Slot> {
+/// The items of `d * n` (`n` an int, else CPython's error): only the last `maxlen` of them,
+/// which are all that survive, are made.
+fn repeated(d: &DequeObj, n: Value<'_>) -> Result<Vec<AnyValue>> {
+    let Some(n) = n.as_int() else {
+        return Err(type_error(format!("can't multiply sequence by non-int of type '{}'", vname(n))));
+    };
     let items = d.to_vec();
     let times = usize::try_from(n).unwrap_or(0);
-    // Only the last `maxlen` survive: no more than those are made.
-    let keep = d.maxlen().unwrap_or(usize::MAX);
-    let total = items.len().saturating_mul(times).min(keep);
+    let made = items.len() as u128 * times as u128;
+    let total = made.min(d.maxlen().map_or(u128::MAX, |max| max as u128));
+    let total = usize::try_from(total).map_err(|_| Error::out_of_memory("deque *", usize::MAX))?;
     let mut out = Vec::new();
     crate::container::try_reserve_items(&mut out, total, "deque *")?;
-    out.extend(
-        items.iter().cycle().take(items.len() * times).skip((items.len() * times).saturating_sub(total)).cloned(),
-    );
-    Ok(like(d, out))
+    if total > 0 {
+        // The last `total` of the repetition start this far into a copy of the items.
+        let start = ((made - total as u128) % items.len() as u128) as usize;
+        out.extend(items.iter().cycle().skip(start).take(total).cloned());
+    }
+    Ok(out)
 }
 
 /// `d += items` (any iterable) and `d *= n`, in place; `None` when `x` is not a deque.
@@ -230,14 +228,10 @@ pub(crate) fn in_place(op: BinOp, x: Value<'_>, y: Value<'_>) -> Option<Result<(
     let d = deque_of(x)?;
     Some(match op {
         BinOp::Add => iter_items(y).map(|items| items.into_iter().for_each(|item| d.push_back(item))),
-        BinOp::Mul => match y.as_int() {
-            Some(n) => repeat(d, n).map(|r| {
-                let items = deque_of(r.value()).map(DequeObj::to_vec).unwrap_or_default();
-                let old = d.with_items_mut(|xs| std::mem::replace(xs, items.into()));
-                drop(old);
-            }),
-            None => Err(type_error(format!("can't multiply sequence by non-int of type '{}'", vname(y)))),
-        },
+        BinOp::Mul => repeated(d, y).map(|items| {
+            let old = d.with_items_mut(|xs| std::mem::replace(xs, items.into()));
+            drop(old);
+        }),
         _ => return None,
     })
 }
@@ -246,20 +240,7 @@ pub(crate) fn in_place(op: BinOp, x: Value<'_>, y: Value<'_>) -> Option<Result<(
 /// is not a deque.
 pub(crate) fn order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Option<Result<bool>> {
     let (a, b) = (deque_of(x)?.to_vec(), deque_of(y)?.to_vec());
-    let run = || {
-        for (p, q) in a.iter().zip(&b) {
-            if !py_eq(p.value(), q.value()) {
-                return super::value_ops::compare(op, p.view(), q.view());
-            }
-        }
-        Ok(match op {
-            CmpOp::Lt => a.len() < b.len(),
-            CmpOp::LtE => a.len() <= b.len(),
-            CmpOp::Gt => a.len() > b.len(),
-            _ => a.len() >= b.len(),
-        })
-    };
-    Some(run())
+    Some(items_order(op, &a, &b))
 }
 
 /// The deque's items as a list, for a loop over it.

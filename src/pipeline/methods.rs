@@ -220,7 +220,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
             Recv::Random,
             Random | Seed | Getrandbits | Randrange | Randint | Choice | Shuffle | Sample | Choices | Uniform,
         ) => (0, super::builtins::VARIADIC),
-        // Counted again by `deque_ops` when called, with CPython's messages.
+        // `deque_ops::check_arity` words the counts of `index`, `insert` and `rotate`.
         (Recv::Deque, Append | Appendleft | Extend | Extendleft | Count | Remove) => (1, 1),
         (Recv::Deque, Pop | Popleft | Clear | Copy | Reverse) => (0, 0),
         (Recv::Deque, Index) => (1, 3),
@@ -279,11 +279,15 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
     let Some((recv, arity)) = Recv::of(v).and_then(|r| spec(method, r).map(|a| (r, a))) else {
         return Err(no_method(method, v));
     };
-    if recv == Recv::OrderedDict
-        && let Some(checked) = super::ordered_dict::check_arity(method, args.len())
-    {
+    // OrderedDict's and deque's own methods word some counts otherwise.
+    let own_check = match recv {
+        Recv::OrderedDict => super::ordered_dict::check_arity(method, args.len()),
+        Recv::Deque => super::deque_ops::check_arity(method, args.len()),
+        _ => None,
+    };
+    if let Some(checked) = own_check {
         checked?;
-    } else if recv != Recv::Deque && (args.len() < arity.0 || args.len() > arity.1) {
+    } else if args.len() < arity.0 || args.len() > arity.1 {
         let qualified = format!("{}.{}", recv.name(), method.name());
         return Err(arity_error(&qualified, method.name(), arity, args.len()));
     }
@@ -1144,6 +1148,18 @@ fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Result<Slot> {
 
 // ---------------------------------------------------------------- dict
 
+/// `fromkeys(iterable, value=None)` of a dict class: a dict of `kind`, each key set in turn
+/// (`what` names the call in a MemoryError).
+pub(crate) fn fromkeys(kind: DictKind, args: &[AnyView<'_>], what: &str) -> Result<Slot> {
+    let value = args.get(1).map_or_else(AnyValue::none, |a| a.to_owned());
+    let mut out = Dict::with_kind(kind);
+    for k in iter_items(args[0].value())? {
+        check_hashable(k.value())?;
+        out.try_set(k, value.clone(), what)?;
+    }
+    Ok(out.into())
+}
+
 /// `d.get(k[, default])` on the dict where it stands, with no handle made (two atomic counts
 /// for a lookup that takes a lock of its own).
 fn dict_get(d: &DictObj, args: &[AnyView<'_>]) -> Result<Slot> {
@@ -1200,15 +1216,7 @@ fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Result<Slot> {
             Ok(Slot::none())
         }
         // A static method: the receiver only chose it (`dict.fromkeys(xs)` or `{}.fromkeys(xs)`).
-        Fromkeys => {
-            let value = args.get(1).map_or_else(AnyValue::none, |a| a.to_owned());
-            let mut out = Dict::new();
-            for k in iter_items(args[0].value())? {
-                check_hashable(k.value())?;
-                out.try_set(k, value.clone(), "dict.fromkeys()")?;
-            }
-            Ok(out.into())
-        }
+        Fromkeys => fromkeys(DictKind::Plain, args, "dict.fromkeys()"),
         // A Counter's or defaultdict's copy is one too (with the same factory).
         Copy => {
             let mut copy = Dict::with_kind(d.kind().clone());

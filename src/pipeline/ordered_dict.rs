@@ -7,7 +7,7 @@
 //! (`pop`, `setdefault`, `update`, `fromkeys`) check their arguments as Argument Clinic does.
 
 use super::Slot;
-use super::methods::Method;
+use super::methods::{Method, fromkeys};
 use super::value_ops::{check_hashable, dict_obj, dict_of, iter_items, key_error, truthy, type_error, value_error};
 use crate::container::DictKind;
 use crate::{AnyValue, AnyView, Dict, Result, Tuple, Value};
@@ -56,8 +56,7 @@ fn update(d: &mut Dict, src: Value<'_>) -> Result<()> {
 /// its messages; `None` for a method whose count the dict's check covers.
 pub(crate) fn check_arity(method: Method, n: usize) -> Option<Result<()>> {
     let (max, required) = match method {
-        Method::Pop | Method::Setdefault => (2, Some("key")),
-        Method::MoveToEnd => (2, Some("key")),
+        Method::Pop | Method::Setdefault | Method::MoveToEnd => (2, Some("key")),
         Method::Fromkeys => (2, Some("iterable")),
         Method::Popitem => (1, None),
         Method::Update if n > 1 => {
@@ -93,7 +92,7 @@ pub(crate) fn method(method: Method, d: &mut Dict, args: &[AnyView<'_>]) -> Opti
             None => args.get(1).map(|a| a.to_owned()).ok_or_else(|| key_error(args[0])),
         }),
         Method::Update => args.first().map_or(Ok(()), |src| update(d, src.value())).map(|()| Slot::none()),
-        Method::Fromkeys => fromkeys(args),
+        Method::Fromkeys => fromkeys(DictKind::Ordered, args, "OrderedDict.fromkeys()"),
         _ => return None,
     })
 }
@@ -108,18 +107,7 @@ fn move_to_end(d: &mut Dict, key: AnyView<'_>, last: bool) -> Result<Slot> {
 /// the class.
 pub fn class_fromkeys(args: &[AnyView<'_>]) -> Result<AnyValue> {
     check_arity(Method::Fromkeys, args.len()).unwrap_or(Ok(()))?;
-    fromkeys(args).map(Slot::resize)
-}
-
-/// `OrderedDict.fromkeys(iterable, value=None)`: an OrderedDict, each key set in turn.
-fn fromkeys(args: &[AnyView<'_>]) -> Result<Slot> {
-    let value = args.get(1).map_or_else(AnyValue::none, |a| a.to_owned());
-    let mut out = Dict::with_kind(DictKind::Ordered);
-    for k in iter_items(args[0].value())? {
-        check_hashable(k.value())?;
-        out.try_set(k, value.clone(), "OrderedDict.fromkeys()")?;
-    }
-    Ok(out.into())
+    fromkeys(DictKind::Ordered, args, "OrderedDict.fromkeys()").map(Slot::resize)
 }
 
 /// The kind `a | b` of two dicts gives: an OrderedDict or a defaultdict on the left keeps its

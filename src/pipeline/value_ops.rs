@@ -888,18 +888,19 @@ fn rich_order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Result<bool> {
     Ok(apply_order(op, ord))
 }
 
-/// Lexicographic: the first unequal items decide, else the lengths.
+/// Lexicographic, as lists compare: the first unequal items decide, else the lengths.
 fn list_order(op: CmpOp, p: &ListObj, q: &ListObj) -> Result<bool> {
-    p.with_items(|xs| {
-        q.with_items(|ys| {
-            for (a, b) in xs.iter().zip(ys) {
-                if !values_equal(a.value(), b.value(), 0) {
-                    return rich_order(op, a.value(), b.value());
-                }
-            }
-            Ok(apply_order(op, xs.len().cmp(&ys.len())))
-        })
-    })
+    p.with_items(|xs| q.with_items(|ys| items_order(op, xs, ys)))
+}
+
+/// [`list_order`] of items in hand (a deque's).
+pub(crate) fn items_order(op: CmpOp, xs: &[AnyValue], ys: &[AnyValue]) -> Result<bool> {
+    for (a, b) in xs.iter().zip(ys) {
+        if !values_equal(a.value(), b.value(), 0) {
+            return rich_order(op, a.value(), b.value());
+        }
+    }
+    Ok(apply_order(op, xs.len().cmp(&ys.len())))
 }
 
 /// `is`: identity for containers and other objects, same type and value for scalars and strings.
@@ -1361,7 +1362,9 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
             }
             write_items(out, ("{", "}"), &items, seen);
         }
-        Value::Object(o) if matches!(o.type_index(), ti::LIST | ti::TUPLE | ti::DICT) => {
+        Value::Object(o)
+            if matches!(o.type_index(), ti::LIST | ti::TUPLE | ti::DICT) || super::deque_ops::deque_of(v).is_some() =>
+        {
             let addr = o.as_raw().as_ptr() as usize;
             if seen.contains(&addr) || seen.len() >= MAX_DEPTH {
                 out.push_str(match o.type_index() {
@@ -1369,7 +1372,9 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
                     ti::TUPLE => "(...)",
                     // An OrderedDict's repr is a call, which CPython's recursion guard elides.
                     _ if super::ordered_dict::is_ordered(v) => "...",
-                    _ => "{...}",
+                    ti::DICT => "{...}",
+                    // CPython's guard writes a deque inside itself as `[...]`.
+                    _ => "[...]",
                 });
                 return;
             }
@@ -1381,22 +1386,14 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
                 t.with_items(|xs| write_items(out, ("(", if xs.len() == 1 { ",)" } else { ")" }), xs, seen));
             } else if let Some(d) = dict_of(v) {
                 write_dict_repr(out, &d, seen);
+            } else if let Some(d) = super::deque_ops::deque_of(v) {
+                out.push_str("deque(");
+                write_items(out, ("[", "]"), &d.to_vec(), seen);
+                if let Some(max) = d.maxlen() {
+                    let _ = write!(out, ", maxlen={max}");
+                }
+                out.push(')');
             }
-            seen.pop();
-        }
-        Value::Object(o) if let Some(d) = super::deque_ops::deque_of(v) => {
-            let addr = o.as_raw().as_ptr() as usize;
-            // CPython's recursion guard writes `[...]` for a deque inside itself.
-            if seen.contains(&addr) || seen.len() >= MAX_DEPTH {
-                return out.push_str("[...]");
-            }
-            seen.push(addr);
-            out.push_str("deque(");
-            write_items(out, ("[", "]"), &d.to_vec(), seen);
-            if let Some(max) = d.maxlen() {
-                let _ = write!(out, ", maxlen={max}");
-            }
-            out.push(')');
             seen.pop();
         }
         Value::Object(o) if let Some(g) = super::generator::generator_of(v) => {
