@@ -42,6 +42,12 @@ pub fn register(reg: &Registry) -> Result<()> {
             heappushpop,
         ),
         (
+            "heapq.merge",
+            "(*iterables) -> list",
+            "The items of sorted iterables, merged in order, as heapq.merge.",
+            super::heapq_merge::merge,
+        ),
+        (
             "heapq.nsmallest",
             "(n, iterable, key=None) -> list",
             "The n smallest items, smallest first (by key), as heapq.nsmallest.",
@@ -60,7 +66,7 @@ pub fn register(reg: &Registry) -> Result<()> {
 /// Which way a heap is ordered: `heapq`'s public heaps are min-heaps; `nsmallest` keeps the
 /// `n` smallest items in a max-heap (`_heapify_max`, `_heapreplace_max`).
 #[derive(Clone, Copy)]
-enum Order {
+pub(super) enum Order {
     Min,
     Max,
 }
@@ -91,7 +97,7 @@ fn sift_down(heap: &mut [AnyValue], order: Order, start: usize, mut pos: usize) 
 
 /// `siftup(heap, pos)`: the smaller child moves up until a leaf is reached, then the item that
 /// was at `pos` moves back up from there ([`sift_down`]).
-fn sift_up(heap: &mut [AnyValue], order: Order, mut pos: usize) -> Result<()> {
+pub(super) fn sift_up(heap: &mut [AnyValue], order: Order, mut pos: usize) -> Result<()> {
     let end = heap.len();
     let start = pos;
     let limit = end >> 1;
@@ -110,7 +116,7 @@ fn sift_up(heap: &mut [AnyValue], order: Order, mut pos: usize) -> Result<()> {
 /// `heapify`: [`sift_up`] on every node with a child, bottom up; for more than 2,500 items in
 /// CPython's cache-friendly order (`cache_friendly_heapify`), which gives the same heap but
 /// compares in another order, so that an error stops it where CPython's stops.
-fn heapify_items(heap: &mut [AnyValue], order: Order) -> Result<()> {
+pub(super) fn heapify_items(heap: &mut [AnyValue], order: Order) -> Result<()> {
     let n = heap.len();
     if n <= 2500 {
         for i in (0..n / 2).rev() {
@@ -193,15 +199,18 @@ fn heappush(args: &[AnyView<'_>]) -> Result<AnyValue> {
 
 fn heappop(args: &[AnyView<'_>]) -> Result<AnyValue> {
     let heap = heap_arg("heappop", "argument", one_arg("heappop", args)?)?;
-    with_heap(heap, |items| {
-        let last = items.pop().ok_or_else(|| index_error("index out of range"))?;
-        if items.is_empty() {
-            return Ok(last);
-        }
-        let top = std::mem::replace(&mut items[0], last);
-        sift_up(items, Order::Min, 0)?;
-        Ok(top)
-    })
+    with_heap(heap, |items| pop_top(items, Order::Min))
+}
+
+/// `heappop` on a heap of either order: the top, with the last item sifted in its place.
+pub(super) fn pop_top(items: &mut Vec<AnyValue>, order: Order) -> Result<AnyValue> {
+    let last = items.pop().ok_or_else(|| index_error("index out of range"))?;
+    if items.is_empty() {
+        return Ok(last);
+    }
+    let top = std::mem::replace(&mut items[0], last);
+    sift_up(items, order, 0)?;
+    Ok(top)
 }
 
 fn heapify(args: &[AnyView<'_>]) -> Result<AnyValue> {
@@ -217,7 +226,7 @@ fn heapreplace(args: &[AnyView<'_>]) -> Result<AnyValue> {
 }
 
 /// `heapreplace` on a heap of either order: the top, with `item` sifted in its place.
-fn replace_top(items: &mut [AnyValue], order: Order, item: AnyValue) -> Result<AnyValue> {
+pub(super) fn replace_top(items: &mut [AnyValue], order: Order, item: AnyValue) -> Result<AnyValue> {
     let Some(slot) = items.first_mut() else { return Err(index_error("index out of range")) };
     let top = std::mem::replace(slot, item);
     sift_up(items, order, 0)?;

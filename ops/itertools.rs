@@ -1,7 +1,7 @@
 //! `itertools.*` and `functools.reduce`: the iterator helpers preprocessing code reaches for
-//! (`chain`, `chain.from_iterable`, `islice`, `pairwise`, `accumulate`, `groupby`, `product`), with CPython 3.11's results and
-//! errors. `anyproc.script` maps Python's `itertools.chain` (and the rest) to the op of the
-//! same dotted name.
+//! (`chain`, `chain.from_iterable`, `islice`, `pairwise`, `accumulate`, `groupby`, `product` with
+//! `repeat=`), with CPython 3.11's results and errors. `anyproc.script` maps Python's
+//! `itertools.chain` (and the rest) to the op of the same dotted name.
 //!
 //! Rationale: like anyscript's `zip` and `enumerate`, each gives the list of its items at once
 //! (a loop over it, `list()` of it and `in` see the same items). `islice` takes from its
@@ -15,7 +15,7 @@ use crate::ops::params::check_count;
 use crate::pipeline::ast::BinOp;
 use crate::pipeline::iterate::LoopState;
 use crate::pipeline::methods::arity_error;
-use crate::pipeline::value_ops::{binary, callable, iter_items, not_callable, py_eq, type_error};
+use crate::pipeline::value_ops::{binary, callable, index_arg, iter_items, not_callable, py_eq, type_error};
 use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Tuple, Value};
 
 /// Registers the `itertools.*` ops and `functools.reduce`.
@@ -225,19 +225,45 @@ fn run_tuple((key, members): (AnyValue, Vec<AnyValue>)) -> AnyValue {
 /// `product(*iterables)`: every iterable read to its end first, then the tuples in order, the
 /// last iterable's item changing fastest (one empty tuple for no iterables).
 fn product(args: &[AnyView<'_>]) -> Result<AnyValue> {
-    let pools = args.iter().map(|a| iter_items(a.value())).collect::<Result<Vec<_>>>()?;
-    // Room for every tuple first: a product too large to hold is a MemoryError, not an abort.
-    let count = pools.iter().try_fold(1usize, |n, pool| n.checked_mul(pool.len()));
+    product_of(args, 1)
+}
+
+/// `product(*iterables, repeat=n)`, called with `repeat` first (see [`crate::ops::star_params`]).
+pub(crate) fn product_with_keywords(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    let (repeat, iterables) = args.split_first().expect("the keyword form is passed repeat first");
+    let repeat = index_arg(repeat)?;
+    let repeat =
+        usize::try_from(repeat).map_err(|_| Error::new(ErrorKind::Value, "repeat argument cannot be negative"))?;
+    product_of(iterables, repeat)
+}
+
+/// The product of `iterables` repeated `repeat` times: tuple position `j` takes its item from
+/// iterable `j % iterables.len()`, as CPython's pools repeat.
+fn product_of(iterables: &[AnyView<'_>], repeat: usize) -> Result<AnyValue> {
+    // CPython's bound: the pools' indices, `Py_ssize_t`s, must fit in `PY_SSIZE_T_MAX` bytes.
+    let most = isize::MAX as usize / size_of::<isize>();
+    if repeat > 0 && iterables.len() > most / repeat {
+        return Err(Error::new(ErrorKind::Overflow, "repeat argument too large"));
+    }
+    let width = iterables.len() * repeat;
+    // The index of each position's item in the next tuple, counted like an odometer; room for
+    // it first, as CPython makes room for its pools, so that a huge `repeat` is a MemoryError.
+    let mut at: Vec<usize> = Vec::new();
+    let bytes = width.saturating_mul(size_of::<usize>());
+    at.try_reserve_exact(width).map_err(|_| Error::out_of_memory("itertools.product", bytes))?;
+    at.resize(width, 0);
+    let pools = iterables.iter().map(|a| iter_items(a.value())).collect::<Result<Vec<_>>>()?;
+    let pool = |j: usize| &pools[j % pools.len()];
+    // Room for every tuple too: a product too large to hold is a MemoryError, not an abort.
+    let count = (0..width).try_fold(1usize, |n, j| n.checked_mul(pool(j).len()));
     let Some(count) = count else { return Err(Error::out_of_memory("itertools.product", usize::MAX)) };
     let mut out = Vec::new();
     try_reserve_items(&mut out, count, "itertools.product")?;
-    // The index of each pool's item in the next tuple, counted like an odometer.
-    let mut at = vec![0usize; pools.len()];
     for _ in 0..count {
-        out.push(Tuple::from_vec(pools.iter().zip(&at).map(|(pool, &i)| pool[i].clone()).collect()).into());
-        for (i, pool) in at.iter_mut().zip(&pools).rev() {
+        out.push(Tuple::from_vec(at.iter().enumerate().map(|(j, &i)| pool(j)[i].clone()).collect()).into());
+        for (j, i) in at.iter_mut().enumerate().rev() {
             *i += 1;
-            if *i < pool.len() {
+            if *i < pool(j).len() {
                 break;
             }
             *i = 0;

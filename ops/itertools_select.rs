@@ -1,6 +1,7 @@
 //! `itertools.takewhile`, `dropwhile`, `filterfalse`, `compress`, `starmap` and
-//! `zip_longest`: the items of an iterable a predicate or a mask selects, a function applied to
-//! each tuple, and iterables zipped to the longest; CPython 3.11's results and errors.
+//! `zip_longest` (`fillvalue=` too): the items of an iterable a predicate or a mask selects, a
+//! function applied to each tuple, and iterables zipped to the longest; CPython 3.11's results
+//! and errors.
 //!
 //! Rationale: like the other `itertools` ops here each gives the list of its items at once.
 //! `takewhile` reads its iterable one item at a time and stops where CPython's stops, so a
@@ -135,10 +136,22 @@ fn starmap(args: &[AnyView<'_>]) -> Result<AnyValue> {
 
 /// `zip_longest(*iterables)`, its `fillvalue` None.
 fn zip_longest(args: &[AnyView<'_>]) -> Result<AnyValue> {
-    let columns = args.iter().map(|a| iter_items(a.value())).collect::<Result<Vec<_>>>()?;
+    zip_longest_filled(args, AnyValue::none())
+}
+
+/// `zip_longest(*iterables, fillvalue=v)`, called with `v` first (see
+/// [`crate::ops::star_params`]).
+pub(crate) fn zip_longest_with_keywords(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    let (fill, iterables) = args.split_first().expect("the keyword form is passed fillvalue first");
+    zip_longest_filled(iterables, fill.to_owned())
+}
+
+/// Tuples of the items of each of `iterables`, `fill` for those that ran out.
+fn zip_longest_filled(iterables: &[AnyView<'_>], fill: AnyValue) -> Result<AnyValue> {
+    let columns = iterables.iter().map(|a| iter_items(a.value())).collect::<Result<Vec<_>>>()?;
     let rows = columns.iter().map(Vec::len).max().unwrap_or(0);
     let tuple = |row: usize| {
-        let items = columns.iter().map(|c| c.get(row).cloned().unwrap_or_else(AnyValue::none)).collect();
+        let items = columns.iter().map(|c| c.get(row).unwrap_or(&fill).clone()).collect();
         Tuple::from_vec(items).into()
     };
     Ok(List::from_vec((0..rows).map(tuple).collect()).into())
@@ -158,6 +171,14 @@ mod tests {
             ("itertools.compress('ABCDEF', [1, 0, 1, 0, 1, 1])", "['A', 'C', 'E', 'F']"),
             ("itertools.starmap(pow, [(2, 5), (3, 2), (10, 3)])", "[32, 9, 1000]"),
             ("itertools.zip_longest('ABCD', 'xy')", "[('A', 'x'), ('B', 'y'), ('C', None), ('D', None)]"),
+            ("itertools.zip_longest('ABCD', 'xy', fillvalue='-')", "[('A', 'x'), ('B', 'y'), ('C', '-'), ('D', '-')]"),
+            // `product`'s own examples, with `repeat=`.
+            ("itertools.product('AB', repeat=2)", "[('A', 'A'), ('A', 'B'), ('B', 'A'), ('B', 'B')]"),
+            (
+                "itertools.product(range(2), 'x', repeat=2)",
+                "[(0, 'x', 0, 'x'), (0, 'x', 1, 'x'), (1, 'x', 0, 'x'), (1, 'x', 1, 'x')]",
+            ),
+            ("itertools.product('AB', repeat=0)", "[()]"),
         ];
         for (expr, want) in cases {
             assert_eq!(run(&format!("return repr({expr})")), want, "{expr}");

@@ -203,7 +203,7 @@ _LIBRARY_OPS = [(f, name) for f, name in [
     (itertools.zip_longest, "itertools.zip_longest"),
     (heapq.heappush, "heapq.heappush"), (heapq.heappop, "heapq.heappop"), (heapq.heapify, "heapq.heapify"),
     (heapq.heapreplace, "heapq.heapreplace"), (heapq.heappushpop, "heapq.heappushpop"),
-    (heapq.nsmallest, "heapq.nsmallest"), (heapq.nlargest, "heapq.nlargest"),
+    (heapq.merge, "heapq.merge"), (heapq.nsmallest, "heapq.nsmallest"), (heapq.nlargest, "heapq.nlargest"),
     (bisect.bisect_left, "bisect.bisect_left"), (bisect.bisect_right, "bisect.bisect_right"),
     (bisect.insort_left, "bisect.insort_left"), (bisect.insort_right, "bisect.insort_right"),
     (json.loads, "json.loads"), (json.dumps, "json.dumps")] if f is not None] + [

@@ -34,6 +34,7 @@ mod lazy_generators;
 mod nested;
 mod raising;
 mod spread;
+mod star_ops;
 mod yields;
 
 /// Values a program can read by name without defining them: resources, constants, init results.

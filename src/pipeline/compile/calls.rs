@@ -124,7 +124,7 @@ impl FnCompiler<'_> {
     /// A call of the program's function that does not bind (`f(1, 2, 3)` of a function of two
     /// parameters): its arguments are evaluated, then `e` is raised, when (and if) the call runs,
     /// as CPython raises it.
-    fn raise_when_called(
+    pub(super) fn raise_when_called(
         &mut self,
         args: &[Expr],
         keywords: &[Keyword],
@@ -272,6 +272,9 @@ impl FnCompiler<'_> {
         dst: Option<Reg>,
     ) -> Result<Reg> {
         let line = self.line;
+        if let Some(star) = crate::ops::star_params::star_op(name) {
+            return self.call_star_op(star, args, keywords, dst);
+        }
         let Some(op) = crate::ops::params::op_params(name) else {
             return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
         };

@@ -1,8 +1,9 @@
 //! Calls with `*iterable` arguments (`zip(*rows)`, `f(first, *rest)`, `print(*words, sep=", ")`):
 //! the items are spread when the call runs, so the callee is called through its value (a
 //! module function, a nested one, a built-in, an op, a bound method or a function value alike)
-//! and its arity is checked then, as Python checks it. `print` keeps its keyword arguments;
-//! other calls with keywords beside `*args` are refused with the line.
+//! and its arity is checked then, as Python checks it. `print`, `zip` and the ops whose Python
+//! function takes keyword-only parameters after `*args` keep their keyword arguments; other
+//! calls with keywords beside `*args` are refused with the line.
 
 use super::{FnCompiler, dotted_path, err};
 use crate::error::{ErrorKind, Result};
@@ -14,7 +15,7 @@ use crate::pipeline::methods::Method;
 use std::slice::from_ref;
 
 /// At most this many arguments in a call with `*args` (one bit each in [`Keyed::Spread`]).
-const MAX_SPREAD_ARGS: usize = 16;
+pub(super) const MAX_SPREAD_ARGS: usize = 16;
 
 impl FnCompiler<'_> {
     /// `func(args)` where some of `args` are `*iterable`.
@@ -59,7 +60,16 @@ impl FnCompiler<'_> {
             return Ok(d);
         }
         if !keywords.is_empty() {
-            return refuse("a call with keyword arguments beside *args (but print's)");
+            let op = path
+                .as_ref()
+                .filter(|(_, root)| !self.is_defined(root))
+                .map(|(p, _)| p.strip_prefix("ops.").unwrap_or(p));
+            if let Some(star) = op.and_then(crate::ops::star_params::star_op) {
+                return self.call_star_op(star, args, keywords, dst);
+            }
+            return refuse(
+                "a call with keyword arguments beside *args (but print's, zip's and those of ops taking *args)",
+            );
         }
         let (label, receiver, callee) = match func {
             // A method of an object (not a module's function): bound once to the object, which
