@@ -117,6 +117,53 @@ impl MatchObj {
     }
 }
 
+/// The data attributes of a match (`m.lastindex`, `m.string`, ...).
+impl MatchObj {
+    /// `m.string`: the text searched.
+    pub fn string(&self) -> AnyValue {
+        AnyValue::from_text(&self.text)
+    }
+
+    /// `m.re`: the pattern that made the match (the same object, from the compile cache).
+    pub fn pattern(&self) -> Result<AnyValue> {
+        Ok(super::Pattern::compile(&self.pattern.source, self.pattern.flags)?.into_any())
+    }
+
+    /// `m.endpos`: where the search stopped, the text's end (the methods take no `endpos`).
+    pub fn endpos(&self) -> AnyValue {
+        AnyValue::from_int(self.text.chars().count() as i64)
+    }
+
+    /// `m.lastindex`: the group that closed last, None if none took part. Of two ending at the
+    /// same place, the one enclosing the other closed after it, and otherwise the later one.
+    pub fn lastindex(&self) -> AnyValue {
+        self.last_closed().map_or_else(AnyValue::none, |i| AnyValue::from_int(i as i64))
+    }
+
+    /// `m.lastgroup`: the name of [`Self::lastindex`]'s group, None if it has none.
+    pub fn lastgroup(&self) -> AnyValue {
+        let name = self.last_closed().and_then(|i| self.pattern.names.iter().find(|(_, n)| *n == i));
+        name.map_or_else(AnyValue::none, |(name, _)| AnyValue::from_text(name))
+    }
+
+    /// The number of the group that closed last, of those that took part.
+    fn last_closed(&self) -> Option<usize> {
+        let nested_in = |inner: usize, outer: usize| outer < inner && inner <= self.pattern.last_nested[outer - 1];
+        let mut last: Option<(usize, usize)> = None;
+        for (i, span) in self.spans.iter().enumerate().skip(1) {
+            let Some((_, end)) = *span else { continue };
+            let closes_later = match last {
+                None => true,
+                Some((j, last_end)) => end > last_end || (end == last_end && !nested_in(i, j)),
+            };
+            if closes_later {
+                last = Some((i, end));
+            }
+        }
+        last.map(|(i, _)| i)
+    }
+}
+
 /// Which of a group's positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Position {

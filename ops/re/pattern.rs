@@ -29,6 +29,8 @@ pub struct Compiled {
     pub groups: usize,
     /// Group names and numbers.
     pub names: Vec<(String, usize)>,
+    /// Which groups are nested in which ([`syntax::Translated::last_nested`]).
+    pub last_nested: Vec<usize>,
     /// The translation, for the anchored forms made on first use.
     translated: String,
     /// Whether the pattern may rank an empty match above a longer one at the same place.
@@ -57,7 +59,7 @@ fn build(pattern: &str) -> std::result::Result<fancy_regex::Regex, String> {
 
 impl Compiled {
     fn new(source: &str, flags: i64) -> Result<Compiled> {
-        let Translated { pattern, groups, names, flags } =
+        let Translated { pattern, groups, names, last_nested, flags } =
             syntax::translate(source, flags).map_err(|e| Error::value(e.to_string()))?;
         let search = build(&pattern).map_err(|e| unsupported(source, &e))?;
         Ok(Compiled {
@@ -65,6 +67,7 @@ impl Compiled {
             flags,
             groups,
             names,
+            last_nested,
             translated: pattern,
             may_prefer_empty: may_prefer_empty(source),
             search,

@@ -54,6 +54,9 @@ pub struct Translated {
     pub groups: usize,
     /// Group names and their numbers, in the order the groups open.
     pub names: Vec<(String, usize)>,
+    /// For each group (1-based number - 1), the number of the last group opened inside it, or
+    /// its own: group `j` is nested in group `i` when `i < j <= last_nested[i - 1]`.
+    pub last_nested: Vec<usize>,
     /// The pattern's flags: those given, with the global inline ones (`(?i)`) added.
     pub flags: i64,
 }
@@ -159,6 +162,7 @@ fn translate_unlocated(pattern: &str, flags: i64) -> Result<Translated, PatternE
         pos: 0,
         groups: 0,
         closed: Vec::new(),
+        last_nested: Vec::new(),
         names: Vec::new(),
         lookbehind: 0,
     };
@@ -179,7 +183,7 @@ fn translate_unlocated(pattern: &str, flags: i64) -> Result<Translated, PatternE
         return Err(p.error_at("unbalanced parenthesis", p.pos));
     }
     let pattern = if flags & IGNORECASE != 0 { format!("(?i:{body})") } else { body };
-    Ok(Translated { pattern, groups: p.groups, names: p.names, flags: flags | UNICODE })
+    Ok(Translated { pattern, groups: p.groups, names: p.names, last_nested: p.last_nested, flags: flags | UNICODE })
 }
 
 struct Parser {
@@ -189,6 +193,8 @@ struct Parser {
     groups: usize,
     /// Whether each group (1-based index - 1) has closed.
     closed: Vec<bool>,
+    /// The last group opened inside each group, as [`Translated::last_nested`] says.
+    last_nested: Vec<usize>,
     names: Vec<(String, usize)>,
     /// Depth of lookbehind assertions around the current point.
     lookbehind: usize,
@@ -529,6 +535,7 @@ impl Parser {
         self.groups += 1;
         let n = self.groups;
         self.closed.push(false);
+        self.last_nested.push(n);
         if let Some(name) = name {
             if let Some((_, old)) = self.names.iter().find(|(m, _)| *m == name) {
                 let message = format!("redefinition of group name '{name}' as group {n}; was group {old}");
@@ -538,6 +545,7 @@ impl Parser {
         }
         let body = self.group_body(flags, start)?;
         self.closed[n - 1] = true;
+        self.last_nested[n - 1] = self.groups;
         Ok((format!("({body})"), Item::Repeatable))
     }
 

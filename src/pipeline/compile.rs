@@ -1058,6 +1058,10 @@ impl<'a> FnCompiler<'a> {
                     // `e.args` of an exception.
                     return self.attribute_call(crate::pipeline::exception_value::args_attribute_func(), value, dst);
                 }
+                // `d.maxlen`, `m.lastgroup` and the other data attributes of built-in types.
+                if let Some(reader) = crate::pipeline::attributes::attribute_func(attr) {
+                    return self.attribute_call(reader, value, dst);
+                }
                 // A bound method as a value (`key=counts.get`): the method bound to the object.
                 if let Some(method) = Method::from_name(attr) {
                     let d = self.dst(dst);

@@ -5,6 +5,7 @@
 
 mod append_loop;
 pub mod ast;
+pub(crate) mod attributes;
 pub mod batch;
 pub(crate) mod binding;
 mod builtin_numbers;

@@ -1,0 +1,101 @@
+//! The data attributes of built-in values that a script may read: a deque's `maxlen`, a
+//! defaultdict's `default_factory`, a match's `string`, `re`, `pos`, `endpos`, `lastindex` and
+//! `lastgroup`, and a compiled pattern's `pattern`, `flags` and `groupindex`.
+//!
+//! Rationale: anyscript has no attribute lookup of its own (its values are not objects with a
+//! `__dict__`), so `x.attr` that is not a method compiles to a call of the attribute's reader,
+//! which looks at the value when the line runs and gives CPython's value, or CPython's
+//! `AttributeError` message (a TypeError here) for a value that has no such attribute.
+
+use crate::container::DictKind;
+use crate::error::Result;
+use crate::ops::re::{Pattern, match_of};
+use crate::pipeline::deque_ops::deque_of;
+use crate::pipeline::value_ops::{dict_obj, type_error, vname};
+use crate::{AnyValue, Dict, PackedFunc, Value};
+use std::sync::LazyLock;
+
+/// The data attributes anyscript reads, each with its reader.
+const ATTRIBUTES: [&str; 11] = [
+    "maxlen",
+    "default_factory",
+    "string",
+    "re",
+    "pos",
+    "endpos",
+    "lastindex",
+    "lastgroup",
+    "pattern",
+    "flags",
+    "groupindex",
+];
+
+/// The reader of data attribute `attr` as a function value of one argument, if a built-in
+/// type has that attribute.
+pub(crate) fn attribute_func(attr: &str) -> Option<PackedFunc> {
+    static READERS: LazyLock<Vec<PackedFunc>> = LazyLock::new(|| {
+        ATTRIBUTES.iter().map(|&attr| PackedFunc::new(move |args| read(attr, args[0].value()))).collect()
+    });
+    ATTRIBUTES.iter().position(|a| *a == attr).map(|i| READERS[i].clone())
+}
+
+/// `x.attr`.
+fn read(attr: &str, x: Value<'_>) -> Result<AnyValue> {
+    let found = match attr {
+        "maxlen" => deque_of(x).map(|d| Ok(d.maxlen().map_or_else(AnyValue::none, |n| AnyValue::from_int(n as i64)))),
+        "default_factory" => dict_obj(x).and_then(|d| match d.kind() {
+            DictKind::Default(factory) => Some(Ok(factory.clone())),
+            _ => None,
+        }),
+        "string" | "re" | "pos" | "endpos" | "lastindex" | "lastgroup" => match_of(x).map(|m| match attr {
+            "string" => Ok(m.string()),
+            "re" => m.pattern(),
+            "pos" => Ok(AnyValue::from_int(0)),
+            "endpos" => Ok(m.endpos()),
+            "lastindex" => Ok(m.lastindex()),
+            _ => Ok(m.lastgroup()),
+        }),
+        _ => Pattern::of(x).map(|p| match attr {
+            "pattern" => Ok(AnyValue::from_text(&p.source)),
+            "flags" => Ok(AnyValue::from_int(p.flags)),
+            _ => {
+                let mut index = Dict::new();
+                for (name, n) in &p.names {
+                    index.try_set(AnyValue::from_text(name), AnyValue::from_int(*n as i64), "groupindex")?;
+                }
+                Ok(index.into_any())
+            }
+        }),
+    };
+    found.unwrap_or_else(|| Err(type_error(format!("'{}' object has no attribute '{attr}'", vname(x)))))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::test_values::run_main as run;
+
+    #[test]
+    fn reads_what_cpython_reads() {
+        // Values from CPython 3.11.
+        let cases = [
+            ("collections.deque('abc', 2).maxlen", "2"),
+            ("collections.deque('abc').maxlen", "None"),
+            ("collections.defaultdict(list).default_factory is list", "True"),
+            ("re.match(r'(a)(b)?', 'ac').lastindex", "1"),
+            ("re.match(r'((a)(b))', 'ab').lastindex", "1"),
+            ("re.match(r'(a)(b?)', 'a').lastindex", "2"),
+            ("re.match(r'(a)|b', 'b').lastindex", "None"),
+            ("re.search(r'(?P<num>\\d+)|(?P<word>\\w+)', ' ab').lastgroup", "'word'"),
+            ("re.match(r'(?P<x>a)(b)', 'ab').lastgroup", "None"),
+            ("re.search('b', 'abc').string", "'abc'"),
+            ("(re.search('b', 'abc').pos, re.search('b', 'aébc').endpos)", "(0, 4)"),
+            ("re.compile('(?P<a>x)(y)', re.I).groupindex", "{'a': 1}"),
+            ("(re.compile('x+', re.I).pattern, re.compile('x+', re.I).flags)", "('x+', 34)"),
+            ("re.search('b', 'abc').re == re.compile('b')", "True"),
+            ("[1].maxlen", "Type: 'list' object has no attribute 'maxlen'"),
+        ];
+        for (expr, want) in cases {
+            assert_eq!(run(&format!("return repr({expr})")), want, "{expr}");
+        }
+    }
+}
