@@ -10,6 +10,8 @@ pub mod batch;
 pub(crate) mod binding;
 mod builtin_numbers;
 pub mod builtins;
+mod codec_names;
+mod codec_units;
 pub mod compile;
 pub(crate) mod counter;
 pub(crate) mod deque_ops;

@@ -1,51 +1,17 @@
-//! `str.encode(encoding, errors)` and `bytes.decode(encoding, errors)` for UTF-8, ASCII and
-//! Latin-1 with the `strict`, `ignore` and `replace` handlers, with CPython 3.11's results and
-//! messages. A codec error is a `ValueError` (CPython's `UnicodeError` is one); an unknown
-//! encoding or handler is a `LookupError`, which anyscript raises as a `KeyError` (one too).
+//! `str.encode(encoding, errors)` and `bytes.decode(encoding, errors)` for UTF-8, UTF-16,
+//! UTF-32 (each byte order, with or without a mark), ASCII, Latin-1 and Windows-1252, with the
+//! `strict`, `ignore`, `replace`, `backslashreplace` and `xmlcharrefreplace` handlers, with
+//! CPython 3.11's results and messages. A codec error is a `ValueError` (CPython's
+//! `UnicodeError` is one); an unknown encoding or handler is a `LookupError`, which anyscript
+//! raises as a `KeyError` (one too). The codecs themselves are `codec_units.rs`; which name
+//! means which is `codec_names.rs`.
 
 use super::Slot;
+use super::codec_names::{Named, codec_named};
+use super::codec_units::{byte_of, decode_until_error, encode_whole, read_mark, unencodable_reason};
 use super::value_ops::{Text, text_slot, type_error, vname};
 use crate::error::{Error, ErrorKind, Result};
 use crate::{AnyView, Value};
-
-/// The codecs anyscript has.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Codec {
-    Utf8,
-    Ascii,
-    Latin1,
-}
-
-impl Codec {
-    /// The codec an encoding name means, after CPython's normalisation (case, `_` for `-`).
-    fn named(name: &str) -> Result<Codec> {
-        let norm = name.to_ascii_lowercase().replace('_', "-");
-        Ok(match norm.as_str() {
-            "utf-8" | "utf8" | "u8" | "utf" | "cp65001" => Codec::Utf8,
-            "ascii" | "us-ascii" | "646" | "us" => Codec::Ascii,
-            "latin-1" | "latin1" | "iso-8859-1" | "iso8859-1" | "8859" | "l1" | "latin" | "cp819" => Codec::Latin1,
-            _ => return Err(Error::new(ErrorKind::Key, format!("unknown encoding: {name}"))),
-        })
-    }
-
-    /// The name CPython's messages give it.
-    fn name(self) -> &'static str {
-        match self {
-            Codec::Utf8 => "utf-8",
-            Codec::Ascii => "ascii",
-            Codec::Latin1 => "latin-1",
-        }
-    }
-
-    /// One past the highest code point it encodes.
-    fn limit(self) -> u32 {
-        match self {
-            Codec::Utf8 => 0x110000,
-            Codec::Ascii => 0x80,
-            Codec::Latin1 => 0x100,
-        }
-    }
-}
 
 /// What to do at a character or byte the codec cannot take.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -53,6 +19,8 @@ enum Handler {
     Strict,
     Ignore,
     Replace,
+    BackslashReplace,
+    XmlCharRefReplace,
 }
 
 /// The handler named `name`; CPython looks it up only when it is needed, so an unknown name is
@@ -62,8 +30,21 @@ fn handler(name: &str) -> std::result::Result<Handler, String> {
         "strict" => Ok(Handler::Strict),
         "ignore" => Ok(Handler::Ignore),
         "replace" => Ok(Handler::Replace),
+        "backslashreplace" => Ok(Handler::BackslashReplace),
+        "xmlcharrefreplace" => Ok(Handler::XmlCharRefReplace),
         other => Err(other.to_string()),
     }
+}
+
+/// An error of the handler's own: CPython's codecs in C raise it as it is; those of its
+/// `encodings` package wrap it, naming the codec as the call named it.
+fn handler_error(named: &Named<'_>, doing: &str, e: Error) -> Error {
+    if named.fast {
+        return e;
+    }
+    let class = if e.kind() == ErrorKind::Type { "TypeError" } else { "LookupError" };
+    let message = format!("{doing} with '{}' codec failed ({class}: {})", named.given, e.message());
+    Error::new(e.kind(), message)
 }
 
 fn unknown_handler(name: &str) -> Error {
@@ -71,7 +52,11 @@ fn unknown_handler(name: &str) -> Error {
 }
 
 /// The `encoding` and `errors` arguments, with CPython's argument errors.
-fn codec_args(method: &str, args: &[AnyView<'_>]) -> Result<(Codec, std::result::Result<Handler, String>)> {
+fn codec_args<'a>(
+    method: &str,
+    args: &[AnyView<'_>],
+    encoding: &'a mut String,
+) -> Result<(Named<'a>, std::result::Result<Handler, String>)> {
     let text_arg = |i: usize, what: &str, default: &'static str| -> Result<String> {
         match args.get(i).map(|a| a.value()) {
             None => Ok(default.to_string()),
@@ -82,18 +67,14 @@ fn codec_args(method: &str, args: &[AnyView<'_>]) -> Result<(Codec, std::result:
             }),
         }
     };
-    let encoding = text_arg(0, "encoding", "utf-8")?;
+    *encoding = text_arg(0, "encoding", "utf-8")?;
     let errors = text_arg(1, "errors", "strict")?;
-    Ok((Codec::named(&encoding)?, handler(&errors)))
+    Ok((codec_named(encoding)?, handler(&errors)))
 }
 
 /// How CPython's messages show a character: `'\xe9'`, `'\u20ac'`, `'\U0001f600'`.
 fn escaped(c: char) -> String {
-    match c as u32 {
-        n if n < 0x100 => format!("'\\x{n:02x}'"),
-        n if n < 0x10000 => format!("'\\u{n:04x}'"),
-        n => format!("'\\U{n:08x}'"),
-    }
+    format!("'{}'", escaped_bare(c))
 }
 
 /// `bytes()`, `bytes(n)`, `bytes(text, encoding[, errors])`, `bytes(iterable_of_ints)` and
@@ -144,98 +125,88 @@ pub(crate) fn encode(t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
 
 /// [`encode`] for `method` (`encode` or `bytes`), which its messages name.
 fn encode_for(method: &str, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
-    let (codec, handler) = codec_args(method, args)?;
-    let chars: Vec<char> = t.chars().collect();
-    if codec == Codec::Utf8 {
-        return Ok(Slot::from_bytes(t.as_str().as_bytes()));
+    let mut encoding = String::new();
+    let (named, handler) = codec_args(method, args, &mut encoding)?;
+    let codec = named.codec;
+    if let Some(bytes) = encode_whole(codec, &t.as_str()) {
+        return Ok(Slot::from_bytes(&bytes));
     }
+    let chars: Vec<char> = t.chars().collect();
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;
     while i < chars.len() {
-        let c = chars[i];
-        if (c as u32) < codec.limit() {
-            out.push(c as u32 as u8);
+        if let Some(b) = byte_of(codec, chars[i]) {
+            out.push(b);
             i += 1;
             continue;
         }
         // A run of characters the codec cannot take is one error, as CPython reports it.
-        let end = chars[i..].iter().position(|&c| (c as u32) < codec.limit()).map_or(chars.len(), |k| i + k);
+        let end = chars[i..].iter().position(|&c| byte_of(codec, c).is_some()).map_or(chars.len(), |k| i + k);
+        let run = &chars[i..end];
         match handler {
             Ok(Handler::Ignore) => {}
-            Ok(Handler::Replace) => out.extend(std::iter::repeat_n(b'?', end - i)),
+            Ok(Handler::Replace) => out.extend(std::iter::repeat_n(b'?', run.len())),
+            Ok(Handler::BackslashReplace) => run.iter().for_each(|&c| out.extend(escaped_bare(c).bytes())),
+            Ok(Handler::XmlCharRefReplace) => run.iter().for_each(|&c| out.extend(format!("&#{};", c as u32).bytes())),
             Ok(Handler::Strict) => {
-                let range = if end - i == 1 {
-                    format!("character {} in position {i}", escaped(c))
+                let range = if run.len() == 1 {
+                    format!("character {} in position {i}", escaped(run[0]))
                 } else {
                     format!("characters in position {i}-{}", end - 1)
                 };
-                return Err(Error::value(format!(
-                    "'{}' codec can't encode {range}: ordinal not in range({})",
-                    codec.name(),
-                    codec.limit()
-                )));
+                let reason = unencodable_reason(codec);
+                return Err(Error::value(format!("'{}' codec can't encode {range}: {reason}", codec.name())));
             }
-            Err(name) => return Err(unknown_handler(&name)),
+            Err(ref name) => return Err(handler_error(&named, "encoding", unknown_handler(name))),
         }
         i = end;
     }
     Ok(Slot::from_bytes(&out))
 }
 
+/// `\xe9`, `\u20ac`, `\U0001f600`: the `backslashreplace` handler's text for a character.
+fn escaped_bare(c: char) -> String {
+    match c as u32 {
+        n if n < 0x100 => format!("\\x{n:02x}"),
+        n if n < 0x10000 => format!("\\u{n:04x}"),
+        n => format!("\\U{n:08x}"),
+    }
+}
+
 /// `data.decode(encoding='utf-8', errors='strict')`.
 pub(crate) fn decode(data: &[u8], args: &[AnyView<'_>]) -> Result<Slot> {
-    let checked = codec_args("decode", args);
+    let mut encoding = String::new();
+    let checked = codec_args("decode", args, &mut encoding);
     // CPython decodes empty bytes to "" before it looks the codec up.
     if data.is_empty() && !matches!(&checked, Err(e) if e.kind() == ErrorKind::Type) {
         return Ok(text_slot("", false));
     }
-    let (codec, handler) = checked?;
+    let (named, handler) = checked?;
+    let (codec, start) = read_mark(named.codec, data);
     let mut out = String::with_capacity(data.len());
-    let mut rest = data;
-    let mut pos = 0;
-    while !rest.is_empty() {
-        // The longest prefix the codec takes, and the bytes of the error after it.
-        let (good, bad, reason) = match codec {
-            Codec::Latin1 => (rest.len(), 0, ""),
-            Codec::Ascii => {
-                let good = rest.iter().position(|&b| b >= 0x80).unwrap_or(rest.len());
-                (good, usize::from(good < rest.len()), "ordinal not in range(128)")
-            }
-            Codec::Utf8 => match std::str::from_utf8(rest) {
-                Ok(_) => (rest.len(), 0, ""),
-                Err(e) => {
-                    let good = e.valid_up_to();
-                    match e.error_len() {
-                        None => (good, rest.len() - good, "unexpected end of data"),
-                        Some(n) if n == 1 && !(0xC2..=0xF4).contains(&rest[good]) => (good, 1, "invalid start byte"),
-                        Some(n) => (good, n, "invalid continuation byte"),
-                    }
-                }
-            },
-        };
-        match codec {
-            Codec::Utf8 => out.push_str(std::str::from_utf8(&rest[..good]).expect("checked valid")),
-            _ => out.extend(rest[..good].iter().map(|&b| b as char)),
-        }
-        if bad == 0 {
-            break;
-        }
+    let mut pos = start;
+    while let Some(bad) = decode_until_error(codec, data, pos, &mut out) {
         match handler {
             Ok(Handler::Ignore) => {}
             Ok(Handler::Replace) => out.push('\u{FFFD}'),
-            Ok(Handler::Strict) => {
-                let at = pos + good;
-                let range = if bad == 1 {
-                    format!("byte 0x{:02x} in position {at}", rest[good])
-                } else {
-                    format!("bytes in position {at}-{}", at + bad - 1)
-                };
-                return Err(Error::value(format!("'{}' codec can't decode {range}: {reason}", codec.name())));
+            Ok(Handler::BackslashReplace) => {
+                data[bad.start..bad.end].iter().for_each(|b| out.push_str(&format!("\\x{b:02x}")))
             }
-            Err(name) => return Err(unknown_handler(&name)),
+            Ok(Handler::XmlCharRefReplace) => {
+                let e = type_error("don't know how to handle UnicodeDecodeError in error callback");
+                return Err(handler_error(&named, "decoding", e));
+            }
+            Ok(Handler::Strict) => {
+                let range = if bad.end - bad.start == 1 {
+                    format!("byte 0x{:02x} in position {}", data[bad.start], bad.start)
+                } else {
+                    format!("bytes in position {}-{}", bad.start, bad.end - 1)
+                };
+                return Err(Error::value(format!("'{}' codec can't decode {range}: {}", codec.name(), bad.reason)));
+            }
+            Err(ref name) => return Err(handler_error(&named, "decoding", unknown_handler(name))),
         }
-        pos += good + bad;
-        rest = &rest[good + bad..];
+        pos = bad.end;
     }
     Ok(text_slot(&out, false))
 }
@@ -336,5 +307,51 @@ mod tests {
         assert_eq!(dec(b"a\xffb\xe2\x82", &["utf-8", "replace"]).unwrap(), "'a\u{fffd}b\u{fffd}'");
         assert_eq!(dec(b"a\xffb", &["utf-8", "ignore"]).unwrap(), "'ab'");
         assert_eq!(dec(b"\xe9t\xe9", &["latin1"]).unwrap(), "'été'");
+    }
+
+    // Expected values: CPython 3.11's for the same calls.
+    #[test]
+    fn wide_and_windows_codecs_and_handlers_as_cpython() {
+        assert_eq!(enc("a😀", &["utf-16"]).unwrap(), r"b'\xff\xfea\x00=\xd8\x00\xde'");
+        assert_eq!(enc("a😀", &["utf-16-be"]).unwrap(), r"b'\x00a\xd8=\xde\x00'");
+        assert_eq!(enc("", &["utf-32"]).unwrap(), r"b'\xff\xfe\x00\x00'");
+        assert_eq!(enc("é€😀", &["ascii", "backslashreplace"]).unwrap(), r"b'\\xe9\\u20ac\\U0001f600'");
+        assert_eq!(enc("é€😀", &["ascii", "xmlcharrefreplace"]).unwrap(), "b'&#233;&#8364;&#128512;'");
+        assert_eq!(
+            enc("aĀĀb", &["cp1252"]).unwrap_err(),
+            "'charmap' codec can't encode characters in position 1-2: character maps to <undefined>"
+        );
+        assert_eq!(
+            enc("Ā", &["cp1252", "bogus"]).unwrap_err(),
+            "encoding with 'cp1252' codec failed (LookupError: unknown error handler name 'bogus')"
+        );
+        assert_eq!(dec(b"\x00\xd8a", &["utf-16-le", "replace"]).unwrap(), "'\u{fffd}'");
+        assert_eq!(dec(b"\x00\xd8a\x00b\x00", &["utf-16-le", "replace"]).unwrap(), "'\u{fffd}ab'");
+        assert_eq!(
+            dec(b"\x00\xdca\x00", &["utf-16-le"]).unwrap_err(),
+            "'utf-16-le' codec can't decode bytes in position 0-1: illegal encoding"
+        );
+        assert_eq!(
+            dec(b"a\x00\x00\xd8", &["utf-16-le"]).unwrap_err(),
+            "'utf-16-le' codec can't decode bytes in position 2-3: unexpected end of data"
+        );
+        assert_eq!(dec(b"\xfe\xff\x00a", &["utf-16"]).unwrap(), "'a'");
+        assert_eq!(
+            dec(b"\x00\x00\x11\x00", &["utf-32-le"]).unwrap_err(),
+            "'utf-32-le' codec can't decode bytes in position 0-3: code point not in range(0x110000)"
+        );
+        assert_eq!(
+            dec(b"a", &["utf-32"]).unwrap_err(),
+            "'utf-32-le' codec can't decode byte 0x61 in position 0: truncated data"
+        );
+        assert_eq!(
+            dec(b"a\x81\x8db", &["cp1252"]).unwrap_err(),
+            "'charmap' codec can't decode byte 0x81 in position 1: character maps to <undefined>"
+        );
+        assert_eq!(dec(b"a\xff\xfe", &["utf-8", "backslashreplace"]).unwrap(), r"'a\\xff\\xfe'");
+        assert_eq!(
+            dec(b"\x81", &["cp1252", "xmlcharrefreplace"]).unwrap_err(),
+            "decoding with 'cp1252' codec failed (TypeError: don't know how to handle UnicodeDecodeError in error callback)"
+        );
     }
 }
