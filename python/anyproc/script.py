@@ -43,6 +43,7 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from . import _native
 from .trace import _record_script, _set_script_call
+from ._lru import CACHE_DECORATORS, CACHE_WRAPPER, cached_function
 from ._ops import OpNamespace
 from ._unparse import unparse_constant, unparse_function
 
@@ -163,6 +164,9 @@ def script(fn: Optional[Callable] = None, *, while_limit: Optional[int] = None,
         return fn
     if isinstance(fn, ScriptFunction):
         fn = fn.__wrapped__
+    wrapper = fn if isinstance(fn, CACHE_WRAPPER) else None
+    if wrapper is not None:
+        fn = fn.__wrapped__
     if not isinstance(fn, types.FunctionType):
         raise TypeError(f"anyproc.script takes a Python function, not {type(fn).__name__}")
     if fn.__name__ == "<lambda>":
@@ -170,12 +174,14 @@ def script(fn: Optional[Callable] = None, *, while_limit: Optional[int] = None,
         raise SyntaxError("anyproc.script does not support lambda; use def",
                           (code.co_filename, code.co_firstlineno, 1, None))
     lowerer = _Lowerer()
-    lowerer.name_of(fn)
+    # An `lru_cache` of a function runs behind its cache, which the entry stands for.
+    entry = fn if wrapper is None else lowerer.cached(wrapper)
+    lowerer.name_of(entry)
     lowerer.run()
     module = {"functions": [d for d, _ in lowerer.defs], "constants": [c for c, _ in lowerer.constants]}
     text = json.dumps(module, ensure_ascii=False, allow_nan=False)
     try:
-        func = _native.script_json(text, lowerer.names[fn], while_limit=while_limit, max_depth=max_depth)
+        func = _native.script_json(text, lowerer.names[entry], while_limit=while_limit, max_depth=max_depth)
     except SyntaxError as e:
         raise lowerer.located(e) from None
     return ScriptFunction(func, fn, text, [(d["name"], src) for d, src in lowerer.defs + lowerer.constants])
@@ -370,12 +376,26 @@ class _Lowerer:
         self.fn: Any = None
         self.src: Any = None
         self.locals: Set[str] = set()
+        #: id of an ``lru_cache`` wrapper -> the plain function that stands for it
+        self.cache_functions: Dict[int, types.FunctionType] = {}
+        #: id of a function an ``lru_cache`` wraps -> the wrapper
+        self.cache_wrapped: Dict[int, Any] = {}
         #: names the imports at the top of the function's body bind -> the objects they bind
         self.imports: Dict[str, Any] = {}
         #: those import statements, which lower to nothing
         self.import_nodes: Set[int] = set()
 
     # ---- functions ------------------------------------------------------------------------
+
+    def cached(self, wrapper: Any) -> types.FunctionType:
+        """The plain function that stands for ``wrapper``, an ``lru_cache`` of a function
+        (``_lru.py``): one per wrapper, so that every caller shares its cache."""
+        made = self.cache_functions.get(id(wrapper))
+        if made is None:
+            made = cached_function(wrapper)
+            self.cache_functions[id(wrapper)] = made
+            self.cache_wrapped[id(wrapper.__wrapped__)] = wrapper  # kept alive: its id stays its own
+        return made
 
     def name_of(self, fn: Any) -> str:
         """The module name of ``fn``, queueing it to be lowered the first time it is seen."""
@@ -420,7 +440,10 @@ class _Lowerer:
             # `@anyproc.script` and `@anyproc.script(while_limit=...)`: the function being
             # compiled is what they decorate (the limits apply to the entry's program).
             target = deco.func if isinstance(deco, ast.Call) else deco
-            if self.resolve_value(target) is not script:
+            decorator = self.resolve_value(target)
+            if id(fn) in self.cache_wrapped and any(decorator is d for d in CACHE_DECORATORS):
+                continue  # its cache is the function in front of it (`_lru.py`)
+            if decorator is not script:
                 raise self.src.error(deco, "decorators")
         args = node.args
         if args.vararg:
@@ -540,6 +563,8 @@ class _Lowerer:
         op = _module_op(value)
         if op is not None:
             return _op_chain(op)
+        if isinstance(value, CACHE_WRAPPER):
+            return _name(self.name_of(self.cached(value)))
         if isinstance(value, (types.FunctionType, ScriptFunction)):
             return _name(self.name_of(value))
         if isinstance(value, types.BuiltinFunctionType):
