@@ -374,15 +374,56 @@ def bench_keywords(n_lines: int, quick: bool) -> None:
             f"**{best['py'] / best[threads]:.2f}x**")
 
 
+def words_by_find(text):
+    # A hand-written tokenizer's loop: find the next space from where the last word ended.
+    words = []
+    i = 0
+    while True:
+        j = text.find(" ", i)
+        if j < 0:
+            words.append(text[i:])
+            return len(words)
+        words.append(text[i:j])
+        i = j + 1
+
+
+def spaces_by_index(text):
+    # Walking a text by index, its length read at every step.
+    n = 0
+    i = 0
+    while i < len(text):
+        if text[i] == " ":
+            n += 1
+        i += 1
+    return n
+
+
+def bench_scan(quick: bool) -> None:
+    """Loops that index a long text (``text.find(" ", i)``, ``text[i:j]``, ``text[i]``,
+    ``len(text)``), linear in CPython: over the corpus as one text, its ASCII lines alone (a
+    UTF-8 heap string in anyproc) and all of it (UCS4)."""
+    with open(data_file("corpus/dev_sample.txt", "dev_sample_head.txt"), encoding="utf-8") as f:
+        lines = f.read().split("\n")[: 20_000 if quick else 150_000]
+    texts = {"ASCII lines": " ".join(line for line in lines if line.isascii()), "all lines": " ".join(lines)}
+    for label, py in (("`text.find(' ', i)` and `text[i:j]` per word", words_by_find),
+                      ("`while i < len(text): text[i]` per character", spaces_by_index)):
+        ours = anyproc.script(py)
+        for which, text in texts.items():
+            assert ours(text) == py(text)
+            best = interleaved_best({"py": lambda: py(text), "ours": lambda: ours(text)}, 2 if quick else 3)
+            row("scan", f"{label}, {which} ({len(text) / 1e6:.1f} M chars) as one text", f"{best['ours'] * 1e3:.0f} ms",
+                f"CPython {best['py'] * 1e3:.0f} ms", f"**{best['py'] / best['ours']:.2f}x**")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller inputs, fewer repeats")
     ap.add_argument("--lines", type=int, default=None, help="corpus lines for (b) (default 20,000; quick 3,000)")
     ap.add_argument("--words", type=int, default=None, help="words for (c), and for (e) up to 300,000 (default 1,000,000; quick 100,000)")
-    ap.add_argument("--only", choices=["calls", "bert", "split", "format", "glue"], action="append",
+    ap.add_argument("--only", choices=["calls", "bert", "split", "format", "glue", "scan"], action="append",
                     help="run only these parts")
     args = ap.parse_args()
-    only = set(args.only or ["calls", "bert", "split", "format", "glue"])
+    only = set(args.only or ["calls", "bert", "split", "format", "glue", "scan"])
     lines = args.lines or (3_000 if args.quick else 20_000)
     words = args.words or (100_000 if args.quick else 1_000_000)
     print(f"anyproc {anyproc.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs", file=sys.stderr)
@@ -397,6 +438,8 @@ def main() -> None:
     if "glue" in only:
         bench_glue(min(words, 300_000), args.quick)
         bench_keywords(30_000 if args.quick else 150_000, args.quick)
+    if "scan" in only:
+        bench_scan(args.quick)
     print("Ratios are reference time / anyproc time: above 1 means anyproc is faster.\n")
     print("| what | anyproc | reference | ratio |")
     print("|---|---|---|---|")

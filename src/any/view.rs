@@ -4,7 +4,7 @@ use super::heap_kinds::Utf8Kind;
 use super::pad::AnyPad;
 use super::type_index::*;
 use super::value_ref::{Value, decode};
-use crate::object::{ObjPtr, ObjRef, ObjectType, tail_slice};
+use crate::object::{ObjPtr, ObjRef, ObjectType, cached_count, tail_slice};
 use anyproc_abi::RawAny;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
@@ -143,6 +143,22 @@ impl<'a> AnyView<'a> {
             };
             Some(std::str::from_utf8_unchecked(bytes))
         }
+    }
+
+    /// The number of characters of a UTF-8 string value (inline, borrowed or heap). A heap
+    /// string counts them once and keeps the count, so that `len(s)` of a long text, and
+    /// indexing one that is ASCII, cost O(1) after the first time, as they do in CPython.
+    pub fn char_count(&self) -> Option<usize> {
+        if self.raw.type_index == STR {
+            // SAFETY: a `STR` view's object is a live heap UTF-8 string (see the constructors),
+            // whose elements are valid UTF-8.
+            let ptr = unsafe { NonNull::new_unchecked(self.raw.payload.v_ptr.cast()) };
+            // SAFETY: as above. Each character has one byte that is not a continuation byte.
+            return Some(unsafe {
+                cached_count::<Utf8Kind>(ptr, |b| b.iter().filter(|&&c| (c as i8) >= -0x40).count())
+            });
+        }
+        self.as_str().map(|s| s.chars().count())
     }
 
     /// The borrowed object, if this views one.

@@ -23,5 +23,5 @@ pub use object_type::{ObjectType, SubObject};
 pub use pool::ObjectPool;
 pub use recycle::{Recycle, RecycleBin};
 pub use release::MAX_NESTED_DELETERS;
-pub use tail_array::{TailArray, TailKind, tail_slice};
+pub use tail_array::{TailArray, TailKind, cached_count, tail_slice};
 pub use type_registry::{TypeInfo, is_instance, register_type, type_index_of, type_info, type_name};

@@ -9,6 +9,10 @@ use super::object_type::ObjectType;
 use std::alloc::{Layout, alloc, dealloc, handle_alloc_error, realloc};
 use std::marker::PhantomData;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// [`TailArray`]'s cached count before it is first computed.
+const UNCOUNTED: usize = usize::MAX;
 
 /// The element type and type index of one kind of tail array.
 ///
@@ -30,6 +34,9 @@ pub struct TailArray<K: TailKind> {
     /// The element count; `GROWN` is set once [`TailArray::append_unique`] has made room for
     /// more, and the allocation then holds [`grown_capacity`] elements.
     len: usize,
+    /// A count the kind keeps of its elements (a UTF-8 string's characters), [`UNCOUNTED`]
+    /// until first asked for ([`cached_count`]); an append resets it.
+    counted: AtomicUsize,
     _kind: PhantomData<K>,
     _elems: [K::Elem; 0],
 }
@@ -95,7 +102,13 @@ impl<K: TailKind> TailArray<K> {
         // are copied in one go (the elements are `Copy`, and `elems` cannot overlap new memory).
         unsafe {
             base.as_ptr().add(1).cast::<K::Elem>().copy_from_nonoverlapping(elems.as_ptr(), len);
-            base.as_ptr().write(TailArray { header: Object::blank(), len, _kind: PhantomData, _elems: [] });
+            base.as_ptr().write(TailArray {
+                header: Object::blank(),
+                len,
+                counted: AtomicUsize::new(UNCOUNTED),
+                _kind: PhantomData,
+                _elems: [],
+            });
             ObjRef::adopt(base, free_tail_array::<K>)
         }
     }
@@ -124,7 +137,13 @@ impl<K: TailKind> TailArray<K> {
                 data.add(written).write(e);
                 written += 1;
             }
-            base.as_ptr().write(TailArray { header: Object::blank(), len, _kind: PhantomData, _elems: [] });
+            base.as_ptr().write(TailArray {
+                header: Object::blank(),
+                len,
+                counted: AtomicUsize::new(UNCOUNTED),
+                _kind: PhantomData,
+                _elems: [],
+            });
             if written != len {
                 // The iterator ended early (a caller bug, not an input error): keep what
                 // arrived in an exactly sized copy, and free this allocation with its own layout.
@@ -152,7 +171,13 @@ impl<K: TailKind> TailArray<K> {
         // which `fill` initialises (the caller's contract) before the array is adopted.
         unsafe {
             fill(base.as_ptr().add(1).cast::<K::Elem>());
-            base.as_ptr().write(TailArray { header: Object::blank(), len, _kind: PhantomData, _elems: [] });
+            base.as_ptr().write(TailArray {
+                header: Object::blank(),
+                len,
+                counted: AtomicUsize::new(UNCOUNTED),
+                _kind: PhantomData,
+                _elems: [],
+            });
             Some(ObjRef::adopt(base, free_tail_array::<K>))
         }
     }
@@ -239,6 +264,7 @@ impl<K: TailKind> TailArray<K> {
             std::ptr::copy_nonoverlapping(extra.as_ptr(), data.add(len), extra.len());
             let grown_flag = if new_len > capacity || (*base.as_ptr()).len & GROWN != 0 { GROWN } else { 0 };
             (*base.as_ptr()).len = new_len | grown_flag;
+            (*base.as_ptr()).counted.store(UNCOUNTED, Ordering::Relaxed);
             Ok(ObjRef::from_raw(base.cast()))
         }
     }
@@ -257,6 +283,27 @@ pub unsafe fn tail_slice<'a, K: TailKind>(ptr: NonNull<Object>) -> &'a [K::Elem]
     unsafe {
         let len = (*head.as_ptr()).len & !GROWN;
         std::slice::from_raw_parts(head.as_ptr().add(1).cast::<K::Elem>(), len)
+    }
+}
+
+/// `count` of the elements of the tail array at `ptr`, computed the first time and kept in the
+/// array: its elements do not change while it is shared, and an append resets the count.
+/// Threads that count at once store the same number.
+///
+/// # Safety
+/// `ptr` must point to a live `TailArray<K>`.
+pub unsafe fn cached_count<K: TailKind>(ptr: NonNull<Object>, count: impl FnOnce(&[K::Elem]) -> usize) -> usize {
+    let head = ptr.cast::<TailArray<K>>();
+    // SAFETY: the caller guarantees liveness; the count is an atomic, read and written shared.
+    let counted = unsafe { &(*head.as_ptr()).counted };
+    match counted.load(Ordering::Relaxed) {
+        UNCOUNTED => {
+            // SAFETY: as above; the elements were written before the array was shared.
+            let n = count(unsafe { tail_slice::<K>(ptr) });
+            counted.store(n, Ordering::Relaxed);
+            n
+        }
+        n => n,
     }
 }
 

@@ -292,6 +292,13 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         return Err(arity_error(&qualified, method.name(), arity, args.len()));
     }
     match recv {
+        Recv::Str
+            if matches!(method, Method::Find | Method::Rfind | Method::Index | Method::Rindex | Method::Count) =>
+        {
+            // The receiver's count of characters, which a heap string keeps: searching from an
+            // index of a long ASCII text is then O(1) to start, as it is in CPython.
+            super::str_find::find(method, Text::of(v).expect("a str"), obj.char_count(), args)
+        }
         Recv::Str => str_method(method, Text::of(v).expect("a str"), args),
         Recv::List => list_method(method, list_of(v).expect("a list"), args),
         Recv::Tuple => tuple_method(method, tuple_obj(v).expect("a tuple"), args),
@@ -470,7 +477,7 @@ fn str_method(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
         Split | Rsplit => split(m, t, args),
         Join => join(t, &args[0]),
         Startswith | Endswith => starts_ends(m, t, args).map(Slot::from_bool),
-        Find | Rfind | Index | Rindex | Count => find(m, t, args),
+        Find | Rfind | Index | Rindex | Count => super::str_find::find(m, t, None, args),
         Replace => replace(t, args),
         Format => Ok(text_slot(&super::format::str_format(t, args)?, ucs4)),
         FormatMap => {
@@ -753,7 +760,7 @@ fn strip(m: Method, t: Text<'_>, chars: Option<&AnyView<'_>>) -> Result<Slot> {
 }
 
 /// An optional `start`/`end` argument: an int, or None for "omitted".
-fn opt_index(v: Option<&AnyView<'_>>) -> Result<Option<i64>> {
+pub(super) fn opt_index(v: Option<&AnyView<'_>>) -> Result<Option<i64>> {
     match v.map(|a| a.value()) {
         None | Some(Value::None) => Ok(None),
         Some(x) => x
@@ -764,7 +771,7 @@ fn opt_index(v: Option<&AnyView<'_>>) -> Result<Option<i64>> {
 }
 
 /// CPython's `ADJUST_INDICES` for str methods: clamps `end`, and `start` only from below.
-fn adjust_indices(start: Option<i64>, end: Option<i64>, len: usize) -> (i64, i64) {
+pub(super) fn adjust_indices(start: Option<i64>, end: Option<i64>, len: usize) -> (i64, i64) {
     let n = len as i64;
     let end = match end.unwrap_or(n) {
         e if e > n => n,
@@ -968,37 +975,6 @@ fn starts_ends(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<bool> {
         }
         Ok(false)
     })
-}
-
-/// `find`, `rfind`, `index`, `rindex` and `count`, with optional `start`/`end` in code points.
-fn find(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
-    let x = args[0].value();
-    let sub = Text::of(x).ok_or_else(|| type_error(format!("must be str, not {}", vname(x))))?.as_str();
-    let (start, end) = (opt_index(args.get(1))?, opt_index(args.get(2))?);
-    let s = t.as_str();
-    let (st, en) = adjust_indices(start, end, s.chars().count());
-    let sublen = sub.chars().count() as i64;
-    let hay = || &s[byte_of(&s, st as usize)..byte_of(&s, en as usize)];
-    if m == Method::Count {
-        let n = match en - st {
-            span if span < sublen => 0,
-            span if sublen == 0 => span + 1,
-            _ => hay().matches(&*sub).count() as i64,
-        };
-        return Ok(Slot::from_int(n));
-    }
-    let found = if en - st < sublen {
-        None
-    } else {
-        let h = hay();
-        let at = if matches!(m, Method::Find | Method::Index) { h.find(&*sub) } else { h.rfind(&*sub) };
-        at.map(|b| st + h[..b].chars().count() as i64)
-    };
-    match (found, m) {
-        (Some(i), _) => Ok(Slot::from_int(i)),
-        (None, Method::Find | Method::Rfind) => Ok(Slot::from_int(-1)),
-        (None, _) => Err(value_error("substring not found")),
-    }
 }
 
 fn replace(t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {

@@ -43,6 +43,7 @@ pub mod spec;
 pub mod spread;
 mod str_case;
 pub(crate) mod str_codecs;
+mod str_find;
 mod str_padding;
 mod str_pieces;
 mod str_translate;

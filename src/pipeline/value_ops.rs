@@ -1026,7 +1026,14 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
         || k.as_int().ok_or_else(|| type_error(format!("string indices must be integers, not '{}'", vname(k))));
     match o {
         Value::Str(s) => {
-            utf8_char_at(s, str_index()?).map(Slot::from_char).ok_or_else(|| index_error("string index out of range"))
+            let i = str_index()?;
+            // An ASCII heap string (as many characters as bytes, a count it keeps) is indexed
+            // by byte, in O(1).
+            if s.len() > 64 && obj.char_count() == Some(s.len()) {
+                let at = norm_index(i, s.len()).ok_or_else(|| index_error("string index out of range"))?;
+                return Ok(Slot::from_char(s.as_bytes()[at] as char));
+            }
+            utf8_char_at(s, i).map(Slot::from_char).ok_or_else(|| index_error("string index out of range"))
         }
         Value::UStr(u) => norm_index(str_index()?, u.len())
             .map(|i| Slot::from_char_ucs4(u[i]))
@@ -1208,7 +1215,8 @@ pub fn slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: Any
     }
     let (lo, hi) = (slice_arg(&lower)?, slice_arg(&upper)?);
     match o {
-        Value::Str(s) if s.is_ascii() => {
+        // An ASCII string slices by byte; a heap one knows it is ASCII without a scan.
+        Value::Str(s) if obj.char_count() == Some(s.len()) => {
             let span = SliceSpan::new(lo, hi, step, s.len());
             Ok(Slot::from_text(std::str::from_utf8(&span.pick(s.as_bytes())).unwrap_or_default()))
         }
@@ -1233,6 +1241,9 @@ pub fn slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: Any
 
 /// `len(v)`: code points for str, items for list and dict, bytes for bytes.
 pub fn len(v: AnyView<'_>) -> Result<i64> {
+    if let Some(n) = v.char_count() {
+        return Ok(n as i64);
+    }
     let x = v.value();
     let n = match x {
         Value::Str(s) => s.chars().count(),

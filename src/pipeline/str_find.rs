@@ -1,0 +1,119 @@
+//! `str.find`, `rfind`, `index`, `rindex` and `count`, with optional `start`/`end` in code
+//! points, as CPython 3.11 gives them.
+//!
+//! Rationale: a tokenizer loop that calls `s.find(' ', i)` and slices `s[i:j]` over a long
+//! text is linear in CPython, whose strings index in O(1). Here a UTF-8 string maps code
+//! points to bytes by walking it, which made that loop quadratic; so an ASCII text (its
+//! character count, which a heap string keeps, equal to its length in bytes) maps them
+//! directly, and a UCS4 text is searched where it lies, without making a UTF-8 copy of it.
+
+use super::Slot;
+use super::methods::{Method, adjust_indices, opt_index};
+use super::value_ops::{Text, byte_of, type_error, value_error, vname};
+use crate::{AnyView, Result};
+
+/// `t.find(sub, start, end)` and its kin (`m`); `chars` is `t`'s count of code points where
+/// the caller knows it.
+pub(super) fn find(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> Result<Slot> {
+    let x = args[0].value();
+    let sub = Text::of(x).ok_or_else(|| type_error(format!("must be str, not {}", vname(x))))?.as_str();
+    let (start, end) = (opt_index(args.get(1))?, opt_index(args.get(2))?);
+    let sub_chars: Vec<char> = sub.chars().collect();
+    let sublen = sub_chars.len() as i64;
+    let found = match t {
+        Text::Ucs4(u) => {
+            let (st, en) = adjust_indices(start, end, u.len());
+            if m == Method::Count {
+                return Ok(Slot::from_int(count_in(en - st, sublen, || {
+                    count_chars(&u[st as usize..en as usize], &sub_chars)
+                })));
+            }
+            (en - st >= sublen)
+                .then(|| search_chars(m, &u[st as usize..en as usize], &sub_chars).map(|i| st + i as i64))
+                .flatten()
+        }
+        Text::Utf8(s) => {
+            let n = chars.unwrap_or_else(|| s.chars().count());
+            let ascii = n == s.len();
+            let (st, en) = adjust_indices(start, end, n);
+            let byte = |k: i64| if ascii { k as usize } else { byte_of(s, k as usize) };
+            let hay = || &s[byte(st)..byte(en)];
+            if m == Method::Count {
+                return Ok(Slot::from_int(count_in(en - st, sublen, || hay().matches(&*sub).count() as i64)));
+            }
+            (en - st >= sublen)
+                .then(|| {
+                    let h = hay();
+                    let at = if matches!(m, Method::Find | Method::Index) { h.find(&*sub) } else { h.rfind(&*sub) };
+                    at.map(|b| st + if ascii { b as i64 } else { h[..b].chars().count() as i64 })
+                })
+                .flatten()
+        }
+    };
+    match (found, m) {
+        (Some(i), _) => Ok(Slot::from_int(i)),
+        (None, Method::Find | Method::Rfind) => Ok(Slot::from_int(-1)),
+        (None, _) => Err(value_error("substring not found")),
+    }
+}
+
+/// `count` over a window of `span` code points: none when the needle is longer, one more than
+/// the span for an empty needle (CPython counts the empty string between every two).
+fn count_in(span: i64, sublen: i64, matches: impl FnOnce() -> i64) -> i64 {
+    match span {
+        span if span < sublen => 0,
+        span if sublen == 0 => span + 1,
+        _ => matches(),
+    }
+}
+
+/// Where `needle` first (`find`, `index`) or last (`rfind`, `rindex`) occurs in `hay`.
+fn search_chars(m: Method, hay: &[char], needle: &[char]) -> Option<usize> {
+    let forward = matches!(m, Method::Find | Method::Index);
+    if needle.is_empty() {
+        return Some(if forward { 0 } else { hay.len() });
+    }
+    let mut windows = hay.windows(needle.len());
+    if forward { windows.position(|w| w == needle) } else { windows.rposition(|w| w == needle) }
+}
+
+/// The occurrences of `needle` (not empty) in `hay` that do not overlap, counted from the start.
+fn count_chars(hay: &[char], needle: &[char]) -> i64 {
+    let (mut n, mut i) = (0, 0);
+    while i + needle.len() <= hay.len() {
+        if hay[i..i + needle.len()] == *needle {
+            n += 1;
+            i += needle.len();
+        } else {
+            i += 1;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::test_values::run_main as run;
+
+    #[test]
+    fn finds_as_cpython_in_ascii_utf8_and_ucs4_text() {
+        // Results from CPython 3.11; each text is long enough to live on the heap (UCS4 texts,
+        // which come from Python, are searched in test_str_find.py).
+        let cases = [
+            ("('a b ' * 20).find(' ', 5)", "5"),
+            ("('a b ' * 20).rfind('b', 0, 9)", "6"),
+            ("('a b ' * 20).count(' ', 3, 50)", "24"),
+            ("('a b ' * 20).find('', 200)", "-1"),
+            ("('a b ' * 20).find('', 80)", "80"),
+            ("('é b ' * 20).find('b', 5)", "6"),
+            ("('é b ' * 20).rfind('é', -10)", "76"),
+            ("('é b ' * 20).count('é b', 1)", "19"),
+            ("('é b ' * 20).index('zz')", "Value: substring not found"),
+            ("('aaaa' * 20).count('aa')", "40"),
+            ("('aaaa' * 20).count('', 78)", "3"),
+        ];
+        for (expr, want) in cases {
+            assert_eq!(run(&format!("return repr({expr})")), want, "{expr}");
+        }
+    }
+}
