@@ -1,5 +1,5 @@
-"""Searching and indexing long texts: ``find``/``rfind``/``index``/``rindex``/``count`` with
-``start`` and ``end``, slices, ``text[i]`` and ``len`` over the corpus joined into one text,
+"""Searching and indexing long texts: ``find``/``rfind``/``index``/``rindex``/``count`` and
+``startswith``/``endswith`` with ``start`` and ``end``, slices, ``text[i]`` and ``len`` over the corpus joined into one text,
 held each way anyproc holds text (an ASCII heap string, a UCS4 one from Python, a non-ASCII
 UTF-8 one made in the script), against CPython 3.11; and the tokenizer loop that searches from
 where its last word ended gives CPython's words."""
@@ -22,7 +22,9 @@ def searches(text, utf8, probes):
     out = [len(text)]
     for sub, start, end in probes:
         out.append((text.find(sub, start, end), text.rfind(sub, start, end), text.count(sub, start, end),
-                    text.find(sub, start), text[start:end][:12], text[start] if -len(text) <= start < len(text) else None))
+                    text.find(sub, start), text[start:end][:12], text[start] if -len(text) <= start < len(text) else None,
+                    text.startswith(sub, start, end), text.endswith(sub, start, end), text.startswith((sub, "e"), start),
+                    text.endswith(sub, start)))
         for method in (text.index, text.rindex):
             try:
                 out.append(method(sub, start, end))

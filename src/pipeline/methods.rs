@@ -8,7 +8,7 @@
 use super::Slot;
 use super::format::FormatArgs;
 use super::value_ops::{
-    Text, byte_of, check_hashable, check_key_hashable, dict_in_view, dict_obj, dict_of, dict_update_from, index_arg,
+    Text, check_hashable, check_key_hashable, dict_in_view, dict_obj, dict_of, dict_update_from, index_arg,
     index_error, iter_items, key_error, list_of, norm_index, repr_value, seq_obj, sort_values, text_item, text_slot,
     tuple_obj, type_error, value_error, vname,
 };
@@ -292,12 +292,10 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         return Err(arity_error(&qualified, method.name(), arity, args.len()));
     }
     match recv {
-        Recv::Str
-            if matches!(method, Method::Find | Method::Rfind | Method::Index | Method::Rindex | Method::Count) =>
-        {
-            // The receiver's count of characters, which a heap string keeps: searching from an
-            // index of a long ASCII text is then O(1) to start, as it is in CPython.
-            super::str_find::find(method, Text::of(v).expect("a str"), obj.char_count(), args)
+        // The receiver's count of characters, which a heap string keeps: searching from an
+        // index of a long ASCII text is then O(1) to start, as it is in CPython.
+        Recv::Str if super::str_find::is_search(method) => {
+            super::str_find::search(method, Text::of(v).expect("a str"), obj.char_count(), args)
         }
         Recv::Str => str_method(method, Text::of(v).expect("a str"), args),
         Recv::List => list_method(method, list_of(v).expect("a list"), args),
@@ -476,8 +474,8 @@ fn str_method(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
         Strip | Lstrip | Rstrip => strip(m, t, args.first()),
         Split | Rsplit => split(m, t, args),
         Join => join(t, &args[0]),
-        Startswith | Endswith => starts_ends(m, t, args).map(Slot::from_bool),
-        Find | Rfind | Index | Rindex | Count => super::str_find::find(m, t, None, args),
+        Startswith | Endswith => super::str_find::search(m, t, None, args),
+        Find | Rfind | Index | Rindex | Count => super::str_find::search(m, t, None, args),
         Replace => replace(t, args),
         Format => Ok(text_slot(&super::format::str_format(t, args)?, ucs4)),
         FormatMap => {
@@ -931,50 +929,6 @@ fn for_each_join_piece(it: Value<'_>, f: &mut dyn FnMut(usize, Value<'_>) -> Res
     } else {
         Err(type_error("can only join an iterable"))
     }
-}
-
-/// CPython's `tailmatch`: does `s[start:end]` start (or end) with `sub`?
-fn tailmatch(s: &str, sub: &str, start: Option<i64>, end: Option<i64>, at_end: bool) -> bool {
-    let hay = if start.is_none() && end.is_none() {
-        s
-    } else {
-        let (st, en) = adjust_indices(start, end, s.chars().count());
-        if en - (sub.chars().count() as i64) < st {
-            return false;
-        }
-        &s[byte_of(s, st as usize)..byte_of(s, en as usize)]
-    };
-    if at_end { hay.ends_with(sub) } else { hay.starts_with(sub) }
-}
-
-fn starts_ends(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<bool> {
-    let (start, end) = (opt_index(args.get(1))?, opt_index(args.get(2))?);
-    let s = t.as_str();
-    let at_end = m == Method::Endswith;
-    let x = args[0].value();
-    if let Some(p) = Text::of(x) {
-        return Ok(tailmatch(&s, &p.as_str(), start, end, at_end));
-    }
-    let Some(l) = tuple_obj(x) else {
-        return Err(type_error(format!("{} first arg must be str or a tuple of str, not {}", m.name(), vname(x))));
-    };
-    // A tuple of prefixes is tried in order; a non-str fails only when it is reached, as in CPython.
-    l.with_items(|xs| {
-        for p in xs {
-            match Text::of(p.value()) {
-                Some(p) if tailmatch(&s, &p.as_str(), start, end, at_end) => return Ok(true),
-                Some(_) => {}
-                None => {
-                    return Err(type_error(format!(
-                        "tuple for {} must only contain str, not {}",
-                        m.name(),
-                        vname(p.value())
-                    )));
-                }
-            }
-        }
-        Ok(false)
-    })
 }
 
 fn replace(t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {

@@ -1,5 +1,5 @@
-//! `str.find`, `rfind`, `index`, `rindex` and `count`, with optional `start`/`end` in code
-//! points, as CPython 3.11 gives them.
+//! `str.find`, `rfind`, `index`, `rindex`, `count`, `startswith` and `endswith`, with
+//! optional `start`/`end` in code points, as CPython 3.11 gives them.
 //!
 //! Rationale: a tokenizer loop that calls `s.find(' ', i)` and slices `s[i:j]` over a long
 //! text is linear in CPython, whose strings index in O(1). Here a UTF-8 string maps code
@@ -9,12 +9,26 @@
 
 use super::Slot;
 use super::methods::{Method, adjust_indices, opt_index};
-use super::value_ops::{Text, byte_of, type_error, value_error, vname};
+use super::value_ops::{Text, byte_of, tuple_obj, type_error, value_error, vname};
 use crate::{AnyView, Result};
 
-/// `t.find(sub, start, end)` and its kin (`m`); `chars` is `t`'s count of code points where
-/// the caller knows it.
-pub(super) fn find(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> Result<Slot> {
+/// Whether `m` is one of the methods [`search`] runs.
+pub(super) fn is_search(m: Method) -> bool {
+    use Method::*;
+    matches!(m, Find | Rfind | Index | Rindex | Count | Startswith | Endswith)
+}
+
+/// `t.m(...)` for one of the searching methods ([`is_search`]); `chars` is `t`'s count of
+/// code points where the caller knows it.
+pub(super) fn search(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> Result<Slot> {
+    match m {
+        Method::Startswith | Method::Endswith => starts_ends(m, t, chars, args).map(Slot::from_bool),
+        _ => find(m, t, chars, args),
+    }
+}
+
+/// `t.find(sub, start, end)` and its kin (`m`).
+fn find(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> Result<Slot> {
     let x = args[0].value();
     let sub = Text::of(x).ok_or_else(|| type_error(format!("must be str, not {}", vname(x))))?.as_str();
     let (start, end) = (opt_index(args.get(1))?, opt_index(args.get(2))?);
@@ -54,6 +68,74 @@ pub(super) fn find(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView
         (Some(i), _) => Ok(Slot::from_int(i)),
         (None, Method::Find | Method::Rfind) => Ok(Slot::from_int(-1)),
         (None, _) => Err(value_error("substring not found")),
+    }
+}
+
+/// `t.startswith(prefix, start, end)` (or `endswith`), `prefix` a str or a tuple of them.
+fn starts_ends(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> Result<bool> {
+    let (start, end) = (opt_index(args.get(1))?, opt_index(args.get(2))?);
+    let at_end = m == Method::Endswith;
+    let x = args[0].value();
+    if let Some(p) = Text::of(x) {
+        return Ok(tailmatch(t, chars, &p.as_str(), (start, end), at_end));
+    }
+    let Some(l) = tuple_obj(x) else {
+        return Err(type_error(format!("{} first arg must be str or a tuple of str, not {}", m.name(), vname(x))));
+    };
+    // A tuple of prefixes is tried in order; a non-str fails only when it is reached, as in CPython.
+    l.with_items(|xs| {
+        for p in xs {
+            match Text::of(p.value()) {
+                Some(p) if tailmatch(t, chars, &p.as_str(), (start, end), at_end) => return Ok(true),
+                Some(_) => {}
+                None => {
+                    return Err(type_error(format!(
+                        "tuple for {} must only contain str, not {}",
+                        m.name(),
+                        vname(p.value())
+                    )));
+                }
+            }
+        }
+        Ok(false)
+    })
+}
+
+/// CPython's `tailmatch`: does `t[start:end]` start (or end) with `sub`?
+fn tailmatch(
+    t: Text<'_>,
+    chars: Option<usize>,
+    sub: &str,
+    (start, end): (Option<i64>, Option<i64>),
+    at_end: bool,
+) -> bool {
+    match t {
+        Text::Utf8(s) if start.is_none() && end.is_none() => {
+            if at_end {
+                s.ends_with(sub)
+            } else {
+                s.starts_with(sub)
+            }
+        }
+        Text::Utf8(s) => {
+            let n = chars.unwrap_or_else(|| s.chars().count());
+            let (st, en) = adjust_indices(start, end, n);
+            if en - (sub.chars().count() as i64) < st {
+                return false;
+            }
+            let byte = |k: i64| if n == s.len() { k as usize } else { byte_of(s, k as usize) };
+            let hay = &s[byte(st)..byte(en)];
+            if at_end { hay.ends_with(sub) } else { hay.starts_with(sub) }
+        }
+        Text::Ucs4(u) => {
+            let (st, en) = adjust_indices(start, end, u.len());
+            let sub: Vec<char> = sub.chars().collect();
+            if en - (sub.len() as i64) < st {
+                return false;
+            }
+            let hay = &u[st as usize..en as usize];
+            if at_end { hay.ends_with(&sub) } else { hay.starts_with(&sub) }
+        }
     }
 }
 
@@ -111,6 +193,10 @@ mod tests {
             ("('é b ' * 20).index('zz')", "Value: substring not found"),
             ("('aaaa' * 20).count('aa')", "40"),
             ("('aaaa' * 20).count('', 78)", "3"),
+            ("('a b ' * 20).startswith('b', 6)", "True"),
+            ("('a b ' * 20).startswith(('x', 'b '), 6, 8)", "True"),
+            ("('é b ' * 20).endswith('é', 0, -3)", "True"),
+            ("('é b ' * 20).startswith('', 81)", "False"),
         ];
         for (expr, want) in cases {
             assert_eq!(run(&format!("return repr({expr})")), want, "{expr}");
