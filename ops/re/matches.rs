@@ -2,6 +2,7 @@
 //! `end` and `span` (positions in code points, as Python counts them).
 
 use super::pattern::Compiled;
+use super::search_text::SearchText;
 use crate::error::{Error, ErrorKind, Result};
 use crate::object::{ObjPtr, ObjRef, Object, TypeHooks};
 use crate::{AnyValue, AnyView, Dict, Tuple, Value};
@@ -15,17 +16,23 @@ pub(super) type Spans = Vec<Option<(usize, usize)>>;
 pub struct MatchObj {
     header: Object,
     text: Arc<str>,
+    /// Whether the text is ASCII (its byte offsets are its code points).
+    ascii: bool,
+    /// The window the search was given (`pos`, `endpos`), in code points.
+    window: (usize, usize),
     spans: Spans,
     pattern: Arc<Compiled>,
 }
 
 crate::declare_object_type!(MatchObj, "re.Match", parent = Object, child_slots = 0, hooks = Some(&MATCH_HOOKS));
 
-/// A match of `pattern` in `text`, as a value.
-pub(super) fn new_match(pattern: &Arc<Compiled>, text: &Arc<str>, spans: Spans) -> AnyValue {
+/// A match of `pattern` in `text` searched within `window` (code points), as a value.
+pub(super) fn new_match(pattern: &Arc<Compiled>, text: &SearchText, window: (usize, usize), spans: Spans) -> AnyValue {
     AnyValue::from_object(ObjRef::new(MatchObj {
         header: Object::blank(),
-        text: text.clone(),
+        text: text.text.clone(),
+        ascii: text.ascii,
+        window,
         spans,
         pattern: pattern.clone(),
     }))
@@ -68,7 +75,7 @@ impl MatchObj {
 
     /// A byte offset of the text in code points.
     fn chars_to(&self, byte: usize) -> i64 {
-        self.text[..byte].chars().count() as i64
+        if self.ascii { byte as i64 } else { self.text[..byte].chars().count() as i64 }
     }
 
     /// Group `i`'s span in code points, `(-1, -1)` when it took no part.
@@ -129,9 +136,14 @@ impl MatchObj {
         Ok(super::Pattern::compile(&self.pattern.source, self.pattern.flags)?.into_any())
     }
 
-    /// `m.endpos`: where the search stopped, the text's end (the methods take no `endpos`).
+    /// `m.pos`: where the search started.
+    pub fn pos(&self) -> AnyValue {
+        AnyValue::from_int(self.window.0 as i64)
+    }
+
+    /// `m.endpos`: where the search stopped.
     pub fn endpos(&self) -> AnyValue {
-        AnyValue::from_int(self.text.chars().count() as i64)
+        AnyValue::from_int(self.window.1 as i64)
     }
 
     /// `m.lastindex`: the group that closed last, None if none took part. Of two ending at the

@@ -8,11 +8,12 @@
 //! a bad pattern is a `ValueError` (CPython's `re.error` is not one); `\N{...}` escapes are
 //! refused; a pattern with two errors, one a lone backslash at its end, may report the other one
 //! (CPython's tokenizer reads a token ahead and finds the backslash first); `pos`/`endpos`
-//! arguments of a pattern's methods are not taken.
+//! are taken by position only.
 
 mod matches;
 mod pattern;
 mod run;
+mod search_text;
 pub mod syntax;
 mod template;
 
@@ -24,6 +25,7 @@ use crate::func::Registry;
 use crate::pipeline::value_ops::{Text, vname};
 use crate::{AnyValue, AnyView, PackedFunc, Tuple, Value};
 use pattern::Anchor;
+use search_text::SearchText;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -125,12 +127,19 @@ fn check_args(name: &str, args: &[AnyView<'_>]) -> Result<()> {
 
 /// `p.search(s)` and the other methods of a compiled pattern, by name.
 pub fn pattern_method(name: &str, c: &Arc<Compiled>, args: &[AnyView<'_>]) -> Result<AnyValue> {
+    if matches!(name, "search" | "match" | "fullmatch" | "findall" | "finditer") {
+        // These take `pos` and `endpos` after the text.
+        let text = SearchText::of(&args[0])?;
+        let window = search_text::window(&text, args.get(1), args.get(2))?;
+        return match name {
+            "search" => run::find(c, Anchor::Search, &text, window),
+            "match" => run::find(c, Anchor::Start, &text, window),
+            "fullmatch" => run::find(c, Anchor::Whole, &text, window),
+            "findall" => run::findall(c, &text, window),
+            _ => run::finditer(c, &text, window),
+        };
+    }
     Ok(match name {
-        "search" => run::find(c, Anchor::Search, &text_arg(&args[0])?)?,
-        "match" => run::find(c, Anchor::Start, &text_arg(&args[0])?)?,
-        "fullmatch" => run::find(c, Anchor::Whole, &text_arg(&args[0])?)?,
-        "findall" => run::findall(c, &text_arg(&args[0])?)?,
-        "finditer" => run::finditer(c, &text_arg(&args[0])?)?,
         "split" => run::split(c, &text_arg(&args[0])?, run::limit_of(int_arg(args.get(1), "maxsplit")?))?,
         "sub" | "subn" => {
             let repl = run::replacement(c, &args[0])?;
@@ -246,6 +255,19 @@ mod tests {
         assert_eq!(repr(&call("re.sub", &[s(r"(\w)(\w*)"), s(r"\2\1"), s("héllo wörld")]).unwrap()), "'élloh örldw'");
         // A repeated lookaround, which fancy-regex takes only grouped.
         assert_eq!(repr(&call("re.findall", &[s("D(?!x)?"), s("DxD")]).unwrap()), "['D', 'D']");
+    }
+
+    #[test]
+    fn pos_and_endpos_window_a_search_as_cpython() {
+        // Each expected value is CPython 3.11's: `^` and a lookbehind still see the text before
+        // `pos`, and `$` matches at `endpos`.
+        let src = "def f(t):\n    w = re.compile(r'\\w+')\n\
+                   \x20   return [w.match(t, 3).span(), w.match(t, 2), re.compile('^b').search(t, 3),\n\
+                   \x20           re.compile('(?<=a)b').match(t, 1).span(), re.compile('b$').search(t, 0, 2).span(),\n\
+                   \x20           w.findall(t, 1, 4), w.fullmatch(t, 3, 5).span(), w.search(t, 9), w.match(t, 4, 2)]\n";
+        let f = crate::pipeline::script(src, "f").unwrap();
+        let out = f.call(&[AnyView::from_text("ab bb")]).unwrap();
+        assert_eq!(repr(&out), "[(3, 5), None, None, (1, 2), (1, 2), ['b', 'b'], (3, 5), None, None]");
     }
 
     #[test]

@@ -43,6 +43,10 @@ pub struct Compiled {
     whole: OnceLock<std::result::Result<fancy_regex::Regex, String>>,
     /// A non-empty match at the search position, which CPython looks for after an empty match.
     longer: OnceLock<std::result::Result<fancy_regex::Regex, String>>,
+    /// A match at the search position (`pattern.match(text, pos)`).
+    anchored_at: OnceLock<std::result::Result<fancy_regex::Regex, String>>,
+    /// A match from the search position to the end (`pattern.fullmatch(text, pos)`).
+    whole_at: OnceLock<std::result::Result<fancy_regex::Regex, String>>,
 }
 
 /// How far a pattern may backtrack before the match is abandoned with an error (CPython has
@@ -74,6 +78,8 @@ impl Compiled {
             anchored: OnceLock::new(),
             whole: OnceLock::new(),
             longer: OnceLock::new(),
+            anchored_at: OnceLock::new(),
+            whole_at: OnceLock::new(),
         })
     }
 
@@ -83,6 +89,11 @@ impl Compiled {
             Anchor::Search => return Ok(&self.search),
             Anchor::Start => (&self.anchored, "\\A(?:{})"),
             Anchor::Whole => (&self.whole, "\\A(?:{})\\z"),
+            // `pattern.match(text, pos)` and `fullmatch`: at the search position (`\G`), the
+            // pattern then an empty group that marks a match, or else nothing, so that a search
+            // that fails there ends there instead of trying every later position.
+            Anchor::StartAt => (&self.anchored_at, "\\G(?:(?:{})()|)"),
+            Anchor::WholeAt => (&self.whole_at, "\\G(?:(?:{})\\z()|)"),
             // `\G` is the search position: a match there that ends anywhere else.
             Anchor::NonEmptyAt => (&self.longer, "\\G(?:{})(?!\\G)"),
         };
@@ -123,6 +134,10 @@ pub enum Anchor {
     Whole,
     /// A non-empty match at the search position.
     NonEmptyAt,
+    /// At the search position (`pattern.match(text, pos)`).
+    StartAt,
+    /// From the search position to the end (`pattern.fullmatch(text, pos)`).
+    WholeAt,
 }
 
 /// A pattern the translation accepts but fancy-regex cannot run (a variable-length lookbehind,

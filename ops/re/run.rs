@@ -8,6 +8,7 @@
 
 use super::matches::{Spans, new_match};
 use super::pattern::{Anchor, Compiled};
+use super::search_text::SearchText;
 use super::template::Replacement;
 use crate::error::{Error, ErrorKind, Result};
 use crate::{AnyValue, AnyView, List, Tuple, Value};
@@ -16,13 +17,17 @@ use std::sync::Arc;
 /// The first match at or after byte `pos`.
 pub(super) fn search_at(c: &Compiled, anchor: Anchor, text: &str, pos: usize) -> Result<Option<Spans>> {
     let program = c.program(anchor)?;
-    if c.groups == 0 {
+    // These programs always match at `pos`: the group after the pattern's own says whether the
+    // pattern did (see `Compiled::program`).
+    let marked = matches!(anchor, Anchor::StartAt | Anchor::WholeAt);
+    if c.groups == 0 && !marked {
         // Without groups only the match's span is wanted, which the regex crate finds with its
         // DFA, without the slower engines that track groups.
         let found = program.find_from_pos(text, pos).map_err(|e| run_error(c, e))?;
         return Ok(found.map(|m| vec![Some((m.start(), m.end()))]));
     }
     let caps = program.captures_from_pos(text, pos).map_err(|e| run_error(c, e))?;
+    let caps = caps.filter(|caps| !marked || caps.get(c.groups + 1).is_some());
     Ok(caps.map(|caps| (0..=c.groups).map(|i| caps.get(i).map(|m| (m.start(), m.end()))).collect()))
 }
 
@@ -30,17 +35,44 @@ fn run_error(c: &Compiled, e: fancy_regex::Error) -> Error {
     Error::new(ErrorKind::Runtime, format!("the pattern {:?} failed while matching: {e}", c.source))
 }
 
-/// `re.search`/`match`/`fullmatch`: a match object or None.
-pub(super) fn find(c: &Arc<Compiled>, anchor: Anchor, text: &str) -> Result<AnyValue> {
-    Ok(match search_at(c, anchor, text, 0)? {
-        Some(spans) => new_match(c, &Arc::from(text), spans),
+/// `search`/`match`/`fullmatch` within `window` (code points; `None` where nothing can
+/// match): a match object or None. The text ends at `endpos` (`$` matches there); it starts
+/// at `pos`, where a match must start for `match`, though `^` and lookbehinds still see the
+/// text before it, as in CPython.
+pub(super) fn find(
+    c: &Arc<Compiled>,
+    anchor: Anchor,
+    text: &SearchText,
+    window: Option<(usize, usize)>,
+) -> Result<AnyValue> {
+    let Some((pos, endpos)) = window else { return Ok(AnyValue::none()) };
+    let (from, to) = (text.byte_of(pos), text.byte_of(endpos));
+    let anchor = match anchor {
+        Anchor::Start if from > 0 => Anchor::StartAt,
+        Anchor::Whole if from > 0 => Anchor::WholeAt,
+        other => other,
+    };
+    Ok(match search_at(c, anchor, &text.text[..to], from)? {
+        Some(spans) => new_match(c, text, (pos, endpos), spans),
         None => AnyValue::none(),
     })
 }
 
-/// Calls `each` on the successive matches, at most `limit` of them (`None`: all).
-fn scan(c: &Compiled, text: &str, limit: Option<usize>, mut each: impl FnMut(Spans) -> Result<()>) -> Result<()> {
-    let (mut pos, mut must_advance, mut n) = (0, false, 0);
+/// Calls `each` on the successive matches from byte `from`, at most `limit` of them (`None`:
+/// all).
+fn scan(c: &Compiled, text: &str, limit: Option<usize>, each: impl FnMut(Spans) -> Result<()>) -> Result<()> {
+    scan_from(c, text, 0, limit, each)
+}
+
+/// [`scan`] from byte `from`.
+fn scan_from(
+    c: &Compiled,
+    text: &str,
+    from: usize,
+    limit: Option<usize>,
+    mut each: impl FnMut(Spans) -> Result<()>,
+) -> Result<()> {
+    let (mut pos, mut must_advance, mut n) = (from, false, 0);
     while limit.is_none_or(|l| n < l) && pos <= text.len() {
         let Some(mut spans) = search_at(c, Anchor::Search, text, pos)? else { break };
         let (s, e) = spans[0].expect("group 0 of a match");
@@ -80,11 +112,14 @@ fn group_text(text: &str, span: Option<(usize, usize)>, missing: AnyValue) -> An
     span.map_or(missing, |(s, e)| AnyValue::from_text(&text[s..e]))
 }
 
-/// `re.findall`: the matches, their one group, or tuples of their groups ('' for a group
-/// that took no part).
-pub(super) fn findall(c: &Compiled, text: &str) -> Result<AnyValue> {
+/// `re.findall` within `window`: the matches, their one group, or tuples of their groups (''
+/// for a group that took no part).
+pub(super) fn findall(c: &Compiled, text: &SearchText, window: Option<(usize, usize)>) -> Result<AnyValue> {
     let mut out = Vec::new();
-    scan(c, text, None, |spans| {
+    let Some((pos, endpos)) = window else { return Ok(List::new().into_any()) };
+    let from = text.byte_of(pos);
+    let text = &text.text[..text.byte_of(endpos)];
+    scan_from(c, text, from, None, |spans| {
         let empty = || AnyValue::from_text("");
         out.push(match c.groups {
             0 => group_text(text, spans[0], empty()),
@@ -96,12 +131,13 @@ pub(super) fn findall(c: &Compiled, text: &str) -> Result<AnyValue> {
     Ok(List::from_vec(out).into_any())
 }
 
-/// `re.finditer`: the match objects, as a list.
-pub(super) fn finditer(c: &Arc<Compiled>, text: &str) -> Result<AnyValue> {
-    let shared: Arc<str> = Arc::from(text);
+/// `re.finditer` within `window`: the match objects, as a list.
+pub(super) fn finditer(c: &Arc<Compiled>, text: &SearchText, window: Option<(usize, usize)>) -> Result<AnyValue> {
     let mut out = Vec::new();
-    scan(c, text, None, |spans| {
-        out.push(new_match(c, &shared, spans));
+    let Some((pos, endpos)) = window else { return Ok(List::new().into_any()) };
+    let (from, to) = (text.byte_of(pos), text.byte_of(endpos));
+    scan_from(c, &text.text[..to], from, None, |spans| {
+        out.push(new_match(c, text, (pos, endpos), spans));
         Ok(())
     })?;
     Ok(List::from_vec(out).into_any())
@@ -124,7 +160,9 @@ pub(super) fn split(c: &Compiled, text: &str, limit: Option<usize>) -> Result<An
 
 /// `re.sub`/`re.subn`: the text with at most `limit` matches replaced, and the count.
 pub(super) fn sub(c: &Arc<Compiled>, repl: &Replacement, text: &str, limit: Option<usize>) -> Result<(String, i64)> {
-    let shared: Option<Arc<str>> = matches!(repl, Replacement::Func(_)).then(|| Arc::from(text));
+    let shared = matches!(repl, Replacement::Func(_))
+        .then(|| SearchText { text: Arc::from(text), ascii: text.is_ascii() })
+        .map(|t| (t.chars(), t));
     let mut out = String::with_capacity(text.len());
     let (mut last, mut n, mut pieces) = (0, 0i64, 0usize);
     scan(c, text, limit, |spans| {
@@ -139,7 +177,8 @@ pub(super) fn sub(c: &Arc<Compiled>, repl: &Replacement, text: &str, limit: Opti
                 pieces += 1;
             }
             Replacement::Func(f) => {
-                let m = new_match(c, shared.as_ref().expect("made for a function"), spans);
+                let (n, shared) = shared.as_ref().expect("made for a function");
+                let m = new_match(c, shared, (0, *n), spans);
                 let r = f.call(&[m.view()])?;
                 match r.value() {
                     Value::None => {}

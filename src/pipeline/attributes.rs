@@ -50,7 +50,7 @@ fn read(attr: &str, x: Value<'_>) -> Result<AnyValue> {
         "string" | "re" | "pos" | "endpos" | "lastindex" | "lastgroup" => match_of(x).map(|m| match attr {
             "string" => Ok(m.string()),
             "re" => m.pattern(),
-            "pos" => Ok(AnyValue::from_int(0)),
+            "pos" => Ok(m.pos()),
             "endpos" => Ok(m.endpos()),
             "lastindex" => Ok(m.lastindex()),
             _ => Ok(m.lastgroup()),

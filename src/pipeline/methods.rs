@@ -206,7 +206,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Set, Update | Union | Intersection | IntersectionUpdate | Difference | DifferenceUpdate) => {
             (0, super::builtins::VARIADIC)
         }
-        (Recv::Pattern, Search | Match | Fullmatch | Findall | Finditer) => (1, 1),
+        (Recv::Pattern, Search | Match | Fullmatch | Findall | Finditer) => (1, 3),
         (Recv::Pattern, Split) => (1, 2),
         (Recv::Pattern, Sub | Subn) => (2, 3),
         (Recv::Match, Group) => (0, super::builtins::VARIADIC),
