@@ -15,9 +15,7 @@ pub(super) type Spans = Vec<Option<(usize, usize)>>;
 #[repr(C)]
 pub struct MatchObj {
     header: Object,
-    text: Arc<str>,
-    /// Whether the text is ASCII (its byte offsets are its code points).
-    ascii: bool,
+    text: SearchText,
     /// The window the search was given (`pos`, `endpos`), in code points.
     window: (usize, usize),
     spans: Spans,
@@ -30,8 +28,7 @@ crate::declare_object_type!(MatchObj, "re.Match", parent = Object, child_slots =
 pub(super) fn new_match(pattern: &Arc<Compiled>, text: &SearchText, window: (usize, usize), spans: Spans) -> AnyValue {
     AnyValue::from_object(ObjRef::new(MatchObj {
         header: Object::blank(),
-        text: text.text.clone(),
-        ascii: text.ascii,
+        text: text.clone(),
         window,
         spans,
         pattern: pattern.clone(),
@@ -68,14 +65,14 @@ impl MatchObj {
     /// Group `i`'s text, or `default` when it took no part.
     fn group_value(&self, i: usize, default: Option<&AnyView<'_>>) -> AnyValue {
         match self.spans[i] {
-            Some((s, e)) => AnyValue::from_text(&self.text[s..e]),
+            Some((s, e)) => AnyValue::from_text(&self.text.text[s..e]),
             None => default.map_or_else(AnyValue::none, |d| d.to_owned()),
         }
     }
 
     /// A byte offset of the text in code points.
     fn chars_to(&self, byte: usize) -> i64 {
-        if self.ascii { byte as i64 } else { self.text[..byte].chars().count() as i64 }
+        self.text.char_of(byte) as i64
     }
 
     /// Group `i`'s span in code points, `(-1, -1)` when it took no part.
@@ -128,7 +125,7 @@ impl MatchObj {
 impl MatchObj {
     /// `m.string`: the text searched.
     pub fn string(&self) -> AnyValue {
-        AnyValue::from_text(&self.text)
+        AnyValue::from_text(&self.text.text)
     }
 
     /// `m.re`: the pattern that made the match (the same object, from the compile cache).
@@ -196,7 +193,7 @@ static MATCH_HOOKS: TypeHooks = TypeHooks {
         let Some(m) = p.downcast_ref::<MatchObj>() else { return Ok(()) };
         let (s, e) = m.char_span(0);
         let (bs, be) = m.spans[0].unwrap_or((0, 0));
-        let text = crate::pipeline::value_ops::repr_value(Value::Str(&m.text[bs..be]));
+        let text = crate::pipeline::value_ops::repr_value(Value::Str(&m.text.text[bs..be]));
         write!(f, "<re.Match object; span=({s}, {e}), match={text}>")
     },
 };

@@ -160,9 +160,8 @@ pub(super) fn split(c: &Compiled, text: &str, limit: Option<usize>) -> Result<An
 
 /// `re.sub`/`re.subn`: the text with at most `limit` matches replaced, and the count.
 pub(super) fn sub(c: &Arc<Compiled>, repl: &Replacement, text: &str, limit: Option<usize>) -> Result<(String, i64)> {
-    let shared = matches!(repl, Replacement::Func(_))
-        .then(|| SearchText { text: Arc::from(text), ascii: text.is_ascii() })
-        .map(|t| (t.chars(), t));
+    let shared =
+        matches!(repl, Replacement::Func(_)).then(|| SearchText::shared(Arc::from(text))).map(|t| (t.chars(), t));
     let mut out = String::with_capacity(text.len());
     let (mut last, mut n, mut pieces) = (0, 0i64, 0usize);
     scan(c, text, limit, |spans| {

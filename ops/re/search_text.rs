@@ -1,17 +1,21 @@
-//! The text a search runs on: UTF-8 shared with the match objects it makes, whether it is
-//! ASCII, and the window `pos`/`endpos` give a pattern's methods.
+//! The text a search runs on: UTF-8 shared with the match objects it makes, how its code
+//! points map to bytes, and the window `pos`/`endpos` give a pattern's methods.
 //!
 //! Rationale: a lexer calls `pattern.match(text, pos)` once per token of a long text. Copying
 //! the text into each match, and counting code points from its start for each `pos` and each
 //! `m.end()`, made that loop quadratic; so the last heap string a thread searched keeps its
-//! shared UTF-8 (the string itself held, so that its address cannot be another string's), and
-//! an ASCII text maps code points to bytes directly.
+//! shared UTF-8 (the string itself held, so that its address cannot be another string's), an
+//! ASCII text maps code points to bytes directly, and another notes the byte offset of every
+//! 64th code point.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::pipeline::value_ops::{Text, index_arg, vname};
 use crate::{AnyValue, AnyView};
 use std::cell::RefCell;
 use std::sync::Arc;
+
+/// Every this many code points of a non-ASCII text, [`SearchText`] notes the byte offset.
+const MARK_EVERY: usize = 64;
 
 /// A text to search, shared.
 #[derive(Clone)]
@@ -20,6 +24,9 @@ pub(super) struct SearchText {
     pub text: Arc<str>,
     /// Whether every character is one byte, so that code points and bytes count alike.
     pub ascii: bool,
+    /// For a non-ASCII text, the byte offset of every [`MARK_EVERY`]th code point, so that a
+    /// code point and its byte map onto each other by walking at most that many characters.
+    marks: Arc<[usize]>,
 }
 
 thread_local! {
@@ -34,7 +41,7 @@ impl SearchText {
             let got = vname(v.value());
             return Err(Error::new(ErrorKind::Type, format!("expected string or bytes-like object, got '{got}'")));
         };
-        let Some(obj) = v.as_obj() else { return Ok(SearchText::convert(t)) };
+        let Some(obj) = v.as_obj() else { return Ok(SearchText::shared(Arc::from(t.as_str().as_ref()))) };
         let key = obj.as_raw();
         let cached = LAST.with_borrow(|last| {
             last.as_ref().filter(|(held, _)| held.as_obj().is_some_and(|o| o.as_raw() == key)).map(|(_, s)| s.clone())
@@ -42,33 +49,45 @@ impl SearchText {
         if let Some(found) = cached {
             return Ok(found);
         }
-        let made = match v.char_count() {
-            // A heap UTF-8 string knows its count of characters once counted.
-            Some(n) => SearchText { text: Arc::from(t.as_str().as_ref()), ascii: n == v.as_str().map_or(0, str::len) },
-            None => SearchText::convert(t),
-        };
+        let made = SearchText::shared(Arc::from(t.as_str().as_ref()));
         LAST.with_borrow_mut(|last| *last = Some((v.to_owned(), made.clone())));
         Ok(made)
     }
 
-    fn convert(t: Text<'_>) -> SearchText {
-        let text: Arc<str> = Arc::from(t.as_str().as_ref());
+    /// `text`, with what maps its code points to bytes.
+    pub fn shared(text: Arc<str>) -> SearchText {
         let ascii = text.is_ascii();
-        SearchText { text, ascii }
+        let marks =
+            if ascii { Arc::from([]) } else { text.char_indices().step_by(MARK_EVERY).map(|(b, _)| b).collect() };
+        SearchText { text, ascii, marks }
     }
 
     /// The number of code points.
     pub fn chars(&self) -> usize {
-        if self.ascii { self.text.len() } else { self.text.chars().count() }
+        if self.ascii {
+            return self.text.len();
+        }
+        let Some(last) = self.marks.len().checked_sub(1) else { return 0 };
+        last * MARK_EVERY + self.text[self.marks[last]..].chars().count()
     }
 
     /// The byte offset of code point `i` (the end for `i` past it).
     pub fn byte_of(&self, i: usize) -> usize {
         if self.ascii {
-            i.min(self.text.len())
-        } else {
-            self.text.char_indices().nth(i).map_or(self.text.len(), |(b, _)| b)
+            return i.min(self.text.len());
         }
+        let Some(&from) = self.marks.get(i / MARK_EVERY) else { return self.text.len() };
+        self.text[from..].char_indices().nth(i % MARK_EVERY).map_or(self.text.len(), |(b, _)| from + b)
+    }
+
+    /// The code point at byte offset `b` (a character boundary).
+    pub fn char_of(&self, b: usize) -> usize {
+        if self.ascii {
+            return b;
+        }
+        let k = self.marks.partition_point(|&m| m <= b).saturating_sub(1);
+        let from = self.marks.get(k).copied().unwrap_or(0);
+        k * MARK_EVERY + self.text[from..b].chars().count()
     }
 }
 
@@ -88,4 +107,22 @@ pub(super) fn window(
     };
     let (pos, endpos) = (clamp(pos, 0)?, clamp(endpos, n)?);
     Ok((pos <= endpos).then_some((pos, endpos)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_points_and_bytes_map_both_ways() {
+        for text in ["", "abc", "é", &"aé😀b".repeat(100), &"x".repeat(64)] {
+            let t = SearchText::shared(Arc::from(text));
+            let starts: Vec<usize> = text.char_indices().map(|(b, _)| b).chain([text.len()]).collect();
+            assert_eq!(t.chars(), starts.len() - 1, "{text:?}");
+            for (i, &b) in starts.iter().enumerate() {
+                assert_eq!((t.byte_of(i), t.char_of(b)), (b, i), "{text:?} at {i}");
+            }
+            assert_eq!(t.byte_of(starts.len() + 5), text.len());
+        }
+    }
 }

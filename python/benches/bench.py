@@ -25,6 +25,7 @@ import argparse
 import gc
 import importlib.util
 import os
+import re
 import sys
 import time
 import timeit
@@ -398,6 +399,23 @@ def spaces_by_index(text):
     return n
 
 
+TOKEN = re.compile(r"\d+(?:\.\d+)?|\w+|[^\w\s]")
+
+
+def lex_by_match(text):
+    # A hand-written lexer: a token matched at each position, a character skipped where none starts.
+    n = 0
+    pos = 0
+    while pos < len(text):
+        m = TOKEN.match(text, pos)
+        if m is None:
+            pos += 1
+            continue
+        n += 1
+        pos = m.end()
+    return n
+
+
 def bench_scan(quick: bool) -> None:
     """Loops that index a long text (``text.find(" ", i)``, ``text[i:j]``, ``text[i]``,
     ``len(text)``), linear in CPython: over the corpus as one text, its ASCII lines alone (a
@@ -406,7 +424,8 @@ def bench_scan(quick: bool) -> None:
         lines = f.read().split("\n")[: 20_000 if quick else 150_000]
     texts = {"ASCII lines": " ".join(line for line in lines if line.isascii()), "all lines": " ".join(lines)}
     for label, py in (("`text.find(' ', i)` and `text[i:j]` per word", words_by_find),
-                      ("`while i < len(text): text[i]` per character", spaces_by_index)):
+                      ("`while i < len(text): text[i]` per character", spaces_by_index),
+                      ("`TOKEN.match(text, pos)` per token (a lexer)", lex_by_match)):
         ours = anyproc.script(py)
         for which, text in texts.items():
             assert ours(text) == py(text)
