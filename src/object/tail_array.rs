@@ -334,6 +334,25 @@ mod tests {
     }
 
     #[test]
+    fn a_cached_count_is_counted_again_after_an_append() {
+        let count = |obj: &ObjRef<BytesObj>| {
+            // SAFETY: `obj` keeps the array alive for the call.
+            unsafe {
+                cached_count::<crate::any::heap_kinds::BytesKind>(obj.as_raw(), |b| {
+                    b.iter().filter(|&&c| c == b'a').count()
+                })
+            }
+        };
+        let obj = BytesObj::from_slice(b"banana");
+        assert_eq!(count(&obj), 3);
+        // The cached count answers without calling the counter again.
+        // SAFETY: as above.
+        assert_eq!(unsafe { cached_count::<crate::any::heap_kinds::BytesKind>(obj.as_raw(), |_| 99) }, 3);
+        let obj = BytesObj::append_unique(obj, b"aa").unwrap_or_else(|_| panic!("unique"));
+        assert_eq!(count(&obj), 5);
+    }
+
+    #[test]
     fn concatenating_equals_concat() {
         let cases: [&[&[u8]]; 5] = [&[], &[b""], &[b"ab", b""], &[b"", b"xyz", b"0"], &[b"one", b" two", b" three"]];
         for parts in cases {
