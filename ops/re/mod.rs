@@ -56,13 +56,14 @@ pub fn flag(path: &str) -> Option<i64> {
 
 /// The text argument of a search, as UTF-8 (CPython's message for anything else).
 fn text_arg<'a>(v: &'a AnyView<'_>) -> Result<Cow<'a, str>> {
-    match Text::of(v.value()) {
-        Some(t) => Ok(t.as_str()),
-        None => Err(Error::new(
-            ErrorKind::Type,
-            format!("expected string or bytes-like object, got '{}'", vname(v.value())),
-        )),
-    }
+    text_of(v).map(Text::as_str)
+}
+
+/// The text of the search argument `v`, or CPython's message for anything else.
+fn text_of<'a>(v: &'a AnyView<'_>) -> Result<Text<'a>> {
+    Text::of(v.value()).ok_or_else(|| {
+        Error::new(ErrorKind::Type, format!("expected string or bytes-like object, got '{}'", vname(v.value())))
+    })
 }
 
 /// An int argument (flags, count, maxsplit).

@@ -8,8 +8,8 @@
 //! ASCII text maps code points to bytes directly, and another notes the byte offset of every
 //! 64th code point.
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::pipeline::value_ops::{Text, index_arg, vname};
+use crate::error::Result;
+use crate::pipeline::value_ops::index_arg;
 use crate::{AnyValue, AnyView};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -37,10 +37,7 @@ thread_local! {
 impl SearchText {
     /// The text of the search argument `v` (CPython's message for anything else).
     pub fn of(v: &AnyView<'_>) -> Result<SearchText> {
-        let Some(t) = Text::of(v.value()) else {
-            let got = vname(v.value());
-            return Err(Error::new(ErrorKind::Type, format!("expected string or bytes-like object, got '{got}'")));
-        };
+        let t = super::text_of(v)?;
         let Some(obj) = v.as_obj() else { return Ok(SearchText::shared(Arc::from(t.as_str().as_ref()))) };
         let key = obj.as_raw();
         let cached = LAST.with_borrow(|last| {

@@ -91,6 +91,11 @@ unsafe extern "C" fn free_tail_array<K: TailKind>(obj: *mut Object) {
 }
 
 impl<K: TailKind> TailArray<K> {
+    /// The head of a new array of `len` elements, its count not yet taken.
+    fn head(len: usize) -> Self {
+        TailArray { header: Object::blank(), len, counted: AtomicUsize::new(UNCOUNTED), _kind: PhantomData, _elems: [] }
+    }
+
     /// A new object holding a copy of `elems`.
     pub fn from_slice(elems: &[K::Elem]) -> ObjRef<Self> {
         let len = elems.len();
@@ -102,13 +107,7 @@ impl<K: TailKind> TailArray<K> {
         // are copied in one go (the elements are `Copy`, and `elems` cannot overlap new memory).
         unsafe {
             base.as_ptr().add(1).cast::<K::Elem>().copy_from_nonoverlapping(elems.as_ptr(), len);
-            base.as_ptr().write(TailArray {
-                header: Object::blank(),
-                len,
-                counted: AtomicUsize::new(UNCOUNTED),
-                _kind: PhantomData,
-                _elems: [],
-            });
+            base.as_ptr().write(Self::head(len));
             ObjRef::adopt(base, free_tail_array::<K>)
         }
     }
@@ -137,13 +136,7 @@ impl<K: TailKind> TailArray<K> {
                 data.add(written).write(e);
                 written += 1;
             }
-            base.as_ptr().write(TailArray {
-                header: Object::blank(),
-                len,
-                counted: AtomicUsize::new(UNCOUNTED),
-                _kind: PhantomData,
-                _elems: [],
-            });
+            base.as_ptr().write(Self::head(len));
             if written != len {
                 // The iterator ended early (a caller bug, not an input error): keep what
                 // arrived in an exactly sized copy, and free this allocation with its own layout.
@@ -171,13 +164,7 @@ impl<K: TailKind> TailArray<K> {
         // which `fill` initialises (the caller's contract) before the array is adopted.
         unsafe {
             fill(base.as_ptr().add(1).cast::<K::Elem>());
-            base.as_ptr().write(TailArray {
-                header: Object::blank(),
-                len,
-                counted: AtomicUsize::new(UNCOUNTED),
-                _kind: PhantomData,
-                _elems: [],
-            });
+            base.as_ptr().write(Self::head(len));
             Some(ObjRef::adopt(base, free_tail_array::<K>))
         }
     }

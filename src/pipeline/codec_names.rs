@@ -34,10 +34,10 @@ pub(crate) enum Codec {
 }
 
 /// A codec as a name reached it.
-pub(crate) struct Named<'a> {
+pub(crate) struct Named {
     pub codec: Codec,
     /// The name as given, which the errors of CPython's `encodings` package quote.
-    pub given: &'a str,
+    pub given: String,
     /// Whether CPython runs the codec in C without its registry (see the module's rationale).
     pub fast: bool,
 }
@@ -65,7 +65,7 @@ fn normalized(name: &str) -> String {
 
 /// The codec an encoding name means, or CPython's `LookupError` (a `KeyError` here, one of its
 /// kinds) for a name it does not know.
-pub(crate) fn codec_named(given: &str) -> Result<Named<'_>> {
+pub(crate) fn codec_named(given: &str) -> Result<Named> {
     let norm = normalized(given);
     let codec = match norm.as_str() {
         "utf_8" | "utf8" | "u8" | "utf" | "utf8_ucs2" | "utf8_ucs4" | "cp65001" => Codec::Utf8,
@@ -97,7 +97,7 @@ pub(crate) fn codec_named(given: &str) -> Result<Named<'_>> {
             | "iso_8859_1"
             | "iso8859_1"
     );
-    Ok(Named { codec, given, fast })
+    Ok(Named { codec, given: given.to_string(), fast })
 }
 
 impl Codec {

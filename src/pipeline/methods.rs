@@ -292,12 +292,7 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         return Err(arity_error(&qualified, method.name(), arity, args.len()));
     }
     match recv {
-        // The receiver's count of characters, which a heap string keeps: searching from an
-        // index of a long ASCII text is then O(1) to start, as it is in CPython.
-        Recv::Str if super::str_find::is_search(method) => {
-            super::str_find::search(method, Text::of(v).expect("a str"), obj.char_count(), args)
-        }
-        Recv::Str => str_method(method, Text::of(v).expect("a str"), args),
+        Recv::Str => str_method(method, Text::of(v).expect("a str"), &obj, args),
         Recv::List => list_method(method, list_of(v).expect("a list"), args),
         Recv::Tuple => tuple_method(method, tuple_obj(v).expect("a tuple"), args),
         Recv::Dict if method == Method::Get => dict_get(dict_obj(v).expect("a dict"), args),
@@ -461,7 +456,8 @@ fn no_method(method: Method, v: Value<'_>) -> Error {
 
 // ---------------------------------------------------------------- str
 
-fn str_method(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
+/// A method of str `t`, the text of `obj`.
+fn str_method(m: Method, t: Text<'_>, obj: &AnyView<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
     use Method::*;
     let ucs4 = t.is_ucs4();
     let flag = |pred: fn(char) -> bool| Ok(Slot::from_bool(all_chars(t, pred)));
@@ -474,8 +470,11 @@ fn str_method(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
         Strip | Lstrip | Rstrip => strip(m, t, args.first()),
         Split | Rsplit => split(m, t, args),
         Join => join(t, &args[0]),
-        Startswith | Endswith => super::str_find::search(m, t, None, args),
-        Find | Rfind | Index | Rindex | Count => super::str_find::search(m, t, None, args),
+        // The receiver's count of characters, which a heap string keeps: searching from an
+        // index of a long ASCII text is then O(1) to start, as it is in CPython.
+        Startswith | Endswith | Find | Rfind | Index | Rindex | Count => {
+            super::str_find::search(m, t, obj.char_count(), args)
+        }
         Replace => replace(t, args),
         Format => Ok(text_slot(&super::format::str_format(t, args)?, ucs4)),
         FormatMap => {

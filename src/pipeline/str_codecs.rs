@@ -38,7 +38,7 @@ fn handler(name: &str) -> std::result::Result<Handler, String> {
 
 /// An error of the handler's own: CPython's codecs in C raise it as it is; those of its
 /// `encodings` package wrap it, naming the codec as the call named it.
-fn handler_error(named: &Named<'_>, doing: &str, e: Error) -> Error {
+fn handler_error(named: &Named, doing: &str, e: Error) -> Error {
     if named.fast {
         return e;
     }
@@ -52,11 +52,7 @@ fn unknown_handler(name: &str) -> Error {
 }
 
 /// The `encoding` and `errors` arguments, with CPython's argument errors.
-fn codec_args<'a>(
-    method: &str,
-    args: &[AnyView<'_>],
-    encoding: &'a mut String,
-) -> Result<(Named<'a>, std::result::Result<Handler, String>)> {
+fn codec_args(method: &str, args: &[AnyView<'_>]) -> Result<(Named, std::result::Result<Handler, String>)> {
     let text_arg = |i: usize, what: &str, default: &'static str| -> Result<String> {
         match args.get(i).map(|a| a.value()) {
             None => Ok(default.to_string()),
@@ -67,9 +63,9 @@ fn codec_args<'a>(
             }),
         }
     };
-    *encoding = text_arg(0, "encoding", "utf-8")?;
+    let encoding = text_arg(0, "encoding", "utf-8")?;
     let errors = text_arg(1, "errors", "strict")?;
-    Ok((codec_named(encoding)?, handler(&errors)))
+    Ok((codec_named(&encoding)?, handler(&errors)))
 }
 
 /// How CPython's messages show a character: `'\xe9'`, `'\u20ac'`, `'\U0001f600'`.
@@ -125,8 +121,7 @@ pub(crate) fn encode(t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
 
 /// [`encode`] for `method` (`encode` or `bytes`), which its messages name.
 fn encode_for(method: &str, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
-    let mut encoding = String::new();
-    let (named, handler) = codec_args(method, args, &mut encoding)?;
+    let (named, handler) = codec_args(method, args)?;
     let codec = named.codec;
     if let Some(bytes) = encode_whole(codec, &t.as_str()) {
         return Ok(Slot::from_bytes(&bytes));
@@ -175,8 +170,7 @@ fn escaped_bare(c: char) -> String {
 
 /// `data.decode(encoding='utf-8', errors='strict')`.
 pub(crate) fn decode(data: &[u8], args: &[AnyView<'_>]) -> Result<Slot> {
-    let mut encoding = String::new();
-    let checked = codec_args("decode", args, &mut encoding);
+    let checked = codec_args("decode", args);
     // CPython decodes empty bytes to "" before it looks the codec up.
     if data.is_empty() && !matches!(&checked, Err(e) if e.kind() == ErrorKind::Type) {
         return Ok(text_slot("", false));
@@ -190,7 +184,7 @@ pub(crate) fn decode(data: &[u8], args: &[AnyView<'_>]) -> Result<Slot> {
             Ok(Handler::Ignore) => {}
             Ok(Handler::Replace) => out.push('\u{FFFD}'),
             Ok(Handler::BackslashReplace) => {
-                data[bad.start..bad.end].iter().for_each(|b| out.push_str(&format!("\\x{b:02x}")))
+                data[bad.start..bad.end].iter().for_each(|&b| out.push_str(&escaped_bare(char::from(b))))
             }
             Ok(Handler::XmlCharRefReplace) => {
                 let e = type_error("don't know how to handle UnicodeDecodeError in error callback");

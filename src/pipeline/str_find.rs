@@ -12,14 +12,8 @@ use super::methods::{Method, adjust_indices, opt_index};
 use super::value_ops::{Text, byte_of, tuple_obj, type_error, value_error, vname};
 use crate::{AnyView, Result};
 
-/// Whether `m` is one of the methods [`search`] runs.
-pub(super) fn is_search(m: Method) -> bool {
-    use Method::*;
-    matches!(m, Find | Rfind | Index | Rindex | Count | Startswith | Endswith)
-}
-
-/// `t.m(...)` for one of the searching methods ([`is_search`]); `chars` is `t`'s count of
-/// code points where the caller knows it.
+/// `t.m(...)` for one of the searching methods (`find`, `rfind`, `index`, `rindex`, `count`,
+/// `startswith`, `endswith`); `chars` is `t`'s count of code points where the caller knows it.
 pub(super) fn search(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> Result<Slot> {
     match m {
         Method::Startswith | Method::Endswith => starts_ends(m, t, chars, args).map(Slot::from_bool),
@@ -32,10 +26,10 @@ fn find(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> R
     let x = args[0].value();
     let sub = Text::of(x).ok_or_else(|| type_error(format!("must be str, not {}", vname(x))))?.as_str();
     let (start, end) = (opt_index(args.get(1))?, opt_index(args.get(2))?);
-    let sub_chars: Vec<char> = sub.chars().collect();
-    let sublen = sub_chars.len() as i64;
+    let sublen = sub.chars().count() as i64;
     let found = match t {
         Text::Ucs4(u) => {
+            let sub_chars: Vec<char> = sub.chars().collect();
             let (st, en) = adjust_indices(start, end, u.len());
             if m == Method::Count {
                 return Ok(Slot::from_int(count_in(en - st, sublen, || {
@@ -50,8 +44,7 @@ fn find(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> R
             let n = chars.unwrap_or_else(|| s.chars().count());
             let ascii = n == s.len();
             let (st, en) = adjust_indices(start, end, n);
-            let byte = |k: i64| if ascii { k as usize } else { byte_of(s, k as usize) };
-            let hay = || &s[byte(st)..byte(en)];
+            let hay = || &s[byte_at(s, n, st)..byte_at(s, n, en)];
             if m == Method::Count {
                 return Ok(Slot::from_int(count_in(en - st, sublen, || hay().matches(&*sub).count() as i64)));
             }
@@ -123,8 +116,7 @@ fn tailmatch(
             if en - (sub.chars().count() as i64) < st {
                 return false;
             }
-            let byte = |k: i64| if n == s.len() { k as usize } else { byte_of(s, k as usize) };
-            let hay = &s[byte(st)..byte(en)];
+            let hay = &s[byte_at(s, n, st)..byte_at(s, n, en)];
             if at_end { hay.ends_with(sub) } else { hay.starts_with(sub) }
         }
         Text::Ucs4(u) => {
@@ -137,6 +129,12 @@ fn tailmatch(
             if at_end { hay.ends_with(&sub) } else { hay.starts_with(&sub) }
         }
     }
+}
+
+/// The byte offset of code point `k` (in range) of `s`, which has `n` code points: `k` itself
+/// when `s` is ASCII (as many code points as bytes), else found by walking `s`.
+fn byte_at(s: &str, n: usize, k: i64) -> usize {
+    if n == s.len() { k as usize } else { byte_of(s, k as usize) }
 }
 
 /// `count` over a window of `span` code points: none when the needle is longer, one more than

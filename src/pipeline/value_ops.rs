@@ -1215,13 +1215,15 @@ pub fn slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: Any
     }
     let (lo, hi) = (slice_arg(&lower)?, slice_arg(&upper)?);
     match o {
-        // An ASCII string slices by byte; a heap one knows it is ASCII without a scan.
-        Value::Str(s) if obj.char_count() == Some(s.len()) => {
-            let span = SliceSpan::new(lo, hi, step, s.len());
-            Ok(Slot::from_text(std::str::from_utf8(&span.pick(s.as_bytes())).unwrap_or_default()))
-        }
         Value::Str(s) => {
-            let span = SliceSpan::new(lo, hi, step, s.chars().count());
+            // Counted once; a heap string keeps its count, so knows it is ASCII without a scan.
+            let n = obj.char_count().unwrap_or_else(|| s.chars().count());
+            if n == s.len() {
+                // An ASCII string slices by byte.
+                let span = SliceSpan::new(lo, hi, step, n);
+                return Ok(Slot::from_text(std::str::from_utf8(&span.pick(s.as_bytes())).unwrap_or_default()));
+            }
+            let span = SliceSpan::new(lo, hi, step, n);
             if span.step == 1 {
                 let b0 = byte_of(s, span.start as usize);
                 let b1 = b0 + byte_of(&s[b0..], span.count);
@@ -1241,12 +1243,10 @@ pub fn slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: Any
 
 /// `len(v)`: code points for str, items for list and dict, bytes for bytes.
 pub fn len(v: AnyView<'_>) -> Result<i64> {
-    if let Some(n) = v.char_count() {
-        return Ok(n as i64);
-    }
     let x = v.value();
     let n = match x {
-        Value::Str(s) => s.chars().count(),
+        // A heap string keeps its count once counted.
+        Value::Str(s) => v.char_count().unwrap_or_else(|| s.chars().count()),
         Value::UStr(u) => u.len(),
         Value::Bytes(b) => b.len(),
         _ => match (seq_obj(x), x.as_obj().filter(|o| o.type_index() == ti::DICT)) {
