@@ -15,6 +15,7 @@ apart), which only object identity can tell.
 from __future__ import annotations
 
 import functools
+import inspect
 import linecache
 from typing import Any, Dict
 
@@ -41,6 +42,10 @@ def cached_function(wrapper: Any) -> Any:
     parameters = wrapper.cache_parameters()
     maxsize, typed = parameters["maxsize"], parameters["typed"]
     code = wrapped.__code__
+    if code.co_kwonlyargcount or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        line = linecache.getline(code.co_filename, code.co_firstlineno) or None
+        raise SyntaxError("anyproc.script does not support lru_cache of a function with *args, keyword-only or "
+                          "**kwargs parameters", (code.co_filename, code.co_firstlineno, 1, line))
     params = list(code.co_varnames[:code.co_argcount])
     n_defaults = len(wrapped.__defaults__ or ())
     signature = ", ".join(p if i < len(params) - n_defaults else f"{p}=None" for i, p in enumerate(params))

@@ -266,6 +266,14 @@ def unparse_function(f: Dict[str, Any]) -> str:
     first = len(params) - len(defaults)
     for i, d in enumerate(defaults):
         params[first + i] += f"={expr(d)}"
+    if f.get("posonly"):
+        params.insert(f["posonly"], "/")
+    kwonly = [p if d is None else f"{p}={expr(d)}" for p, d in zip(f.get("kwonly", []), f.get("kw_defaults", []))]
+    if f.get("vararg") or kwonly:
+        params.append(f"*{f.get('vararg') or ''}")
+    params += kwonly
+    if f.get("kwarg"):
+        params.append(f"**{f['kwarg']}")
     out = [f"def {f['name']}({', '.join(params)}):"]
     stmts(f["body"], "    ", out)
     return "\n".join(out) + "\n"

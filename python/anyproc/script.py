@@ -85,9 +85,14 @@ class ScriptFunction(_native.Function):
     class gains a Python ``__call__`` that records calls on symbols (see ``trace``).
     """
 
-    def __init__(self, func: Any, wrapped: Callable, ast_json: str, sources: List[Tuple[str, str]]) -> None:
+    def __init__(self, func: Any, wrapped: Callable, ast_json: str, sources: List[Tuple[str, str]],
+                 registers: Any = None) -> None:
         #: The compiled native function.
         self.func = func
+        #: Where ``wrapped`` has ``*args``, keyword-only or ``**kwargs`` parameters: the native
+        #: function that takes its registers as they are, which a call with keywords runs.
+        self._registers = registers
+        self._binder: Optional[Callable] = None
         self.__name__ = wrapped.__name__
         self.__qualname__ = getattr(wrapped, "__qualname__", wrapped.__name__)
         self.__doc__ = wrapped.__doc__
@@ -100,7 +105,12 @@ class ScriptFunction(_native.Function):
 
     def _bind_keywords(self, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Tuple[Any, ...]:
         """The positional arguments of a call with keywords, bound as CPython binds them, with
-        its errors; left-out parameters before a given one take their defaults."""
+        its errors; left-out parameters before a given one take their defaults. For a function
+        with ``*args``, keyword-only or ``**kwargs`` parameters: its registers."""
+        if self._registers is not None:
+            if self._binder is None:
+                self._binder = _register_binder(self.__wrapped__)
+            return self._binder(*args, **kwargs)
         fn = self.__wrapped__
         code = fn.__code__
         names = code.co_varnames[:code.co_argcount]
@@ -139,6 +149,9 @@ class ScriptFunction(_native.Function):
 def _traced_call(self: ScriptFunction, *args: Any, **kwargs: Any) -> Any:
     """``ScriptFunction.__call__`` while a trace is being recorded; keyword arguments are bound
     to positions first, as a call from Python binds them."""
+    if kwargs and self._registers is not None:
+        raise TypeError(f"anyproc.trace records calls of {self.__name__}, which has *args, keyword-only or "
+                        "**kwargs parameters, with positional arguments only")
     if kwargs:
         args = self._bind_keywords(args, kwargs)
     return _record_script(self, args)
@@ -180,11 +193,55 @@ def script(fn: Optional[Callable] = None, *, while_limit: Optional[int] = None,
     lowerer.run()
     module = {"functions": [d for d, _ in lowerer.defs], "constants": [c for c, _ in lowerer.constants]}
     text = json.dumps(module, ensure_ascii=False, allow_nan=False)
+    shaped = _has_extra_params(fn)
     try:
-        func = _native.script_json(text, lowerer.names[entry], while_limit=while_limit, max_depth=max_depth)
+        func = _native.script_json(text, lowerer.names[entry], while_limit=while_limit, max_depth=max_depth,
+                                   registers=shaped)
     except SyntaxError as e:
         raise lowerer.located(e) from None
-    return ScriptFunction(func, fn, text, [(d["name"], src) for d, src in lowerer.defs + lowerer.constants])
+    func, registers = func if shaped else (func, None)
+    return ScriptFunction(func, fn, text, [(d["name"], src) for d, src in lowerer.defs + lowerer.constants],
+                          registers)
+
+
+def _has_extra_params(fn: types.FunctionType) -> bool:
+    """Whether ``fn`` has ``*args``, keyword-only or ``**kwargs`` parameters."""
+    code = fn.__code__
+    return bool(code.co_kwonlyargcount or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS))
+
+
+def _register_binder(fn: types.FunctionType) -> Callable:
+    """A Python function of ``fn``'s parameters and defaults that returns their values in the
+    order of the compiled function's registers (positional, ``*args``, keyword-only,
+    ``**kwargs``): CPython binds a call to it as it would to ``fn``, errors included."""
+    code = fn.__code__
+    n_positional, n_kwonly = code.co_argcount, code.co_kwonlyargcount
+    names = list(code.co_varnames[:n_positional + n_kwonly])
+    vararg = kwarg = None
+    at = n_positional + n_kwonly
+    if code.co_flags & inspect.CO_VARARGS:
+        vararg, at = code.co_varnames[at], at + 1
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        kwarg = code.co_varnames[at]
+    n_defaults = len(fn.__defaults__ or ())
+    params = [p if i < n_positional - n_defaults else f"{p}=None" for i, p in enumerate(names[:n_positional])]
+    if code.co_posonlyargcount:
+        params.insert(code.co_posonlyargcount, "/")
+    kwdefaults = fn.__kwdefaults__ or {}
+    kwonly = [p if p not in kwdefaults else f"{p}=None" for p in names[n_positional:]]
+    if vararg or kwonly:
+        params.append(f"*{vararg or ''}")
+    params += kwonly
+    if kwarg:
+        params.append(f"**{kwarg}")
+    registers = names[:n_positional] + ([vararg] if vararg else []) + names[n_positional:] + ([kwarg] if kwarg else [])
+    namespace: Dict[str, Any] = {}
+    exec(f"def {fn.__name__}({', '.join(params)}):\n    return ({''.join(r + ', ' for r in registers)})\n",
+         namespace)  # noqa: S102 - built from the function's own parameter names
+    binder = namespace[fn.__name__]
+    # Named `fn.__name__` in its errors, as the compiled function names itself.
+    binder.__defaults__, binder.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
+    return binder
 
 
 # ---- lowering ------------------------------------------------------------------------------
@@ -446,21 +503,11 @@ class _Lowerer:
             if decorator is not script:
                 raise self.src.error(deco, "decorators")
         args = node.args
-        if args.vararg:
-            raise self.src.error(args.vararg, "*args")
-        if args.kwarg:
-            raise self.src.error(args.kwarg, "**kwargs")
-        if args.kwonlyargs:
-            raise self.src.error(args.kwonlyargs[0], "keyword-only arguments")
         params = [a.arg for a in args.posonlyargs + args.args]
         # Python evaluated the defaults when the `def` ran: their values are inlined.
-        defaults = []
-        for node_default, value in zip(args.defaults, fn.__defaults__ or ()):
-            if not _is_constant(value):
-                raise self.src.error(node_default, f"a default value of type {type(value).__name__} "
-                                     "(only None, bool, int, float, str and lists, tuples and dicts of them)")
-            defaults.append(_const(value))
-        self.locals = set(params) | _assigned_names(node)
+        defaults = [self.default(d, value) for d, value in zip(args.defaults, fn.__defaults__ or ())]
+        extra = self.extra_params(fn, args)
+        self.locals = set(params) | set(_registers(params, extra)[len(params):]) | _assigned_names(node)
         body = node.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str) and len(body) > 1:
@@ -475,7 +522,32 @@ class _Lowerer:
         }
         if defaults:
             lowered["defaults"] = defaults
+        lowered.update(extra)
         return lowered, unparse_function(lowered)
+
+    def default(self, node: ast.expr, value: Any) -> Dict[str, Any]:
+        """The value of a parameter's default (``node`` in the source) as a literal."""
+        if not _is_constant(value):
+            raise self.src.error(node, f"a default value of type {type(value).__name__} "
+                                 "(only None, bool, int, float, str and lists, tuples and dicts of them)")
+        return _const(value)
+
+    def extra_params(self, fn: types.FunctionType, args: ast.arguments) -> Dict[str, Any]:
+        """The fields of ``ast::ExtraParams`` for ``fn``'s ``/``, ``*args``, keyword-only and
+        ``**kwargs`` parameters (none where it has none)."""
+        extra: Dict[str, Any] = {}
+        if args.posonlyargs:
+            extra["posonly"] = len(args.posonlyargs)
+        if args.vararg:
+            extra["vararg"] = args.vararg.arg
+        if args.kwonlyargs:
+            given = fn.__kwdefaults__ or {}
+            extra["kwonly"] = [a.arg for a in args.kwonlyargs]
+            extra["kw_defaults"] = [None if d is None else self.default(d, given[a.arg])
+                                    for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+        if args.kwarg:
+            extra["kwarg"] = args.kwarg.arg
+        return extra
 
     def leading_imports(self, body: List[ast.stmt]) -> None:
         """Runs the imports at the top of the function's body (``import re``, ``from collections
@@ -985,6 +1057,13 @@ class _Lowerer:
         if value is Ellipsis:
             raise self.src.error(node, "Ellipsis (...)")
         raise self.src.error(node, f"{type(value).__name__} literals")
+
+
+def _registers(params: List[str], extra: Dict[str, Any]) -> List[str]:
+    """The parameters of a lowered function in the order of its registers (``FunctionDef::registers``):
+    positional ones, ``*args``, keyword-only ones, ``**kwargs``."""
+    return params + [n for n in [extra.get("vararg")] if n] + list(extra.get("kwonly", [])) \
+        + [n for n in [extra.get("kwarg")] if n]
 
 
 def _flat_types(node: ast.expr) -> List[ast.expr]:

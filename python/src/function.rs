@@ -75,18 +75,29 @@ fn script_limits(while_limit: Option<u64>, max_depth: Option<u32>) -> Limits {
 }
 
 /// Compiles a module given as JSON (the shape of `anyproc::pipeline::ast::Module`) and returns `entry`.
+///
+/// With `registers=True` it returns `(entry, registers)`, where `registers` takes the entry's
+/// registers as they are (a tuple for `*args`, the keyword-only parameters, a dict for
+/// `**kwargs`), for a caller that binds keyword arguments itself.
 #[pyfunction]
-#[pyo3(signature = (ast_json, entry, *, while_limit=None, max_depth=None))]
+#[pyo3(signature = (ast_json, entry, *, while_limit=None, max_depth=None, registers=false))]
 pub fn script_json<'py>(
     py: Python<'py>,
     ast_json: &str,
     entry: &str,
     while_limit: Option<u64>,
     max_depth: Option<u32>,
+    registers: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let limits = script_limits(while_limit, max_depth);
-    let func = py.detach(|| anyproc::pipeline::script_json_with_limits(ast_json, entry, limits)).py_err(py)?;
-    new_function(py, func, Some(entry.to_string()))
+    let (func, raw) =
+        py.detach(|| anyproc::pipeline::script::script_json_entries(ast_json, entry, limits)).py_err(py)?;
+    let func = new_function(py, func, Some(entry.to_string()))?;
+    if !registers {
+        return Ok(func);
+    }
+    let raw = new_function(py, raw, Some(format!("{entry} (registers)")))?;
+    Ok(pyo3::types::PyTuple::new(py, [func, raw])?.into_any())
 }
 
 /// Compiles anyscript source text and returns its function `entry`.

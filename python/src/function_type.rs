@@ -318,6 +318,13 @@ fn call_with_keywords<'py>(
     let positional = bind.call1((args, kwargs))?;
     let positional =
         positional.cast_into::<PyTuple>().map_err(|_| PyTypeError::new_err("_bind_keywords must return a tuple"))?;
+    // A function with `*args`, keyword-only or `**kwargs` parameters is given its registers,
+    // bound by `_bind_keywords`, through the function that takes them as they are.
+    if let Ok(registers) = this.getattr(pyo3::intern!(py, "_registers"))
+        && !registers.is_none()
+    {
+        return registers.call1(positional);
+    }
     let items: Vec<*mut ffi::PyObject> = positional.iter_borrowed().map(|a| a.as_ptr()).collect();
     // SAFETY: `callable` is an instance of this type or of a subclass (see above).
     call(py, unsafe { state_of(callable) }, &items)

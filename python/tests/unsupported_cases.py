@@ -66,8 +66,10 @@ def uses_keyword_dict(text):
     return text.split(**options)  # unsupported: **kwargs
 
 
-def uses_var_args(*texts):  # unsupported: *args
-    return texts
+def uses_nested_var_args(text):
+    def join(*parts):  # unsupported: *args in a nested function
+        return "".join(parts)
+    return join(text)
 
 
 def uses_nonlocal(text):
@@ -114,7 +116,13 @@ def uses_object_default(text, sep=object()):  # unsupported: default value of ty
     return text.split(sep)
 
 
-def uses_keyword_only_argument(text, *, sep=" "):  # unsupported: keyword-only arguments
+def uses_nested_keyword_only(text):
+    def split(s, *, sep=" "):  # unsupported: keyword-only arguments in a nested function
+        return s.split(sep)
+    return split(text)
+
+
+def uses_keyword_only_object_default(text, *, sep=object()):  # unsupported: default value of type object
     return text.split(sep)
 
 

@@ -42,10 +42,59 @@ pub struct FunctionDef {
     /// that a mutable default is one object shared by every call, as in Python.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub defaults: Vec<Expr>,
+    /// Its parameters other than plain positional ones (`/`, `*args`, keyword-only, `**kwargs`).
+    #[serde(flatten)]
+    pub extra: ExtraParams,
     /// The statements of the body.
     pub body: Vec<Stmt>,
     /// The line of the `def`.
     pub line: u32,
+}
+
+impl FunctionDef {
+    /// Every parameter's name in the order of the registers it takes: `params`, then `*args`,
+    /// the keyword-only ones and `**kwargs`.
+    pub fn registers(&self) -> Vec<String> {
+        let ExtraParams { vararg, kwonly, kwarg, .. } = &self.extra;
+        let mut all = self.params.clone();
+        all.extend(vararg.iter().cloned());
+        all.extend(kwonly.iter().cloned());
+        all.extend(kwarg.iter().cloned());
+        all
+    }
+}
+
+/// The parameters of a `def` beyond a list of positional ones with defaults at the end:
+/// `def f(a, /, b, *args, c, d=1, **kwargs)`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExtraParams {
+    /// How many of the first `params` are positional-only (before `/`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub posonly: u32,
+    /// The name of the `*args` parameter, which takes the extra positional arguments as a tuple.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vararg: Option<String>,
+    /// The keyword-only parameters (after `*` or `*args`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kwonly: Vec<String>,
+    /// Their defaults, in the same order (`None` for one that must be given); constant
+    /// expressions, as `defaults` are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kw_defaults: Vec<Option<Expr>>,
+    /// The name of the `**kwargs` parameter, which takes the extra keyword arguments as a dict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kwarg: Option<String>,
+}
+
+impl ExtraParams {
+    /// Whether the `def` has none of them (its calls bind as they always have).
+    pub fn is_empty(&self) -> bool {
+        *self == ExtraParams::default()
+    }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A statement and the line it starts on.

@@ -12,7 +12,7 @@ use super::builtins::Builtin;
 use super::direct::Direct;
 use super::exception_value::{exception_class, is_class_name};
 use super::inline::inline_leaf_calls;
-use super::ir::{Function, Inst, Operands, Program, Reg};
+use super::ir::{Function, Inst, Operands, Program, Reg, Shape};
 use super::iterate::DictView;
 use super::methods::Method;
 use super::set_ops::SetLayout;
@@ -33,6 +33,7 @@ mod generators;
 mod lazy_generators;
 mod nested;
 mod raising;
+mod shaped;
 mod spread;
 mod star_ops;
 mod yields;
@@ -88,6 +89,7 @@ fn compile_unguarded(
             index: i as u32,
             params: f.params.iter().map(String::as_str).collect(),
             defaults: defaults_of(f)?,
+            shape: shaped::shape_of(f)?,
         };
         if by_name.insert(f.name.as_str(), sig).is_some() {
             return Err(Error::new(
@@ -104,8 +106,12 @@ fn compile_unguarded(
     };
     let mut out = Vec::with_capacity(functions.len());
     for def in functions {
-        let def = yields::lowered(def)?;
-        out.push(FnCompiler::new(&module, &def, labels).compile(&def)?);
+        let shape = module.functions[def.name.as_str()].shape.clone().map(Box::new);
+        let plain = shaped::with_registers(def);
+        let def = yields::lowered(&plain)?;
+        let mut compiler = FnCompiler::new(&module, &def, labels);
+        compiler.f.shape = shape;
+        out.push(compiler.compile(&def)?);
     }
     // Lambdas and nested functions, found while compiling the functions that contain them.
     let mut next = 0;
@@ -134,23 +140,7 @@ fn defaults_of(f: &FunctionDef) -> Result<Vec<Slot>> {
         return Err(err(f.line, ErrorKind::Parse, format!("function '{}' has more defaults than parameters", f.name)));
     }
     let first = f.params.len() - f.defaults.len();
-    f.defaults
-        .iter()
-        .zip(&f.params[first..])
-        .map(|(d, p)| {
-            constants::constant_value(d).ok_or_else(|| {
-                err(
-                    f.line,
-                    ErrorKind::Parse,
-                    format!(
-                        "the default value of parameter '{p}' of function '{}' must be a constant (a literal, \
-                         or a list, tuple, dict or set of literals)",
-                        f.name
-                    ),
-                )
-            })
-        })
-        .collect()
+    f.defaults.iter().zip(&f.params[first..]).map(|(d, p)| shaped::constant_default(f, p, d)).collect()
 }
 
 /// What calls of a module function need to know of it.
@@ -161,6 +151,8 @@ struct Signature<'a> {
     params: Vec<&'a str>,
     /// The values of its last parameters' defaults.
     defaults: Vec<Slot>,
+    /// Its other kinds of parameters, if it has any.
+    shape: Option<Shape>,
 }
 
 struct ModuleScope<'a> {
@@ -505,6 +497,7 @@ impl<'a> FnCompiler<'a> {
             n_captured: 0,
             handlers: Vec::new(),
             generator: yields::has_yield(&def.body),
+            shape: None,
         };
         FnCompiler {
             module,
@@ -1346,6 +1339,10 @@ impl<'a> FnCompiler<'a> {
             }
             Expr::Name { id } if !self.locals.contains_key(id) && !self.module.globals.contains_key(id) => {
                 if let Some(sig) = self.module.functions.get(id.as_str()) {
+                    if let Some(shape) = &sig.shape {
+                        let callee = (sig.index, sig.params.as_slice(), sig.defaults.as_slice(), shape);
+                        return self.call_shaped(id, callee, args, keywords, dst);
+                    }
                     let callee = (sig.index, sig.params.as_slice(), sig.defaults.as_slice());
                     return self.call_module_function(id, callee, args, keywords, dst);
                 }

@@ -134,7 +134,9 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             Inst::CallValue { dst, callee, args } => {
                 Inst::CallValue { dst: reg(dst), callee: reg(callee), args: operands(args) }
             }
-            Inst::CallUser { .. } => unreachable!("a leaf calls no function of the program"),
+            Inst::CallUser { .. } | Inst::CallUserKeywords { .. } => {
+                unreachable!("a leaf calls no function of the program")
+            }
             Inst::CallBuiltin { dst, builtin, args } => {
                 Inst::CallBuiltin { dst: reg(dst), builtin, args: operands(args) }
             }
@@ -244,6 +246,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::CallOp { dst, .. }
             | Inst::CallValue { dst, .. }
             | Inst::CallUser { dst, .. }
+            | Inst::CallUserKeywords { dst, .. }
             | Inst::CallBuiltin { dst, .. }
             | Inst::CallMethod { dst, .. }
             | Inst::CallKeyed { dst, .. }

@@ -16,6 +16,7 @@ use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
 use super::keyed::call_keyed;
 use super::methods::{call_method, check_method};
+use super::shaped_binding::{keyword_registers, outside_registers};
 use super::value_ops::{
     binary, check_hashable, compare, del_item, dict_update_from, get_item, in_place_error, len, list_of, not_callable,
     set_item, slice, truthy, unary,
@@ -119,6 +120,14 @@ pub(crate) fn resume(program: &Arc<Program>, func: u32, frame: &mut Suspended) -
 /// A function of `program` as a `PackedFunc`, callable from Rust, pipelines and Python.
 pub fn as_packed_func(program: Arc<Program>, func: u32) -> PackedFunc {
     let f = &program.functions[func as usize];
+    // `*args`, keyword-only and `**kwargs` parameters: every call binds its arguments first.
+    if f.shape.is_some() {
+        return PackedFunc::new(move |args| {
+            let regs = outside_registers(&program.functions[func as usize], args)?;
+            let views: Vec<AnyView<'_>> = regs.iter().map(Slot::view).collect();
+            run(&program, func, &views)
+        });
+    }
     // A function that only lists a word's characters, called once per word, is worth a closure
     // of its own: the frameless form first, with no lookups on the way to it.
     if let Some(Direct::Extend(extend)) = &f.direct {
@@ -152,6 +161,19 @@ fn call_with_defaults(program: &Arc<Program>, func: u32, args: &[AnyView<'_>]) -
     let mut all: Vec<AnyView<'_>> = args.to_vec();
     all.extend(f.defaults[args.len() - n_required..].iter().map(Slot::view));
     run(program, func, &all)
+}
+
+/// Function `func` of `program` given its registers as they are, one per parameter (`*args`
+/// a tuple, `**kwargs` a dict): what a call from Python with keywords runs, bound there.
+pub fn registers_func(program: Arc<Program>, func: u32) -> PackedFunc {
+    PackedFunc::new(move |args| {
+        let f = &program.functions[func as usize];
+        if args.len() != f.n_params as usize {
+            let msg = format!("{}() takes {} registers, {} given", f.name, f.n_params, args.len());
+            return Err(Error::new(crate::error::ErrorKind::Arity, msg));
+        }
+        run(&program, func, args)
+    })
 }
 
 /// Function `func` of `program` with its first parameters given `captured`: what a lambda that
@@ -466,6 +488,15 @@ impl Vm<'_> {
                             Some(result) => result.map(AnyValue::resize::<1>),
                             None => self.call_from_script(func, a),
                         });
+                    reg!(dst) = tri!(v);
+                }
+                Inst::CallUserKeywords { dst, func, args } => {
+                    let callee = &self.program.functions[func as usize];
+                    let v = with_views(regs, f, args, |a| {
+                        let regs = keyword_registers(callee, a)?;
+                        let views: Vec<AnyView<'_>> = regs.iter().map(Slot::view).collect();
+                        self.call_from_script(func, &views)
+                    });
                     reg!(dst) = tri!(v);
                 }
                 Inst::CallBuiltin { dst, builtin: Builtin::Len, args } if args.len == 1 => {

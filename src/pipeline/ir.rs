@@ -82,6 +82,10 @@ pub enum Inst {
     CallValue { dst: Reg, callee: Reg, args: Operands },
     /// `dst = f(args...)` for a function of the same program.
     CallUser { dst: Reg, func: u32, args: Operands },
+    /// `dst = f(*xs, name=value...)` for a function of the same program, bound when it runs:
+    /// `args` are a constant str of the keywords' names joined by commas, a constant int whose bit `i` marks
+    /// positional argument `i` as `*iterable`, the keywords' values, then the positional ones.
+    CallUserKeywords { dst: Reg, func: u32, args: Operands },
     /// `dst = builtin(args...)`.
     CallBuiltin { dst: Reg, builtin: Builtin, args: Operands },
     /// `dst = obj.method(args...)`.
@@ -249,6 +253,42 @@ pub struct Function {
     /// Whether it is a generator function (its body has a `yield`): a call of it makes a
     /// generator, which runs the body as items are asked for.
     pub generator: bool,
+    /// Its parameters beyond positional ones with defaults at the end (`*args`, keyword-only,
+    /// `**kwargs`, positional-only), which a call from outside binds through.
+    pub shape: Option<Box<Shape>>,
+}
+
+/// How a function with `*args`, keyword-only, `**kwargs` or positional-only parameters takes
+/// its arguments. Its registers are its positional parameters, then `*args`, the keyword-only
+/// ones and `**kwargs`.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    /// How many parameters take positional arguments.
+    pub n_positional: u32,
+    /// How many of those are positional-only.
+    pub n_posonly: u32,
+    /// Whether a `*args` register (a tuple of the extra positional arguments) follows them.
+    pub vararg: bool,
+    /// The keyword-only parameters' names.
+    pub kwonly: Vec<String>,
+    /// Their defaults (`None` where one must be given).
+    pub kw_defaults: Vec<Option<Slot>>,
+    /// Whether a `**kwargs` register (a dict of the extra keyword arguments) comes last.
+    pub kwarg: bool,
+}
+
+impl Shape {
+    /// The shape of a function of `n` positional parameters and nothing else.
+    pub fn plain(n: u32) -> Shape {
+        Shape {
+            n_positional: n,
+            n_posonly: 0,
+            vararg: false,
+            kwonly: Vec::new(),
+            kw_defaults: Vec::new(),
+            kwarg: false,
+        }
+    }
 }
 
 impl Function {
@@ -259,7 +299,7 @@ impl Function {
 
     /// Whether its code calls no function of the program (what [`Self::leaf`] records).
     pub fn calls_no_function(&self) -> bool {
-        !self.code.iter().any(|i| matches!(i, Inst::CallUser { .. }))
+        !self.code.iter().any(|i| matches!(i, Inst::CallUser { .. } | Inst::CallUserKeywords { .. }))
     }
 
     /// Adds where instruction `pc` is to an error. In inlined code that is the callee's line,
@@ -335,6 +375,9 @@ impl fmt::Display for Function {
                     format!("{} = call {}({})", r(dst), r(callee), self.regs(args))
                 }
                 Inst::CallUser { dst, func, args } => format!("{} = call fn#{func}({})", r(dst), self.regs(args)),
+                Inst::CallUserKeywords { dst, func, args } => {
+                    format!("{} = call fn#{func} binding({})", r(dst), self.regs(args))
+                }
                 Inst::CallBuiltin { dst, builtin, args } => {
                     format!("{} = {}({})", r(dst), builtin.name(), self.regs(args))
                 }

@@ -102,7 +102,14 @@ pub fn genexp_def(name: &str, e: &Expr, line: u32) -> FunctionDef {
         let iter = if i == 0 { Expr::Name { id: GENEXPR_ITERABLE.into() } } else { iter.clone() };
         body = vec![Stmt { line, kind: StmtKind::For { target: target.clone(), iter, body, orelse: Vec::new() } }];
     }
-    FunctionDef { name: name.to_string(), params: vec![GENEXPR_ITERABLE.to_string()], defaults: Vec::new(), body, line }
+    FunctionDef {
+        name: name.to_string(),
+        params: vec![GENEXPR_ITERABLE.to_string()],
+        defaults: Vec::new(),
+        extra: Default::default(),
+        body,
+        line,
+    }
 }
 
 /// The function `name` a lambda on `line` compiles to: `captured` then its own `params`,
@@ -112,6 +119,7 @@ pub fn lifted(name: &str, captured: &[String], params: &[String], body: &Expr, l
         name: name.to_string(),
         params: captured.iter().chain(params).cloned().collect(),
         defaults: Vec::new(),
+        extra: Default::default(),
         body: vec![Stmt { line, kind: StmtKind::Return { value: Some(body.clone()) } }],
         line,
     }

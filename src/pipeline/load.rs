@@ -155,6 +155,7 @@ fn eval_init(source: &str, globals: &Globals, limits: Limits) -> Result<Slot> {
         name: "init".into(),
         params: vec![],
         defaults: Vec::new(),
+        extra: Default::default(),
         body: vec![Stmt { line: 1, kind: StmtKind::Return { value: Some(expr) } }],
         line: 1,
     };
@@ -184,7 +185,14 @@ fn main_function(spec: &PipelineSpec) -> Result<FunctionDef> {
         _ => Expr::List { items: vars.iter().map(|v| Expr::Name { id: v.clone() }).collect() },
     };
     body.push(Stmt { line, kind: StmtKind::Return { value: Some(value) } });
-    Ok(FunctionDef { name: "main".into(), params: spec.inputs.clone(), defaults: Vec::new(), body, line: 1 })
+    Ok(FunctionDef {
+        name: "main".into(),
+        params: spec.inputs.clone(),
+        defaults: Vec::new(),
+        extra: Default::default(),
+        body,
+        line: 1,
+    })
 }
 
 /// The variables the outputs read, each once, in order of first use.

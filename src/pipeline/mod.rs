@@ -37,6 +37,7 @@ pub mod parser;
 pub mod print;
 pub mod script;
 pub(crate) mod set_ops;
+mod shaped_binding;
 pub mod slice_store;
 mod sort_rows;
 pub mod spec;

@@ -14,6 +14,7 @@ use super::ast::{
 use super::exception_value::is_class_name;
 use super::lexer::{INT_LITERAL_MAX, Tok, Token, is_keyword, syntax_error, tokenize};
 
+mod def_params;
 mod fstring;
 
 /// How deeply constructs may nest: brackets, unary operators, blocks, and links of operator, call,
@@ -361,7 +362,7 @@ impl Parser {
         let def = self.take();
         let name = self.identifier("expected a function name after 'def'")?;
         self.expect_op("(", "expected '(' after the function name")?;
-        let (params, defaults) = self.params()?;
+        let def_params::DefParams { params, defaults, extra } = self.def_params()?;
         if self.is_op("->") {
             return Err(self.error(not_supported("return annotations are")));
         }
@@ -373,7 +374,7 @@ impl Parser {
         self.loops = 0;
         let body = self.block("function definition", def.line)?;
         (self.in_function, self.loops) = outer;
-        Ok(FunctionDef { name, params, defaults, body, line: def.line })
+        Ok(FunctionDef { name, params, defaults, extra, body, line: def.line })
     }
 
     fn identifier(&mut self, msg: &str) -> Result<String> {
@@ -387,36 +388,7 @@ impl Parser {
         }
     }
 
-    /// After `def name(`: the parameter names and the default values of the last ones, up to and including `)`.
-    fn params(&mut self) -> Result<(Vec<String>, Vec<Expr>)> {
-        let (mut params, mut defaults) = (Vec::new(), Vec::new());
-        while !self.eat_op(")") {
-            let at = self.token().clone();
-            let name = self.param_name()?;
-            if self.is_op(":") {
-                return Err(self.error(not_supported("parameter annotations are")));
-            }
-            if self.is_op("=") {
-                let eq = self.take();
-                if !starts_expr(self.peek()) {
-                    return Err(self.error_at(&eq, "expected default value expression"));
-                }
-                defaults.push(self.test()?);
-            } else if !defaults.is_empty() {
-                return Err(self.error_at(&at, "non-default argument follows default argument"));
-            }
-            // Checked after the default, so that `def f(a=1, a)` reports the missing default first, as CPython
-            // does (its duplicate check runs after parsing).
-            self.push_param(&mut params, name, &at)?;
-            if !self.eat_op(",") {
-                self.expect_op(")", "expected ',' or ')' in the parameter list")?;
-                break;
-            }
-        }
-        Ok((params, defaults))
-    }
-
-    /// A parameter's name, in a `def` or a `lambda`; the other kinds of parameter are refused here.
+    /// A lambda's parameter's name; the other kinds of parameter are refused here.
     fn param_name(&mut self) -> Result<String> {
         let unsupported = match self.peek() {
             Tok::Op("*") if matches!(self.peek_nth(1), Tok::Op("," | ")" | ":")) => {
@@ -2100,6 +2072,7 @@ mod tests {
             name: "unicode_split_any".into(),
             params: vec!["word".into()],
             defaults: Vec::new(),
+            extra: Default::default(),
             body,
             line: 1,
         };
@@ -2879,11 +2852,6 @@ mod tests {
             ("def f(x):\n    g(**x)", "line 2, column 7: '**' arguments are not supported"),
             ("def f(x):\n    g(k=1, *x)", "line 2, column 12: a starred argument after a keyword one is not supported"),
             ("def f(x):\n    g(k=1, **x)", "line 2, column 12: '**' arguments are not supported"),
-            ("def f(*args): pass", "line 1, column 7: '*args' parameters are not supported"),
-            ("def f(**kw): pass", "line 1, column 7: '**kwargs' parameters are not supported"),
-            ("def f(a, /): pass", "line 1, column 10: positional-only parameters ('/') are not supported"),
-            ("def f(a, *, b): pass", "line 1, column 10: keyword-only parameters (after a bare '*') are not supported"),
-            ("def f(a=1, *b): pass", "line 1, column 12: '*args' parameters are not supported"),
             ("def f(x: int): pass", "line 1, column 8: parameter annotations are not supported"),
             ("def f(x) -> int: pass", "line 1, column 10: return annotations are not supported"),
             ("def f(x):\n    y: int = 1", "line 2, column 6: variable annotations are not supported"),

@@ -3,7 +3,7 @@
 
 use super::ast::{FunctionDef, Module};
 use super::compile::{Globals, Limits, compile, module_globals};
-use super::interp::as_packed_func;
+use super::interp::{as_packed_func, registers_func};
 use super::parser::parse_module;
 use crate::PackedFunc;
 use crate::error::{Error, ErrorKind, Result};
@@ -33,9 +33,19 @@ pub fn script_with_limits(source: &str, entry: &str, limits: Limits) -> Result<P
 
 /// [`script_json`] whose program runs under `limits` instead of the defaults.
 pub fn script_json_with_limits(json: &str, entry: &str, limits: Limits) -> Result<PackedFunc> {
+    script_json_entries(json, entry, limits).map(|(func, _)| func)
+}
+
+/// [`script_json_with_limits`], and `entry` taking its registers as they are (a tuple for
+/// `*args`, the keyword-only parameters, a dict for `**kwargs`: what a caller that binds
+/// keywords itself passes).
+pub fn script_json_entries(json: &str, entry: &str, limits: Limits) -> Result<(PackedFunc, PackedFunc)> {
     let module: Module = serde_json::from_str(json)
         .map_err(|e| Error::new(ErrorKind::Parse, format!("syntax tree JSON, line {}: {e}", e.line())))?;
-    script_module(module, entry, &Globals::new(), limits)
+    let globals = module_globals(&module, &Globals::new())?;
+    let functions = entry_first(module, entry)?;
+    let program = Arc::new(compile(&functions, &globals, limits, &[])?);
+    Ok((as_packed_func(program.clone(), 0), registers_func(program, 0)))
 }
 
 /// Compiles `module` with `globals` and returns its function `entry` as a `PackedFunc`.

@@ -42,6 +42,14 @@ pub(super) struct NestedCallee {
 impl FnCompiler<'_> {
     /// `def name(...): body` inside this function: binds `name` to the nested function.
     pub(super) fn nested_def(&mut self, def: &FunctionDef) -> Result<()> {
+        if !def.extra.is_empty() {
+            let msg = format!(
+                "*args, keyword-only, **kwargs and positional-only parameters of a nested function ('{}') are not \
+                 supported in anyscript",
+                def.name
+            );
+            return Err(err(def.line, ErrorKind::Parse, msg));
+        }
         let (captured, reads_itself) = self.captured_by(def);
         let defaults = nested_defaults(def)?;
         let (values, maybe_unbound, undefined) = self.captured_values(&captured)?;
@@ -51,6 +59,7 @@ impl FnCompiler<'_> {
             name: lifted_name.clone(),
             params: captured.iter().chain(&def.params).cloned().collect(),
             defaults: Vec::new(),
+            extra: Default::default(),
             body: def.body.clone(),
             line: def.line,
         };

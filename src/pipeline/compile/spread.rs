@@ -2,8 +2,9 @@
 //! the items are spread when the call runs, so the callee is called through its value (a
 //! module function, a nested one, a built-in, an op, a bound method or a function value alike)
 //! and its arity is checked then, as Python checks it. `print`, `zip` and the ops whose Python
-//! function takes keyword-only parameters after `*args` keep their keyword arguments; other
-//! calls with keywords beside `*args` are refused with the line.
+//! function takes keyword-only parameters after `*args` keep their keyword arguments, and so do
+//! the module's functions (bound when the call runs); other calls with keywords beside `*args`
+//! are refused with the line.
 
 use super::{FnCompiler, dotted_path, err};
 use crate::error::{ErrorKind, Result};
@@ -67,8 +68,12 @@ impl FnCompiler<'_> {
             if let Some(star) = op.and_then(crate::ops::star_params::star_op) {
                 return self.call_star_op(star, args, keywords, dst);
             }
+            if let Some(func) = self.module_function(func) {
+                return self.call_spread_keywords(func, args, keywords, dst);
+            }
             return refuse(
-                "a call with keyword arguments beside *args (but print's, zip's and those of ops taking *args)",
+                "a call with keyword arguments beside *args (but of the module's functions, print, zip and the \
+                 ops taking *args)",
             );
         }
         let (label, receiver, callee) = match func {
