@@ -52,7 +52,9 @@ def expr(e: Expr) -> str:
         return f"{operand(e['value'], attr=True)}.{e['attr']}"
     if kind == "call":
         args = [f"*{expr(a['value'])}" if a["expr"] == "starred" else expr(a) for a in e["args"]]
-        args += [f"{k['arg']}={expr(k['value'])}" for k in e.get("keywords", ())]
+        # `**mapping` is the keyword named `**`.
+        args += [f"**{expr(k['value'])}" if k["arg"] == "**" else f"{k['arg']}={expr(k['value'])}"
+                 for k in e.get("keywords", ())]
         return f"{operand(e['func'], attr=True)}({', '.join(args)})"
     if kind == "bin_op":
         return f"{operand(e['left'])} {_BIN[e['op']]} {operand(e['right'])}"

@@ -894,10 +894,8 @@ class _Lowerer:
                 self.starred_argument(a) if isinstance(a, ast.Starred) else self.expr(a) for a in node.args])
             keywords = []
             for kw in node.keywords:
-                if kw.arg is None:
-                    raise self.src.error(kw, "**kwargs")
-                value = self.expr(kw.value)
-                keywords.append({"arg": kw.arg, "value": value})
+                # `**mapping` is the keyword named `**` (`ast::DOUBLE_STAR`).
+                keywords.append({"arg": "**" if kw.arg is None else kw.arg, "value": self.expr(kw.value)})
             if keywords:
                 call["keywords"] = keywords
             return call

@@ -1,7 +1,7 @@
 """Scripted functions with ``*args``, keyword-only, ``**kwargs`` and positional-only parameters:
 called from Python (by position and by keyword), from other scripted functions (bound where
-the call is compiled), through a function value and with ``*iterable`` arguments beside keywords
-(bound when the call runs). Results and errors are CPython's, on real text and on every call
+the call is compiled), through a function value and with ``*iterable`` and ``**mapping``
+arguments beside keywords (bound when the call runs). Results and errors are CPython's, on real text and on every call
 form of several signatures, through both front ends."""
 
 from __future__ import annotations
@@ -60,13 +60,26 @@ def is_digit(w):
     return w.isdigit()
 
 
+def options_for(line):
+    opts = {"lower": len(line) % 2 == 0}
+    if len(line) > 40:
+        opts["max_chars"] = 40
+    return opts
+
+
+def forward(text, *args, **kwargs):
+    # A wrapper that hands its options on, as glue code around a normalizer does.
+    return normalize(text, *args, **kwargs)
+
+
 def featurize(line):
     toks = tokenize(line, lower=False, dedupe=True, limit=12)
     short = normalize(line, max_chars=20)
     row = join_fields(len(toks), *toks[:3], short, sep="|", end=";")
     kinds = count_kinds(*toks, title=is_title, digit=is_digit)
     spread = join_fields(*toks[:2], *[short], sep=" ")
-    return row, kinds, spread, tokenize(line, r"\S+", limit=3), normalize(text=line, collapse=False)
+    forwarded = forward(line, **options_for(line)), forward(line, **{"collapse": False}, max_chars=9)
+    return row, kinds, spread, tokenize(line, r"\S+", limit=3), normalize(text=line, collapse=False), forwarded
 
 
 def test_preprocessing_with_keyword_options_matches_cpython():
@@ -78,9 +91,10 @@ def test_preprocessing_with_keyword_options_matches_cpython():
 @pytest.mark.parametrize("kwargs", [{}, {"lower": False}, {"collapse": False, "max_chars": 7},
                                     {"max_chars": 0, "lower": True}])
 def test_keywords_from_python(kwargs):
-    ours = anyproc.script(normalize)
+    ours, forwarded = anyproc.script(normalize), anyproc.script(forward)
     for line in LINES[:40]:
         assert ours(line, **kwargs) == normalize(line, **kwargs)
+        assert forwarded(line, **kwargs) == forward(line, **kwargs)
     joined = anyproc.script(join_fields)
     for line in LINES[:40]:
         words = line.split()
@@ -154,6 +168,10 @@ CALL_FORMS = [
     "t(1, 2, c=3, d=5)", "t(1, 2, 3, c=3)", "t(c=1, a=2)", "t(1, k=2)", "t(k=2)", "t(1, a=1)", "t(1, 2, sep='-')",
     "t(1, b=2, z=9)", "t(b=1, a=2)", "t(*xs)", "t(*xs, c=1)", "t(1, *xs, k=0)", "t(*xs, sep='+')",
     "t(*xs, b=5, c=6)", "t(0, *xs, *xs, c=1, z=2)", "h(1, 2, 3)", "h(*xs)", "list(map(h, xs))",
+    # `**mapping` arguments, merged with the keywords around them, then bound.
+    "t(1, **{'c': 3})", "t(*xs, **{'c': 1, 'z': 2})", "t(**{'a': 1, 'c': 2})", "t(1, c=1, **{'c': 2})",
+    "t(**{'c': 2}, c=1)", "t(**{1: 2})", "t(**xs)", "t(1, **{'k': 5}, **{'d': 6, 'c': 0})", "t(**{})",
+    "t(0, **{'b': 1}, **{'b': 2})", "t(0, **dict(zip(['c', 'e'], xs)))",
 ]
 
 

@@ -422,7 +422,10 @@ pub struct CompFor {
     pub ifs: Vec<Expr>,
 }
 
-/// `name=value` in a call.
+/// The name a call's `**mapping` argument has among its keywords (no parameter can have it).
+pub const DOUBLE_STAR: &str = "**";
+
+/// `name=value` in a call, or `**value` (named [`DOUBLE_STAR`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Keyword {
     /// The parameter it names.

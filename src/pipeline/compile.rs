@@ -7,7 +7,7 @@
 
 use super::Slot;
 use super::append_loop::{AppendLoop, Scope};
-use super::ast::{BinOp, BoolOp, CmpOp, Expr, FunctionDef, Keyword, Literal, Stmt, StmtKind, Target};
+use super::ast::{BinOp, BoolOp, CmpOp, DOUBLE_STAR, Expr, FunctionDef, Keyword, Literal, Stmt, StmtKind, Target};
 use super::builtins::Builtin;
 use super::direct::Direct;
 use super::exception_value::{exception_class, is_class_name};
@@ -1328,6 +1328,14 @@ impl<'a> FnCompiler<'a> {
 
     fn call(&mut self, func: &Expr, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
         let line = self.line;
+        if keywords.iter().any(|k| k.arg == DOUBLE_STAR) {
+            // `f(**mapping)`: bound when it runs, to a function whose parameters are known then.
+            let Some(f) = self.module_function(func) else {
+                let msg = "'**' arguments are not supported in anyscript but in calls of the script's own functions";
+                return Err(err(line, ErrorKind::Parse, msg));
+            };
+            return self.call_spread_keywords(f, args, keywords, dst);
+        }
         if args.iter().any(|a| matches!(a, Expr::Starred { .. })) {
             return self.call_spread(func, args, keywords, dst);
         }

@@ -7,6 +7,7 @@
 //! bounded (see [`MAX_DEPTH`]) so that hostile input cannot overflow the stack,
 //! here or in later passes that walk the tree recursively.
 
+use super::ast::DOUBLE_STAR;
 use super::ast::{
     BinOp, BoolOp, CmpOp, CompFor, ExceptHandler, Expr, FunctionDef, Keyword, Literal, Module, ModuleConstant, Stmt,
     StmtKind, Target, UnaryOp,
@@ -1255,12 +1256,23 @@ impl Parser {
         // Each keyword keeps the index of its name's token, for errors found after the whole call is read.
         let (mut args, mut keywords) = (Vec::new(), Vec::<(Keyword, usize)>::new());
         while !self.eat_op(")") {
-            if self.is_op("**") {
-                return Err(self.error(not_supported("'**' arguments are")));
-            }
             let at = self.pos;
+            let unpacked_mapping = keywords.iter().any(|(k, _)| k.arg == DOUBLE_STAR);
+            if self.eat_op("**") {
+                // `f(**mapping)`: its items as keyword arguments (a keyword named `**`).
+                keywords.push((Keyword { arg: DOUBLE_STAR.into(), value: self.test()? }, at));
+                if !self.eat_op(",") {
+                    self.expect_op(")", "expected ',' or ')' after a function argument")?;
+                    break;
+                }
+                continue;
+            }
             if self.eat_op("*") {
                 // `f(*xs)`: the items of `xs` as arguments.
+                if unpacked_mapping {
+                    let msg = "iterable argument unpacking follows keyword argument unpacking";
+                    return Err(self.error_at(&self.toks[at], msg));
+                }
                 if !keywords.is_empty() {
                     return Err(
                         self.error_at(&self.toks[at], not_supported("a starred argument after a keyword one is"))
@@ -1300,6 +1312,10 @@ impl Parser {
                     if self.is_kw("for") {
                         arg = self.generator_argument(arg, at, args.is_empty() && keywords.is_empty())?;
                     }
+                    if unpacked_mapping {
+                        let msg = "positional argument follows keyword argument unpacking";
+                        return Err(self.error_at(&self.toks[at], msg));
+                    }
                     if !keywords.is_empty() {
                         return Err(self.error_at(&self.toks[at], "positional argument follows keyword argument"));
                     }
@@ -1314,7 +1330,7 @@ impl Parser {
         // Once the whole call is read: CPython finds repeats after parsing, so a misplaced positional
         // argument later in the call is reported first.
         for (i, (kw, at)) in keywords.iter().enumerate() {
-            if keywords[..i].iter().any(|(k, _)| k.arg == kw.arg) {
+            if kw.arg != DOUBLE_STAR && keywords[..i].iter().any(|(k, _)| k.arg == kw.arg) {
                 return Err(self.error_at(&self.toks[*at], format!("keyword argument repeated: {}", kw.arg)));
             }
         }
@@ -2588,7 +2604,8 @@ mod tests {
         assert_eq!(expr("print(*a, sep=s)"), "(call print [(star a)] sep=s)");
         let err = parse_expr("f(x=1, *a)").unwrap_err();
         assert!(err.message().contains("column 8: a starred argument after a keyword one is not supported"), "{err}");
-        assert!(parse_expr("f(**a)").unwrap_err().message().contains("'**' arguments are not supported"));
+        let Expr::Call { keywords, .. } = parse_expr("f(x=1, **a)").unwrap() else { panic!() };
+        assert_eq!(keywords[1], Keyword { arg: DOUBLE_STAR.into(), value: name("a") });
     }
 
     #[test]
@@ -2638,7 +2655,8 @@ mod tests {
             ("f(x=)", "line 1, column 5: expected an expression, found ')'"),
             ("f(x=1 2)", "line 1, column 7: expected ',' or ')' after a function argument"),
             ("f(x=1, *a)", "line 1, column 8: a starred argument after a keyword one is not supported in anyscript"),
-            ("f(x=1, **a)", "line 1, column 8: '**' arguments are not supported in anyscript"),
+            ("f(**a, b)", "line 1, column 8: positional argument follows keyword argument unpacking"),
+            ("f(**a, *b)", "line 1, column 8: iterable argument unpacking follows keyword argument unpacking"),
         ];
         for (src, msg) in cases {
             assert_eq!(&expr_err(src), msg, "{src:?}");
@@ -2849,9 +2867,7 @@ mod tests {
             ("def f(x):\n    *b = x", "line 2, column 5: starred assignment target must be in a list or tuple"),
             ("def f(x):\n    a, *b, *c = x", "line 2, column 5: multiple starred expressions in assignment"),
             ("def f(x):\n    a = *b", "line 2, column 9: can't use starred expression here"),
-            ("def f(x):\n    g(**x)", "line 2, column 7: '**' arguments are not supported"),
             ("def f(x):\n    g(k=1, *x)", "line 2, column 12: a starred argument after a keyword one is not supported"),
-            ("def f(x):\n    g(k=1, **x)", "line 2, column 12: '**' arguments are not supported"),
             ("def f(x: int): pass", "line 1, column 8: parameter annotations are not supported"),
             ("def f(x) -> int: pass", "line 1, column 10: return annotations are not supported"),
             ("def f(x):\n    y: int = 1", "line 2, column 6: variable annotations are not supported"),

@@ -5,11 +5,12 @@
 //! compiled (its keywords known) and where a function is called from outside (positionally).
 
 use super::Slot;
+use super::ast::DOUBLE_STAR;
 use super::binding::{Source, missing_error, too_many_positional};
 use super::ir::{Function, Shape};
 use super::spread::spread_args;
-use super::value_ops::to_str;
 use super::value_ops::type_error;
+use super::value_ops::{dict_of, to_str, vname};
 use crate::{AnyValue, AnyView, Dict, Error, Result, Tuple, Value};
 use std::ops::Range;
 
@@ -112,7 +113,46 @@ pub(crate) fn keyword_registers(f: &Function, operands: &[AnyView<'_>]) -> Resul
     let (values, positional) = operands[2..].split_at(names.len());
     let positional = spread_args(&f.name, positional, starred as u16)?;
     let positional: Vec<AnyView<'_>> = positional.iter().map(AnyValue::view).collect();
-    bound_registers(f, &positional, &names, values)
+    if !names.contains(&DOUBLE_STAR) {
+        return bound_registers(f, &positional, &names, values);
+    }
+    let (names, values) = merged_keywords(&f.name, &names, values)?;
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let values: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
+    bound_registers(f, &positional, &names, &values)
+}
+
+/// The keyword arguments of a call with `**mapping` ones: each mapping's items in its place
+/// among the others, with CPython's errors for what is no mapping, a key that is no str and a
+/// name given twice.
+fn merged_keywords(name: &str, names: &[&str], values: &[AnyView<'_>]) -> Result<(Vec<String>, Vec<AnyValue>)> {
+    let (mut out_names, mut out_values) = (Vec::<String>::new(), Vec::new());
+    let mut add = |key: String, value: AnyValue| {
+        if out_names.contains(&key) {
+            return Err(type_error(format!("{name}() got multiple values for keyword argument '{key}'")));
+        }
+        out_names.push(key);
+        out_values.push(value);
+        Ok(())
+    };
+    for (&arg, value) in names.iter().zip(values) {
+        if arg != DOUBLE_STAR {
+            add(arg.to_string(), AnyValue::from(*value))?;
+            continue;
+        }
+        let Some(mapping) = dict_of(value.value()) else {
+            let kind = vname(value.value());
+            return Err(type_error(format!("{name}() argument after ** must be a mapping, not {kind}")));
+        };
+        for (key, item) in mapping.items() {
+            let key = match key.value() {
+                Value::Str(_) | Value::UStr(_) => to_str(key.view())?,
+                _ => return Err(type_error("keywords must be strings")),
+            };
+            add(key, item)?;
+        }
+    }
+    Ok((out_names, out_values))
 }
 
 /// The registers of a call of `f` with positional `args` and keyword arguments `names` =

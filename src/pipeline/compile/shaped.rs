@@ -137,8 +137,9 @@ impl FnCompiler<'_> {
         self.module.functions.get(id.as_str()).map(|sig| sig.index)
     }
 
-    /// `func(*xs, name=value)` of the module's function `func`: the positional arguments are
-    /// spread and every argument bound when the call runs (`Inst::CallUserKeywords`).
+    /// `func(*xs, name=value, **mapping)` of the module's function `func`: the positional
+    /// arguments are spread, the mappings' items added to the keywords, and every argument bound
+    /// when the call runs (`Inst::CallUserKeywords`).
     pub(super) fn call_spread_keywords(
         &mut self,
         func: u32,
