@@ -5,17 +5,14 @@
 //! the text into each match, and counting code points from its start for each `pos` and each
 //! `m.end()`, made that loop quadratic; so the last heap string a thread searched keeps its
 //! shared UTF-8 (the string itself held, so that its address cannot be another string's), an
-//! ASCII text maps code points to bytes directly, and another notes the byte offset of every
-//! 64th code point.
+//! ASCII text maps code points to bytes directly, and another keeps its [`CharMarks`].
 
 use crate::error::Result;
+use crate::pipeline::char_marks::CharMarks;
 use crate::pipeline::value_ops::index_arg;
 use crate::{AnyValue, AnyView};
 use std::cell::RefCell;
 use std::sync::Arc;
-
-/// Every this many code points of a non-ASCII text, [`SearchText`] notes the byte offset.
-const MARK_EVERY: usize = 64;
 
 /// A text to search, shared.
 #[derive(Clone)]
@@ -24,9 +21,8 @@ pub(super) struct SearchText {
     pub text: Arc<str>,
     /// Whether every character is one byte, so that code points and bytes count alike.
     pub ascii: bool,
-    /// For a non-ASCII text, the byte offset of every [`MARK_EVERY`]th code point, so that a
-    /// code point and its byte map onto each other by walking at most that many characters.
-    marks: Arc<[usize]>,
+    /// For a non-ASCII text, where its code points start (none for an ASCII one).
+    marks: CharMarks,
 }
 
 thread_local! {
@@ -54,37 +50,23 @@ impl SearchText {
     /// `text`, with what maps its code points to bytes.
     pub fn shared(text: Arc<str>) -> SearchText {
         let ascii = text.is_ascii();
-        let marks =
-            if ascii { Arc::from([]) } else { text.char_indices().step_by(MARK_EVERY).map(|(b, _)| b).collect() };
+        let marks = CharMarks::of(if ascii { "" } else { &text });
         SearchText { text, ascii, marks }
     }
 
     /// The number of code points.
     pub fn chars(&self) -> usize {
-        if self.ascii {
-            return self.text.len();
-        }
-        let Some(last) = self.marks.len().checked_sub(1) else { return 0 };
-        last * MARK_EVERY + self.text[self.marks[last]..].chars().count()
+        if self.ascii { self.text.len() } else { self.marks.chars(&self.text) }
     }
 
     /// The byte offset of code point `i` (the end for `i` past it).
     pub fn byte_of(&self, i: usize) -> usize {
-        if self.ascii {
-            return i.min(self.text.len());
-        }
-        let Some(&from) = self.marks.get(i / MARK_EVERY) else { return self.text.len() };
-        self.text[from..].char_indices().nth(i % MARK_EVERY).map_or(self.text.len(), |(b, _)| from + b)
+        if self.ascii { i.min(self.text.len()) } else { self.marks.byte_of(&self.text, i) }
     }
 
     /// The code point at byte offset `b` (a character boundary).
     pub fn char_of(&self, b: usize) -> usize {
-        if self.ascii {
-            return b;
-        }
-        let k = self.marks.partition_point(|&m| m <= b).saturating_sub(1);
-        let from = self.marks.get(k).copied().unwrap_or(0);
-        k * MARK_EVERY + self.text[from..b].chars().count()
+        if self.ascii { b } else { self.marks.char_of(&self.text, b) }
     }
 }
 

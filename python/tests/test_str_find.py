@@ -65,3 +65,23 @@ def test_searches_and_indexing_of_long_texts():
 
 def test_the_find_loop_tokenizer():
     check_all(words_by_find, [(ASCII, False), (MIXED, False), (MIXED, True)])
+
+
+def read_by_index(text, utf8, other):
+    # Reads a long text a character at a time, with lookahead slices, and in between indexes
+    # another text: each read of the first finds where its code points start again.
+    if utf8:
+        text = text.encode("utf-8").decode("utf-8")
+        other = other.encode("utf-8").decode("utf-8")
+    out = []
+    i = len(text) - 1
+    while i >= 0:
+        out.append(text[i] + text[i - 3:i] + other[i % len(other)] + text[-i - 1])
+        if text.startswith("é", i) or text.endswith("😀", 0, i):
+            out.append(i)
+        i -= 7
+    return "".join(str(x) for x in out), text[len(text) // 3:len(text) // 2:5][:40]
+
+
+def test_reading_a_long_non_ascii_text_by_index():
+    check_all(read_by_index, [(MIXED, True, "日本語 é" * 200), (MIXED, False, "ab"), (ASCII, True, "é😀" * 300)])

@@ -472,9 +472,7 @@ fn str_method(m: Method, t: Text<'_>, obj: &AnyView<'_>, args: &[AnyView<'_>]) -
         Join => join(t, &args[0]),
         // The receiver's count of characters, which a heap string keeps: searching from an
         // index of a long ASCII text is then O(1) to start, as it is in CPython.
-        Startswith | Endswith | Find | Rfind | Index | Rindex | Count => {
-            super::str_find::search(m, t, obj.char_count(), args)
-        }
+        Startswith | Endswith | Find | Rfind | Index | Rindex | Count => super::str_find::search(m, t, obj, args),
         Replace => replace(t, args),
         Format => Ok(text_slot(&super::format::str_format(t, args)?, ucs4)),
         FormatMap => {

@@ -8,21 +8,23 @@
 //! directly, and a UCS4 text is searched where it lies, without making a UTF-8 copy of it.
 
 use super::Slot;
+use super::char_marks::byte_offset;
 use super::methods::{Method, adjust_indices, opt_index};
-use super::value_ops::{Text, byte_of, tuple_obj, type_error, value_error, vname};
+use super::value_ops::{Text, tuple_obj, type_error, value_error, vname};
 use crate::{AnyView, Result};
 
 /// `t.m(...)` for one of the searching methods (`find`, `rfind`, `index`, `rindex`, `count`,
-/// `startswith`, `endswith`); `chars` is `t`'s count of code points where the caller knows it.
-pub(super) fn search(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> Result<Slot> {
+/// `startswith`, `endswith`); `t` is the text of `receiver`, which may know its count of code
+/// points and where they start.
+pub(super) fn search(m: Method, t: Text<'_>, receiver: &AnyView<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
     match m {
-        Method::Startswith | Method::Endswith => starts_ends(m, t, chars, args).map(Slot::from_bool),
-        _ => find(m, t, chars, args),
+        Method::Startswith | Method::Endswith => starts_ends(m, t, receiver, args).map(Slot::from_bool),
+        _ => find(m, t, receiver, args),
     }
 }
 
 /// `t.find(sub, start, end)` and its kin (`m`).
-fn find(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> Result<Slot> {
+fn find(m: Method, t: Text<'_>, receiver: &AnyView<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
     let x = args[0].value();
     let sub = Text::of(x).ok_or_else(|| type_error(format!("must be str, not {}", vname(x))))?.as_str();
     let (start, end) = (opt_index(args.get(1))?, opt_index(args.get(2))?);
@@ -41,10 +43,10 @@ fn find(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> R
                 .flatten()
         }
         Text::Utf8(s) => {
-            let n = chars.unwrap_or_else(|| s.chars().count());
+            let n = receiver.char_count().unwrap_or_else(|| s.chars().count());
             let ascii = n == s.len();
             let (st, en) = adjust_indices(start, end, n);
-            let hay = || &s[byte_at(s, n, st)..byte_at(s, n, en)];
+            let hay = || &s[byte_at(receiver, s, n, st)..byte_at(receiver, s, n, en)];
             if m == Method::Count {
                 return Ok(Slot::from_int(count_in(en - st, sublen, || hay().matches(&*sub).count() as i64)));
             }
@@ -65,12 +67,12 @@ fn find(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> R
 }
 
 /// `t.startswith(prefix, start, end)` (or `endswith`), `prefix` a str or a tuple of them.
-fn starts_ends(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>]) -> Result<bool> {
+fn starts_ends(m: Method, t: Text<'_>, receiver: &AnyView<'_>, args: &[AnyView<'_>]) -> Result<bool> {
     let (start, end) = (opt_index(args.get(1))?, opt_index(args.get(2))?);
     let at_end = m == Method::Endswith;
     let x = args[0].value();
     if let Some(p) = Text::of(x) {
-        return Ok(tailmatch(t, chars, &p.as_str(), (start, end), at_end));
+        return Ok(tailmatch(t, receiver, &p.as_str(), (start, end), at_end));
     }
     let Some(l) = tuple_obj(x) else {
         return Err(type_error(format!("{} first arg must be str or a tuple of str, not {}", m.name(), vname(x))));
@@ -79,7 +81,7 @@ fn starts_ends(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>
     l.with_items(|xs| {
         for p in xs {
             match Text::of(p.value()) {
-                Some(p) if tailmatch(t, chars, &p.as_str(), (start, end), at_end) => return Ok(true),
+                Some(p) if tailmatch(t, receiver, &p.as_str(), (start, end), at_end) => return Ok(true),
                 Some(_) => {}
                 None => {
                     return Err(type_error(format!(
@@ -97,7 +99,7 @@ fn starts_ends(m: Method, t: Text<'_>, chars: Option<usize>, args: &[AnyView<'_>
 /// CPython's `tailmatch`: does `t[start:end]` start (or end) with `sub`?
 fn tailmatch(
     t: Text<'_>,
-    chars: Option<usize>,
+    receiver: &AnyView<'_>,
     sub: &str,
     (start, end): (Option<i64>, Option<i64>),
     at_end: bool,
@@ -111,12 +113,12 @@ fn tailmatch(
             }
         }
         Text::Utf8(s) => {
-            let n = chars.unwrap_or_else(|| s.chars().count());
+            let n = receiver.char_count().unwrap_or_else(|| s.chars().count());
             let (st, en) = adjust_indices(start, end, n);
             if en - (sub.chars().count() as i64) < st {
                 return false;
             }
-            let hay = &s[byte_at(s, n, st)..byte_at(s, n, en)];
+            let hay = &s[byte_at(receiver, s, n, st)..byte_at(receiver, s, n, en)];
             if at_end { hay.ends_with(sub) } else { hay.starts_with(sub) }
         }
         Text::Ucs4(u) => {
@@ -131,10 +133,11 @@ fn tailmatch(
     }
 }
 
-/// The byte offset of code point `k` (in range) of `s`, which has `n` code points: `k` itself
-/// when `s` is ASCII (as many code points as bytes), else found by walking `s`.
-fn byte_at(s: &str, n: usize, k: i64) -> usize {
-    if n == s.len() { k as usize } else { byte_of(s, k as usize) }
+/// The byte offset of code point `k` (in range) of `s`, the text of `receiver`, which has `n`
+/// code points: `k` itself when `s` is ASCII (as many code points as bytes), else found
+/// through the marks of a long text or by walking a short one.
+fn byte_at(receiver: &AnyView<'_>, s: &str, n: usize, k: i64) -> usize {
+    if n == s.len() { k as usize } else { byte_offset(receiver, s, k as usize) }
 }
 
 /// `count` over a window of `span` code points: none when the needle is longer, one more than

@@ -1033,6 +1033,13 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
                 let at = norm_index(i, s.len()).ok_or_else(|| index_error("string index out of range"))?;
                 return Ok(Slot::from_char(s.as_bytes()[at] as char));
             }
+            // A long non-ASCII one walks from the mark before the character.
+            if let Some(marks) = super::char_marks::marks_of(&obj, s) {
+                let n = obj.char_count().unwrap_or_else(|| marks.chars(s));
+                let at = norm_index(i, n).ok_or_else(|| index_error("string index out of range"))?;
+                let c = s[marks.byte_of(s, at)..].chars().next();
+                return c.map(Slot::from_char).ok_or_else(|| index_error("string index out of range"));
+            }
             utf8_char_at(s, i).map(Slot::from_char).ok_or_else(|| index_error("string index out of range"))
         }
         Value::UStr(u) => norm_index(str_index()?, u.len())
@@ -1225,8 +1232,16 @@ pub fn slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: Any
             }
             let span = SliceSpan::new(lo, hi, step, n);
             if span.step == 1 {
-                let b0 = byte_of(s, span.start as usize);
-                let b1 = b0 + byte_of(&s[b0..], span.count);
+                // A long text walks from the marks before its ends, a short one from its start.
+                let (b0, b1) = match super::char_marks::marks_of(&obj, s) {
+                    Some(marks) => {
+                        (marks.byte_of(s, span.start as usize), marks.byte_of(s, span.start as usize + span.count))
+                    }
+                    None => {
+                        let b0 = byte_of(s, span.start as usize);
+                        (b0, b0 + byte_of(&s[b0..], span.count))
+                    }
+                };
                 return Ok(Slot::from_text(&s[b0..b1]));
             }
             let chars: Vec<char> = s.chars().collect();

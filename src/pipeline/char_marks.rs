@@ -1,0 +1,114 @@
+//! Where the code points of a long non-ASCII UTF-8 text start, noted every [`MARK_EVERY`]th, so
+//! that `text[i]`, `text[i:j]` and `text.find(sub, i)` reach code point `i` by walking at most
+//! that many characters instead of all before it.
+//!
+//! Rationale: a text a script makes (`.lower()`, `" ".join(...)`) is UTF-8, and a loop that reads
+//! such a text by index walked it from its start at each step: quadratic in its length. The last
+//! heap string a thread indexed keeps its marks (the string itself held, so that its address
+//! cannot be another string's while they are kept).
+
+use crate::{AnyValue, AnyView};
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// Every this many code points, the byte offset is noted.
+pub(crate) const MARK_EVERY: usize = 64;
+
+/// Texts shorter than this many bytes are walked: noting their marks would cost more.
+const MARKED_FROM: usize = 512;
+
+/// The byte offset of every [`MARK_EVERY`]th code point of a text.
+#[derive(Clone, Debug)]
+pub(crate) struct CharMarks(Arc<[usize]>);
+
+thread_local! {
+    /// The heap string this thread indexed last, and its marks.
+    static LAST: RefCell<Option<(AnyValue, CharMarks)>> = const { RefCell::new(None) };
+}
+
+impl CharMarks {
+    /// The marks of `text`.
+    pub fn of(text: &str) -> CharMarks {
+        CharMarks(text.char_indices().step_by(MARK_EVERY).map(|(b, _)| b).collect())
+    }
+
+    /// The number of code points of `text` (the text these marks were made of).
+    pub fn chars(&self, text: &str) -> usize {
+        let Some(last) = self.0.len().checked_sub(1) else { return 0 };
+        last * MARK_EVERY + text[self.0[last]..].chars().count()
+    }
+
+    /// The byte offset of code point `i` of `text` (its length for `i` past the end).
+    pub fn byte_of(&self, text: &str, i: usize) -> usize {
+        let Some(&from) = self.0.get(i / MARK_EVERY) else { return text.len() };
+        text[from..].char_indices().nth(i % MARK_EVERY).map_or(text.len(), |(b, _)| from + b)
+    }
+
+    /// The code point that starts at byte offset `b` of `text` (a character boundary).
+    pub fn char_of(&self, text: &str, b: usize) -> usize {
+        let k = self.0.partition_point(|&m| m <= b).saturating_sub(1);
+        let from = self.0.get(k).copied().unwrap_or(0);
+        k * MARK_EVERY + text[from..b].chars().count()
+    }
+}
+
+/// The byte offset of code point `k` of `s`, the text of `obj`: through the marks of `obj` when
+/// it is a long heap string (made once, kept for the next call on the same string), else by
+/// walking `s`.
+pub(crate) fn byte_offset(obj: &AnyView<'_>, s: &str, k: usize) -> usize {
+    match marks_of(obj, s) {
+        Some(marks) => marks.byte_of(s, k),
+        None => super::value_ops::byte_of(s, k),
+    }
+}
+
+/// The marks of `obj`, whose text is `s`, where it is a heap string long enough to keep them.
+pub(crate) fn marks_of(obj: &AnyView<'_>, s: &str) -> Option<CharMarks> {
+    if s.len() < MARKED_FROM {
+        return None;
+    }
+    let key = obj.as_obj()?.as_raw();
+    let held = LAST.with_borrow(|last| {
+        last.as_ref().filter(|(held, _)| held.as_obj().is_some_and(|o| o.as_raw() == key)).map(|(_, m)| m.clone())
+    });
+    if held.is_some() {
+        return held;
+    }
+    let made = CharMarks::of(s);
+    LAST.with_borrow_mut(|last| *last = Some((obj.to_owned(), made.clone())));
+    Some(made)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_points_and_bytes_map_both_ways() {
+        for text in ["", "abc", "é", &"aé😀b".repeat(100), &"x".repeat(64)] {
+            let marks = CharMarks::of(text);
+            let starts: Vec<usize> = text.char_indices().map(|(b, _)| b).chain([text.len()]).collect();
+            assert_eq!(marks.chars(text), starts.len() - 1, "{text:?}");
+            for (i, &b) in starts.iter().enumerate() {
+                assert_eq!((marks.byte_of(text, i), marks.char_of(text, b)), (b, i), "{text:?} at {i}");
+            }
+            assert_eq!(marks.byte_of(text, starts.len() + 5), text.len());
+        }
+    }
+
+    #[test]
+    fn a_long_heap_string_keeps_its_marks() {
+        let text = "ünïcödé ".repeat(200);
+        let value = AnyValue::from(text.as_str());
+        let view = value.view();
+        let s = view.as_str().unwrap();
+        let first = marks_of(&view, s).expect("a long heap string is marked");
+        let again = marks_of(&view, s).unwrap();
+        assert!(Arc::ptr_eq(&first.0, &again.0), "the second call reuses the marks");
+        for k in [0, 1, 63, 64, 65, 1000, 1599, 1600] {
+            assert_eq!(byte_offset(&view, s, k), s.char_indices().nth(k).map_or(s.len(), |(b, _)| b), "{k}");
+        }
+        let short = AnyValue::from("é".repeat(10).as_str());
+        assert!(marks_of(&short.view(), short.view().as_str().unwrap()).is_none());
+    }
+}
