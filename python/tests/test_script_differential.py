@@ -161,6 +161,8 @@ TUPLE_USE_SHARE = 0.05
 # keyed.rs, lambdas.rs). A share of the programs get helper functions (defaults, called with
 # keywords) before the function that the harness calls.
 HELPER_SHARE = 0.3
+# The share of helpers with keyword-only parameters, `*rest` or `**opts` (compile/shaped.rs).
+SHAPED_SHARE = 0.35
 # The share of calls of a helper that are deliberately wrong (an unknown keyword, a value given
 # twice, a missing or an extra argument): both sides raise CPython's TypeError when the call runs
 # (anyproc used to refuse them when it compiled, also in code that never runs).
@@ -290,10 +292,19 @@ BAD_BUILTIN_MESSAGES = {text: _cpython_message(sample) for _, text, sample in BA
 
 @dataclass
 class Signature:
-    """A generated helper function: its name and each parameter's name, kind and default."""
+    """A generated helper function: its name, each parameter's name, kind and default, how many
+    of them take positional arguments (the rest are keyword-only), and its ``*args`` and
+    ``**kwargs`` parameters' names, if it has them."""
 
     name: str
     params: List[Tuple[str, str, Optional[str]]]
+    n_positional: int = -1
+    vararg: Optional[str] = None
+    kwarg: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        if self.n_positional < 0:
+            self.n_positional = len(self.params)
 
 
 def arg_of(rng: random.Random, kind: str) -> Any:
@@ -1449,18 +1460,23 @@ class Gen:
         sig = r.choice(self.helpers)
         given = [p for p in sig.params if p[2] is None or r.random() < 0.5]
         prefix = 0
-        while prefix < len(sig.params) and sig.params[prefix] in given:
+        while prefix < sig.n_positional and sig.params[prefix] in given:
             prefix += 1
         n_pos = r.randint(0, prefix)
         pos = [(p[0], p[1]) for p in given[:n_pos]]
         kws = [(p[0], p[1]) for p in given[n_pos:]]
         r.shuffle(kws)
+        # `*args` takes what comes after every positional parameter; `**kwargs` names it has none for.
+        if sig.vararg and n_pos == sig.n_positional and r.random() < 0.6:
+            pos += [("", r.choice(["int", "str", "list_int"])) for _ in range(r.randint(1, 2))]
+        if sig.kwarg and r.random() < 0.6:
+            kws.insert(r.randint(0, len(kws)), (r.choice(["yy", "opt", "é"]), r.choice(["int", "str"])))
         if r.random() < BAD_CALL_SHARE:
             error = r.choice(["unknown", "twice", "missing", "extra"])
             if error == "unknown":
                 kws.insert(r.randint(0, len(kws)), ("zz", "int"))
-            elif error == "twice" and pos:
-                kws.insert(r.randint(0, len(kws)), r.choice(pos))
+            elif error == "twice" and any(name for name, _ in pos):
+                kws.insert(r.randint(0, len(kws)), r.choice([p for p in pos if p[0]]))
             elif error == "missing":
                 required = [p for p in kws if any(q[0] == p[0] and q[2] is None for q in sig.params)]
                 if required:
@@ -1469,7 +1485,14 @@ class Gen:
                     pos.pop()
             else:
                 pos, kws = [(p[0], p[1]) for p in sig.params] + [("extra", "int")], []
-        args = [self.expr(k, d - 1) for _, k in pos] + [f"{n}={self.expr(k, d - 1)}" for n, k in kws]
+        args = [self.expr(k, d - 1) for _, k in pos]
+        named = [(n, self.expr(k, d - 1)) for n, k in kws]
+        if named and r.random() < 0.3:
+            # Some of them, or all, from a `**{...}` display, in their place among the others.
+            cut = r.randint(0, len(named) - 1)
+            packed = ", ".join(f"{n!r}: {v}" for n, v in named[cut:])
+            named = named[:cut] + [("**", f"{{{packed}}}")]
+        args += [f"**{v}" if n == "**" else f"{n}={v}" for n, v in named]
         return f"{sig.name}({', '.join(args)})"
 
     def default_value(self, kind: str) -> str:
@@ -1948,8 +1971,17 @@ class Gen:
             required = r.randint(0, len(kinds) - 1)
         defaults = [None] * required + [self.default_value(k) for k in kinds[required:]]
         self.scopes[0].update(zip(params, kinds))
-        signature = ", ".join(p if v is None else f"{p}={v}" for p, v in zip(params, defaults))
-        self.emit(0, f"def {self.name}({signature}):")
+        parts = [p if v is None else f"{p}={v}" for p, v in zip(params, defaults)]
+        n_positional, vararg, kwarg = len(params), None, None
+        if helper and r.random() < SHAPED_SHARE:
+            # Keyword-only parameters after `*` or `*rest`, and `**opts`.
+            n_positional = r.randint(0, len(params))
+            vararg = "rest" if r.random() < 0.4 else None
+            kwarg = "opts" if r.random() < 0.4 else None
+            star = [f"*{vararg}"] if vararg else (["*"] if n_positional < len(params) else [])
+            parts = parts[:n_positional] + star + parts[n_positional:] + ([f"**{kwarg}"] if kwarg else [])
+            self.scopes[0].update({n: k for n, k in ((vararg, "tuple"), (kwarg, "dict")) if n})
+        self.emit(0, f"def {self.name}({', '.join(parts)}):")
         for _ in range(r.randint(1, 4) if helper else r.randint(2, 7)):
             self.stmt(1, 0)
         # The result: everything visible, so that the state the body built is compared.
@@ -1957,7 +1989,8 @@ class Gen:
         shown = r.sample(names, min(len(names), r.randint(1, 4)))
         self.emit(1, f"return [{', '.join(shown)}]" if len(shown) > 1 or r.random() < 0.5 else f"return {shown[0]}")
         text = paren_int_receivers("\n".join(self.lines) + "\n")
-        return text, kinds, required, Signature(self.name, list(zip(params, kinds, defaults)))
+        return text, kinds, required, Signature(self.name, list(zip(params, kinds, defaults)), n_positional, vararg,
+                                                kwarg)
 
 
 def paren_int_receivers(text: str) -> str:
