@@ -506,7 +506,8 @@ class _Lowerer:
         params = [a.arg for a in args.posonlyargs + args.args]
         # Python evaluated the defaults when the `def` ran: their values are inlined.
         defaults = [self.default(d, value) for d, value in zip(args.defaults, fn.__defaults__ or ())]
-        extra = self.extra_params(fn, args)
+        kwdefaults = fn.__kwdefaults__ or {}
+        extra = self.extra_params(args, lambda a, d: self.default(d, kwdefaults[a]))
         self.locals = set(params) | set(_registers(params, extra)[len(params):]) | _assigned_names(node)
         body = node.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
@@ -532,18 +533,19 @@ class _Lowerer:
                                  "(only None, bool, int, float, str and lists, tuples and dicts of them)")
         return _const(value)
 
-    def extra_params(self, fn: types.FunctionType, args: ast.arguments) -> Dict[str, Any]:
-        """The fields of ``ast::ExtraParams`` for ``fn``'s ``/``, ``*args``, keyword-only and
-        ``**kwargs`` parameters (none where it has none)."""
+    def extra_params(self, args: ast.arguments, kw_default: Callable[[str, ast.expr], Dict[str, Any]]
+                     ) -> Dict[str, Any]:
+        """The fields of ``ast::ExtraParams`` for the ``/``, ``*args``, keyword-only and
+        ``**kwargs`` parameters of ``args`` (none where it has none); ``kw_default(name, node)``
+        lowers a keyword-only parameter's default."""
         extra: Dict[str, Any] = {}
         if args.posonlyargs:
             extra["posonly"] = len(args.posonlyargs)
         if args.vararg:
             extra["vararg"] = args.vararg.arg
         if args.kwonlyargs:
-            given = fn.__kwdefaults__ or {}
             extra["kwonly"] = [a.arg for a in args.kwonlyargs]
-            extra["kw_defaults"] = [None if d is None else self.default(d, given[a.arg])
+            extra["kw_defaults"] = [None if d is None else kw_default(a.arg, d)
                                     for a, d in zip(args.kwonlyargs, args.kw_defaults)]
         if args.kwarg:
             extra["kwarg"] = args.kwarg.arg
@@ -575,19 +577,16 @@ class _Lowerer:
         if node.returns is not None:
             raise self.src.error(node.returns, "return annotations")
         args = node.args
-        for what, present in (("*args", args.vararg), ("**kwargs", args.kwarg),
-                              ("keyword-only arguments", args.kwonlyargs)):
-            if present:
-                raise self.src.error(node, f"{what} in a nested function")
         params = [a.arg for a in args.posonlyargs + args.args]
         # Evaluated where the `def` is, as Python does.
         defaults = [self.expr(d) for d in args.defaults]
+        extra = self.extra_params(args, lambda a, d: self.expr(d))
         body = node.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str) and len(body) > 1:
             body = body[1:]  # the docstring
         saved = self.locals, self.clauses, self.imports, self.import_nodes
-        self.locals, self.clauses = saved[0] | set(params) | _assigned_names(node), 0
+        self.locals, self.clauses = saved[0] | set(_registers(params, extra)) | _assigned_names(node), 0
         self.imports, self.import_nodes = dict(self.imports), set(self.import_nodes)
         try:
             self.leading_imports(body)
@@ -596,6 +595,7 @@ class _Lowerer:
             self.locals, self.clauses, self.imports, self.import_nodes = saved
         if defaults:
             lowered["defaults"] = defaults
+        lowered.update(extra)
         return lowered
 
     # ---- name resolution ------------------------------------------------------------------

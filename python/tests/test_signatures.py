@@ -259,3 +259,45 @@ def test_lru_cache_of_a_shaped_function_is_refused():
     with pytest.raises(SyntaxError, match="lru_cache of a function with") as e:
         anyproc.script(cached_kwonly)
     assert e.value.filename.endswith("test_signatures.py")
+
+
+# ---- nested functions ----------------------------------------------------------------------
+
+
+def nested_shapes(line):
+    sep = "-"
+
+    def join(*parts, end="", **opts):
+        # Reads the enclosing function's `sep`, as a closure does.
+        return sep.join(parts) + end + ",".join(sorted(opts))
+
+    def count(n, /, *, acc=0):
+        return acc if n == 0 else count(n - 1, acc=acc + n)
+
+    words = line.split()[:4]
+    h = join
+    return (join(*words), join("a", end="!", z=1, y=2), h("x", "y"), count(len(words)),
+            list(map(join, words)), sorted(words, key=lambda w: join(w, w)))
+
+
+def nested_errors(n):
+    def f(a, *, b):
+        return a + b
+    g = f
+    if n == 0:
+        return f(1)
+    if n == 1:
+        return g(1, 2)
+    if n == 2:
+        return f(1, b=2, c=3)
+    return f(a=1, b=n)
+
+
+def test_nested_functions_take_every_kind_of_parameter():
+    ours = anyproc.script(nested_shapes)
+    for line in LINES:
+        assert outcome(ours, line) == outcome(nested_shapes, line), line
+    errors = anyproc.script(nested_errors)
+    for n in range(4):
+        # CPython names a nested function by its qualified name, as anyproc does.
+        assert outcome(errors, n) == outcome(nested_errors, n), n

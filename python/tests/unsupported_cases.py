@@ -66,10 +66,10 @@ def uses_keyword_dict(text):
     return text.split(**options)  # unsupported: '**' arguments are not supported in anyscript but in calls of
 
 
-def uses_nested_var_args(text):
-    def join(*parts):  # unsupported: *args in a nested function
-        return "".join(parts)
-    return join(text)
+def uses_nested_mutable_keyword_default(text):
+    def split(s, *, seen=[]):  # unsupported: of nested function 'split' is a list, dict or set
+        return s.split()
+    return split(text)
 
 
 def uses_nonlocal(text):
@@ -114,12 +114,6 @@ def uses_global(text):
 
 def uses_object_default(text, sep=object()):  # unsupported: default value of type object
     return text.split(sep)
-
-
-def uses_nested_keyword_only(text):
-    def split(s, *, sep=" "):  # unsupported: keyword-only arguments in a nested function
-        return s.split(sep)
-    return split(text)
 
 
 def uses_keyword_only_object_default(text, *, sep=object()):  # unsupported: default value of type object

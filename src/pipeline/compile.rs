@@ -123,6 +123,7 @@ fn compile_unguarded(
         let mut inner = FnCompiler::new(&module, &def, labels);
         inner.f.n_captured = lifted.n_captured as u32;
         inner.f.defaults = lifted.defaults;
+        inner.f.shape = lifted.shape.map(Box::new);
         inner.free_maybe_unbound = lifted.maybe_unbound;
         inner.free_undefined = lifted.undefined;
         inner.own = lifted.own_name.map(|name| (name, module.first_lifted + next as u32));
@@ -180,6 +181,8 @@ struct Lifted {
     defaults: Vec<Slot>,
     /// The name a nested function that reads its own name has in its source.
     own_name: Option<String>,
+    /// Its other kinds of parameters, if it has any.
+    shape: Option<Shape>,
 }
 
 impl ModuleScope<'_> {
@@ -1349,7 +1352,7 @@ impl<'a> FnCompiler<'a> {
                 if let Some(sig) = self.module.functions.get(id.as_str()) {
                     if let Some(shape) = &sig.shape {
                         let callee = (sig.index, sig.params.as_slice(), sig.defaults.as_slice(), shape);
-                        return self.call_shaped(id, callee, args, keywords, dst);
+                        return self.call_shaped(id, callee, &[], args, keywords, dst);
                     }
                     let callee = (sig.index, sig.params.as_slice(), sig.defaults.as_slice());
                     return self.call_module_function(id, callee, args, keywords, dst);

@@ -181,6 +181,11 @@ pub fn registers_func(program: Arc<Program>, func: u32) -> PackedFunc {
 pub fn bound_func(program: Arc<Program>, func: u32, captured: Vec<AnyValue>) -> PackedFunc {
     PackedFunc::new(move |args| {
         let f = &program.functions[func as usize];
+        if f.shape.is_some() {
+            let own = outside_registers(f, args)?;
+            let all: Vec<AnyView<'_>> = captured.iter().map(AnyValue::view).chain(own.iter().map(Slot::view)).collect();
+            return run(&program, func, &all);
+        }
         let (given, n_params) = (captured.len() + args.len(), f.n_params as usize);
         // A nested function's parameters may have defaults: the last ones left out take them.
         if given > n_params || given + f.defaults.len() < n_params {

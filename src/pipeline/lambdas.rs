@@ -28,7 +28,7 @@ pub fn free_names(params: &[String], body: &Expr) -> Vec<String> {
 /// it assigns), each once, in order of first read; those that functions nested in it read
 /// from it included.
 pub fn def_free_names(def: &FunctionDef) -> Vec<String> {
-    let mut own = def.params.clone();
+    let mut own = def.registers();
     collect_assigned(&def.body, &mut own);
     let bound: Vec<&str> = own.iter().map(String::as_str).collect();
     let mut out = Vec::new();

@@ -93,7 +93,8 @@ pub(crate) fn bind_shaped(params: &ShapedParams<'_>, n_args: usize, keywords: &[
 
 /// The registers of a call of shaped function `f` from outside with positional `args`: the
 /// positional parameters (defaults for those left out), the tuple of the extra arguments, the
-/// keyword-only parameters' defaults and an empty dict, as its parameters have them.
+/// keyword-only parameters' defaults and an empty dict, as its parameters have them (after
+/// the enclosing variables a nested function reads, which the caller adds).
 pub(crate) fn outside_registers(f: &Function, args: &[AnyView<'_>]) -> Result<Vec<Slot>> {
     bound_registers(f, args, &[], &[])
 }
@@ -162,12 +163,14 @@ fn bound_registers(f: &Function, args: &[AnyView<'_>], names: &[&str], values: &
     let shape = match f.shape.as_deref() {
         Some(shape) => shape,
         None => {
-            plain = Shape::plain(f.n_params);
+            plain = Shape::plain(f.n_params - f.n_captured);
             &plain
         }
     };
     let n_positional = shape.n_positional as usize;
-    let params: Vec<&str> = (0..n_positional).map(|r| f.reg_names[r].as_deref().unwrap_or("?")).collect();
+    // A nested function's first registers are the enclosing variables it reads.
+    let first = f.n_captured as usize;
+    let params: Vec<&str> = (first..first + n_positional).map(|r| f.reg_names[r].as_deref().unwrap_or("?")).collect();
     let spec = ShapedParams { name: &f.name, positional: &params, n_defaults: f.defaults.len(), shape };
     let binding = bind_shaped(&spec, args.len(), names)?;
     let first_default = n_positional - f.defaults.len();

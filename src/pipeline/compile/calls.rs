@@ -491,6 +491,7 @@ impl FnCompiler<'_> {
             undefined,
             defaults: Vec::new(),
             own_name: None,
+            shape: None,
         });
         self.make_function(dst, func, &values);
         Ok(())

@@ -16,7 +16,7 @@ use super::{FnCompiler, Lifted, Slot, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::ast::{Expr, FunctionDef, Keyword, Stmt, StmtKind};
 use crate::pipeline::compile::visit_children;
-use crate::pipeline::ir::Reg;
+use crate::pipeline::ir::{Reg, Shape};
 use crate::pipeline::lambdas::{def_free_names, free_names, genexp_def};
 use crate::pipeline::unbound::bound_by_statements;
 use std::collections::HashSet;
@@ -33,6 +33,8 @@ pub(super) struct NestedCallee {
     params: Vec<String>,
     /// The values of its last parameters' defaults.
     defaults: Vec<Slot>,
+    /// Its other kinds of parameters, if it has any.
+    shape: Option<Shape>,
     /// The registers of the enclosing variables it reads, its first parameters.
     captured: Vec<Reg>,
     /// The register of its name: a comprehension's variable of the same name has another.
@@ -42,22 +44,15 @@ pub(super) struct NestedCallee {
 impl FnCompiler<'_> {
     /// `def name(...): body` inside this function: binds `name` to the nested function.
     pub(super) fn nested_def(&mut self, def: &FunctionDef) -> Result<()> {
-        if !def.extra.is_empty() {
-            let msg = format!(
-                "*args, keyword-only, **kwargs and positional-only parameters of a nested function ('{}') are not \
-                 supported in anyscript",
-                def.name
-            );
-            return Err(err(def.line, ErrorKind::Parse, msg));
-        }
         let (captured, reads_itself) = self.captured_by(def);
         let defaults = nested_defaults(def)?;
+        let shape = super::shaped::shape_of(def)?;
         let (values, maybe_unbound, undefined) = self.captured_values(&captured)?;
         // Named as CPython names it in errors and reprs: by where it is defined.
         let lifted_name = format!("{}.<locals>.{}", self.f.name, def.name);
         let lifted = FunctionDef {
             name: lifted_name.clone(),
-            params: captured.iter().chain(&def.params).cloned().collect(),
+            params: captured.iter().cloned().chain(def.registers()).collect(),
             defaults: Vec::new(),
             extra: Default::default(),
             body: def.body.clone(),
@@ -66,8 +61,9 @@ impl FnCompiler<'_> {
         let n_captured = captured.len();
         let own_name = reads_itself.then(|| def.name.clone());
         let callee_defaults = defaults.clone();
-        let func =
-            self.module.add_lifted(Lifted { def: lifted, n_captured, maybe_unbound, undefined, defaults, own_name });
+        let lifted =
+            Lifted { def: lifted, n_captured, maybe_unbound, undefined, defaults, own_name, shape: shape.clone() };
+        let func = self.module.add_lifted(lifted);
         let dst = self.locals[&def.name];
         // Called by name where the function is known: a direct call (keywords bound as for the
         // module's functions), when the name is bound by this `def` alone and the values it was
@@ -79,6 +75,7 @@ impl FnCompiler<'_> {
                 qualname: lifted_name,
                 params: def.params.clone(),
                 defaults: callee_defaults,
+                shape,
                 captured: values.clone(),
                 reg: dst,
             };
@@ -105,6 +102,10 @@ impl FnCompiler<'_> {
         // Raises as Python does when the `def` has not run.
         self.load_name(id)?;
         let params: Vec<&str> = callee.params.iter().map(String::as_str).collect();
+        if let Some(shape) = &callee.shape {
+            let target = (callee.func, params.as_slice(), callee.defaults.as_slice(), shape);
+            return self.call_shaped(&callee.qualname, target, &callee.captured, args, keywords, dst);
+        }
         let target = (callee.func, params.as_slice(), callee.defaults.as_slice());
         self.call_lifted(&callee.qualname, target, &callee.captured, args, keywords, dst)
     }
@@ -113,12 +114,18 @@ impl FnCompiler<'_> {
     /// call, given the values it was made with.
     pub(super) fn call_itself(&mut self, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
         let func = self.own.as_ref().map_or(0, |(_, func)| *func);
-        let (first, n_params) = (self.f.n_captured, self.f.n_params);
+        let shape = self.f.shape.as_deref().cloned();
+        let first = self.f.n_captured;
+        // Its positional parameters: after `*args` come the other kinds.
+        let end = shape.as_ref().map_or(self.f.n_params, |s| first + s.n_positional);
         let names: Vec<String> =
-            (first..n_params).map(|r| self.f.reg_names[r as usize].clone().unwrap_or_default()).collect();
+            (first..end).map(|r| self.f.reg_names[r as usize].clone().unwrap_or_default()).collect();
         let params: Vec<&str> = names.iter().map(String::as_str).collect();
         let (name, defaults) = (self.f.name.clone(), self.f.defaults.clone());
         let captured: Vec<Reg> = (0..first).collect();
+        if let Some(shape) = &shape {
+            return self.call_shaped(&name, (func, &params, &defaults, shape), &captured, args, keywords, dst);
+        }
         self.call_lifted(&name, (func, &params, &defaults), &captured, args, keywords, dst)
     }
 
@@ -255,7 +262,9 @@ impl FnCompiler<'_> {
 /// only, since Python makes a new list, dict or set each time the `def` runs.
 fn nested_defaults(def: &FunctionDef) -> Result<Vec<Slot>> {
     let first = def.params.len().saturating_sub(def.defaults.len());
-    if let Some((_, p)) = def.defaults.iter().zip(&def.params[first..]).find(|(d, _)| holds_mutable(d)) {
+    let positional = def.defaults.iter().zip(&def.params[first..]);
+    let kwonly = def.extra.kw_defaults.iter().zip(&def.extra.kwonly).filter_map(|(d, p)| Some((d.as_ref()?, p)));
+    if let Some((_, p)) = positional.chain(kwonly).find(|(d, _)| holds_mutable(d)) {
         return Err(err(
             def.line,
             ErrorKind::Parse,

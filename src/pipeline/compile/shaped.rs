@@ -60,12 +60,14 @@ pub(super) fn with_registers(def: &FunctionDef) -> Cow<'_, FunctionDef> {
 }
 
 impl FnCompiler<'_> {
-    /// A call of the module's shaped function `name` (index `func`, positional parameters
-    /// `params` with `defaults` for the last ones).
+    /// A call of the shaped function `name` (index `func`, positional parameters `params` with
+    /// `defaults` for the last ones), whose first parameters, before those, take the values in
+    /// registers `captured` (a nested function's enclosing variables).
     pub(super) fn call_shaped(
         &mut self,
         name: &str,
         (func, params, defaults, shape): (u32, &[&str], &[Slot], &Shape),
+        captured: &[Reg],
         args: &[Expr],
         keywords: &[Keyword],
         dst: Option<Reg>,
@@ -84,7 +86,7 @@ impl FnCompiler<'_> {
         let positional = self.arguments(args, false)?;
         let named = keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>()?;
         let first_default = params.len() - defaults.len();
-        let mut regs = Vec::with_capacity(params.len() + shape.kwonly.len() + 2);
+        let mut regs = captured.to_vec();
         for given in &binding.positional {
             regs.push(match *given {
                 Source::Positional(j) => positional[j],
@@ -190,6 +192,12 @@ mod tests {
         // Spread arguments beside keywords, bound when the call runs.
         let main = "def main():\n    xs = [5, 6, 7]\n    return [f(*xs, c=0, z=1), f(0, *xs[:1], d=9, c=8)]\n";
         assert_eq!(run(&format!("{defs}{main}")), "[(5, 6, (7,), 0, 4, {'z': 1}), (0, 5, (), 8, 9, {})]");
+        // A nested function's, which reads the enclosing function's variable first.
+        let nested = "def main():\n    sep = '-'\n    def join(*parts, end='', **opts):\n        \
+                      return sep.join(parts) + end + str(sorted(opts))\n    def count(n, *, acc=0):\n        \
+                      return acc if n == 0 else count(n - 1, acc=acc + n)\n    h = join\n    \
+                      return [join('a', 'b'), join('a', end='!', z=1), h('x', 'y'), count(4), list(map(join, 'ab'))]\n";
+        assert_eq!(run(nested), "['a-b[]', \"a!['z']\", 'x-y[]', 10, ['a[]', 'b[]']]");
         let main = "def main():\n    return [f(*[1], b=2, c=3), f(*[1, 2], b=2, c=3)]\n";
         assert_eq!(run(&format!("{defs}{main}")), "Type: f() got multiple values for argument 'b'");
     }
