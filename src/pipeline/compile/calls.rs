@@ -106,10 +106,6 @@ impl FnCompiler<'_> {
         let spec = Params { name, names: params, positional: params.len(), n_defaults: defaults.len(), builtin: false };
         let sources = match bind(&spec, args.len(), keywords) {
             Ok(sources) => sources,
-            // A pipeline's step runs for every record: its wrong call is an error when it loads.
-            Err(e) if self.f.line_labels.iter().any(|(l, _)| *l == self.line) => {
-                return Err(err(self.line, e.kind(), e.message()));
-            }
             Err(e) => return self.raise_when_called(args, keywords, e, dst),
         };
         let first_default = params.len() - defaults.len();
@@ -121,9 +117,9 @@ impl FnCompiler<'_> {
         Ok(d)
     }
 
-    /// A call of the program's function that does not bind (`f(1, 2, 3)` of a function of two
-    /// parameters): its arguments are evaluated, then `e` is raised, when (and if) the call runs,
-    /// as CPython raises it.
+    /// A call that does not bind (`f(1, 2, 3)` of a function of two parameters): its arguments
+    /// are evaluated, then `e` is raised, when (and if) the call runs, as CPython raises it. A
+    /// pipeline's step runs for every record, so its wrong call is an error when it loads.
     pub(super) fn raise_when_called(
         &mut self,
         args: &[Expr],
@@ -131,6 +127,9 @@ impl FnCompiler<'_> {
         e: crate::Error,
         dst: Option<Reg>,
     ) -> Result<Reg> {
+        if self.f.line_labels.iter().any(|(l, _)| *l == self.line) {
+            return Err(err(self.line, e.kind(), e.message()));
+        }
         for a in args {
             match a {
                 Expr::Starred { value } => self.expr(value, None)?,
@@ -282,9 +281,6 @@ impl FnCompiler<'_> {
         let sources = match bind(&op.binding(), args.len(), keywords) {
             Ok(sources) => sources,
             // As CPython, a wrong call raises where it runs (a pipeline's step, where it loads).
-            Err(e) if self.f.line_labels.iter().any(|(l, _)| *l == self.line) => {
-                return Err(err(self.line, e.kind(), e.message()));
-            }
             Err(e) => return self.raise_when_called(args, keywords, e, dst),
         };
         let first_default = op.names.len() - op.defaults.len();

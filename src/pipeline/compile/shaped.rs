@@ -76,10 +76,6 @@ impl FnCompiler<'_> {
         let keyword_names: Vec<&str> = keywords.iter().map(|k| k.arg.as_str()).collect();
         let binding = match bind_shaped(&spec, args.len(), &keyword_names) {
             Ok(binding) => binding,
-            // A pipeline's step runs for every record: its wrong call is an error when it loads.
-            Err(e) if self.f.line_labels.iter().any(|(l, _)| *l == self.line) => {
-                return Err(err(self.line, e.kind(), e.message()));
-            }
             Err(e) => return self.raise_when_called(args, keywords, e, dst),
         };
         // Evaluated in the source's order, as Python evaluates them, before any is bound.

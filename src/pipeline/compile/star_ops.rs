@@ -28,9 +28,6 @@ impl FnCompiler<'_> {
             Ok(sources) => sources,
             Err(e) if e.kind() == ErrorKind::Parse => return Err(err(line, e.kind(), e.message())),
             // As CPython, a wrong call raises where it runs (a pipeline's step, where it loads).
-            Err(e) if self.f.line_labels.iter().any(|(l, _)| *l == line) => {
-                return Err(err(line, e.kind(), e.message()));
-            }
             Err(e) => return self.raise_when_called(args, keywords, e, dst),
         };
         let spread = args.iter().any(|a| matches!(a, Expr::Starred { .. }));
