@@ -3,6 +3,8 @@
 //! syntax, results and messages. A script calls them as `re.sub(...)`; `anyproc.script` maps
 //! Python's `re` functions and compiled patterns to them. The patterns run on fancy-regex
 //! after [`syntax`] rewrites them; see that module for how the two syntaxes are reconciled.
+//! A match that must start at one place runs on the regex crate's engines when the pattern
+//! needs no backtracking ([`anchored`]).
 //!
 //! Differences from CPython, each rare in text code: `finditer` returns a list of matches;
 //! a bad pattern is a `ValueError` (CPython's `re.error` is not one); `\N{...}` escapes are
@@ -10,6 +12,7 @@
 //! (CPython's tokenizer reads a token ahead and finds the backslash first); `pos`/`endpos`
 //! are taken by position only.
 
+mod anchored;
 mod matches;
 mod pattern;
 mod run;

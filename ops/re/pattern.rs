@@ -1,6 +1,8 @@
 //! `re.Pattern`: a compiled pattern as a value, made by `re.compile` and kept in a cache for
 //! the pattern strings the module functions receive, as CPython's `re` caches them.
 
+use super::anchored::AnchoredPrograms;
+use super::matches::Spans;
 use super::syntax::{self, Translated, UNICODE};
 use crate::error::{Error, Result};
 use crate::object::{ObjPtr, ObjRef, Object, TypeHooks};
@@ -47,6 +49,8 @@ pub struct Compiled {
     anchored_at: OnceLock<std::result::Result<fancy_regex::Regex, String>>,
     /// A match from the search position to the end (`pattern.fullmatch(text, pos)`).
     whole_at: OnceLock<std::result::Result<fancy_regex::Regex, String>>,
+    /// The regex crate's programs for the anchored kinds, where the pattern needs no backtracking.
+    anchored_programs: AnchoredPrograms,
 }
 
 /// How far a pattern may backtrack before the match is abandoned with an error (CPython has
@@ -62,7 +66,7 @@ fn build(pattern: &str) -> std::result::Result<fancy_regex::Regex, String> {
 }
 
 impl Compiled {
-    fn new(source: &str, flags: i64) -> Result<Compiled> {
+    pub(super) fn new(source: &str, flags: i64) -> Result<Compiled> {
         let Translated { pattern, groups, names, last_nested, flags } =
             syntax::translate(source, flags).map_err(|e| Error::value(e.to_string()))?;
         let search = build(&pattern).map_err(|e| unsupported(source, &e))?;
@@ -80,6 +84,7 @@ impl Compiled {
             longer: OnceLock::new(),
             anchored_at: OnceLock::new(),
             whole_at: OnceLock::new(),
+            anchored_programs: AnchoredPrograms::default(),
         })
     }
 
@@ -100,6 +105,17 @@ impl Compiled {
         cell.get_or_init(|| build(&wrap.replace("{}", &self.translated)))
             .as_ref()
             .map_err(|e| unsupported(&self.source, e))
+    }
+
+    /// The match of `kind` (an anchored kind) at byte `pos` of `text` by the regex crate's
+    /// engines; `None` where the kind is not anchored or the pattern needs fancy-regex.
+    pub(super) fn anchored_match(&self, kind: Anchor, text: &str, pos: usize) -> Option<Option<Spans>> {
+        let to_end = match kind {
+            Anchor::Start | Anchor::StartAt => false,
+            Anchor::Whole | Anchor::WholeAt => true,
+            Anchor::Search | Anchor::NonEmptyAt => return None,
+        };
+        self.anchored_programs.find(&self.translated, self.groups, to_end, text, pos)
     }
 
     /// The number of the group `name`.

@@ -13,7 +13,9 @@ from test_formatting import check_all
 LINES = corpus_lines(300)
 TOKEN = re.compile(r"\d+(?:\.\d+)?|\w+|[^\w\s]")
 PROBES = [re.compile(p) for p in [r"^\w+", r"\w+$", r"(?<=a)b", r"\bb", r"b\b", r"(a|b)+", r"", r"x*", r"(?m)^b",
-                                  r"é+", r"\w+|\S", r"(?P<w>b)(?=\s)", r"(a)?b"]]
+                                  r"é+", r"\w+|\S", r"(?P<w>b)(?=\s)", r"(a)?b",
+                                  # A fullmatch that takes a later alternative; groups in one.
+                                  r"a|ab", r"(a|ab)(b*)\s?", r"(?i)É|B+"]]
 
 
 def lex(text):

@@ -8,8 +8,8 @@ use crate::any::type_index::{
     DYNAMIC_BEGIN, LIST, OBJECT, OBJECT_BEGIN, STATIC_END, TUPLE, static_type_key, static_type_name,
 };
 use crate::error::{Error, ErrorKind, Result};
+use ahash::AHashMap as HashMap;
 use parking_lot::RwLock;
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 /// What the registry knows about one object type.
@@ -44,7 +44,7 @@ struct Registry {
 }
 
 static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(|| {
-    let mut reg = Registry { by_index: HashMap::new(), by_key: HashMap::new(), next_dynamic: DYNAMIC_BEGIN };
+    let mut reg = Registry { by_index: HashMap::default(), by_key: HashMap::default(), next_dynamic: DYNAMIC_BEGIN };
     for index in OBJECT_BEGIN..STATIC_END {
         let key = static_type_key(index).expect("every static index has a key");
         let parent = static_parent(index);

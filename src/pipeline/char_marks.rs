@@ -17,9 +17,13 @@ pub(crate) const MARK_EVERY: usize = 64;
 /// Texts shorter than this many bytes are walked: noting their marks would cost more.
 const MARKED_FROM: usize = 512;
 
-/// The byte offset of every [`MARK_EVERY`]th code point of a text.
+/// The byte offset of every [`MARK_EVERY`]th code point of a text, and its count of code
+/// points.
 #[derive(Clone, Debug)]
-pub(crate) struct CharMarks(Arc<[usize]>);
+pub(crate) struct CharMarks {
+    marks: Arc<[usize]>,
+    chars: usize,
+}
 
 thread_local! {
     /// The heap string this thread indexed last, and its marks.
@@ -29,27 +33,46 @@ thread_local! {
 impl CharMarks {
     /// The marks of `text`.
     pub fn of(text: &str) -> CharMarks {
-        CharMarks(text.char_indices().step_by(MARK_EVERY).map(|(b, _)| b).collect())
+        let marks: Vec<usize> = text.char_indices().step_by(MARK_EVERY).map(|(b, _)| b).collect();
+        let chars = marks.last().map_or(0, |&b| (marks.len() - 1) * MARK_EVERY + text[b..].chars().count());
+        CharMarks { marks: marks.into(), chars }
     }
 
-    /// The number of code points of `text` (the text these marks were made of).
-    pub fn chars(&self, text: &str) -> usize {
-        let Some(last) = self.0.len().checked_sub(1) else { return 0 };
-        last * MARK_EVERY + text[self.0[last]..].chars().count()
+    /// The number of code points of the text these marks were made of.
+    pub fn chars(&self) -> usize {
+        self.chars
     }
 
-    /// The byte offset of code point `i` of `text` (its length for `i` past the end).
+    /// The byte offset of code point `i` of `text` (its length for `i` at or past the end).
     pub fn byte_of(&self, text: &str, i: usize) -> usize {
-        let Some(&from) = self.0.get(i / MARK_EVERY) else { return text.len() };
-        text[from..].char_indices().nth(i % MARK_EVERY).map_or(text.len(), |(b, _)| from + b)
+        if i >= self.chars {
+            return text.len();
+        }
+        let from = self.marks[i / MARK_EVERY];
+        from + nth_char_start(&text.as_bytes()[from..], i % MARK_EVERY)
     }
 
     /// The code point that starts at byte offset `b` of `text` (a character boundary).
     pub fn char_of(&self, text: &str, b: usize) -> usize {
-        let k = self.0.partition_point(|&m| m <= b).saturating_sub(1);
-        let from = self.0.get(k).copied().unwrap_or(0);
+        let k = self.marks.partition_point(|&m| m <= b).saturating_sub(1);
+        let from = self.marks.get(k).copied().unwrap_or(0);
         k * MARK_EVERY + text[from..b].chars().count()
     }
+}
+
+/// The byte offset in `bytes` (UTF-8 that starts at a character) of its `n`th character, or
+/// its length when it has no more. Counting lead bytes needs no decoding.
+fn nth_char_start(bytes: &[u8], mut n: usize) -> usize {
+    for (at, &byte) in bytes.iter().enumerate() {
+        // Continuation bytes are 0b10xx_xxxx: -64..0 as i8 are lead bytes, below are not.
+        if (byte as i8) >= -0x40 {
+            if n == 0 {
+                return at;
+            }
+            n -= 1;
+        }
+    }
+    bytes.len()
 }
 
 /// The byte offset of code point `k` of `s`, the text of `obj`: through the marks of `obj` when
@@ -88,7 +111,7 @@ mod tests {
         for text in ["", "abc", "é", &"aé😀b".repeat(100), &"x".repeat(64)] {
             let marks = CharMarks::of(text);
             let starts: Vec<usize> = text.char_indices().map(|(b, _)| b).chain([text.len()]).collect();
-            assert_eq!(marks.chars(text), starts.len() - 1, "{text:?}");
+            assert_eq!(marks.chars(), starts.len() - 1, "{text:?}");
             for (i, &b) in starts.iter().enumerate() {
                 assert_eq!((marks.byte_of(text, i), marks.char_of(text, b)), (b, i), "{text:?} at {i}");
             }
@@ -104,7 +127,7 @@ mod tests {
         let s = view.as_str().unwrap();
         let first = marks_of(&view, s).expect("a long heap string is marked");
         let again = marks_of(&view, s).unwrap();
-        assert!(Arc::ptr_eq(&first.0, &again.0), "the second call reuses the marks");
+        assert!(Arc::ptr_eq(&first.marks, &again.marks), "the second call reuses the marks");
         for k in [0, 1, 63, 64, 65, 1000, 1599, 1600] {
             assert_eq!(byte_offset(&view, s, k), s.char_indices().nth(k).map_or(s.len(), |(b, _)| b), "{k}");
         }

@@ -140,8 +140,10 @@ impl Recv {
                 _ => Recv::Dict,
             }),
             Value::Object(o) if o.type_index() == ti::SET => Some(Recv::Set),
-            Value::Object(_) if crate::ops::re::Pattern::of(v).is_some() => Some(Recv::Pattern),
+            // A match before a pattern: telling a pattern from another dynamic type takes the
+            // type registry's lock, and `m.end()` runs once per token of a lexer.
             Value::Object(o) if o.type_index() == crate::ops::re::match_type_index() => Some(Recv::Match),
+            Value::Object(_) if crate::ops::re::Pattern::of(v).is_some() => Some(Recv::Pattern),
             Value::Object(o) if o.type_index() == crate::ops::random::random_type_index() => Some(Recv::Random),
             Value::Object(_) if super::deque_ops::deque_of(v).is_some() => Some(Recv::Deque),
             _ => None,

@@ -1035,7 +1035,7 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
             }
             // A long non-ASCII one walks from the mark before the character.
             if let Some(marks) = super::char_marks::marks_of(&obj, s) {
-                let n = obj.char_count().unwrap_or_else(|| marks.chars(s));
+                let n = obj.char_count().unwrap_or_else(|| marks.chars());
                 let at = norm_index(i, n).ok_or_else(|| index_error("string index out of range"))?;
                 let c = s[marks.byte_of(s, at)..].chars().next();
                 return c.map(Slot::from_char).ok_or_else(|| index_error("string index out of range"));
