@@ -9,8 +9,7 @@
 //! Differences from CPython, each rare in text code: `finditer` returns a list of matches;
 //! a bad pattern is a `ValueError` (CPython's `re.error` is not one); `\N{...}` escapes are
 //! refused; a pattern with two errors, one a lone backslash at its end, may report the other one
-//! (CPython's tokenizer reads a token ahead and finds the backslash first); `pos`/`endpos`
-//! are taken by position only.
+//! (CPython's tokenizer reads a token ahead and finds the backslash first).
 
 mod anchored;
 mod matches;

@@ -101,6 +101,19 @@ def test_script_runtime_errors():
         anyproc.script(divide)("x")
 
 
+def range_loop(start, stop):
+    # A `for` over `range(...)` runs without making the range; its errors are still CPython's.
+    total = 0
+    for i in range(start, stop):
+        total += i
+    return total + sum([j for j in range(stop)])
+
+
+def test_a_range_loop_of_a_wrong_type_gives_cpythons_error():
+    from test_formatting import check_all
+    check_all(range_loop, [(0, 2.5), (0.5, 3), ("1", 3), (True, 3), (0, None), (1, 4)])
+
+
 def test_script_name_error_names_the_line():
     def uses_undefined(text):
         return undefined_thing(text)  # noqa: F821

@@ -50,6 +50,28 @@ def probe(text, i):
     return out
 
 
+def by_keyword(text, i):
+    # `string`, `pos` and `endpos` named, some of them or all, as CPython takes them.
+    out = []
+    for p in PROBES[:3] + PROBES[-3:]:
+        out.append(p.search(text, pos=i))
+        out.append(p.match(text, endpos=i))
+        out.append(p.fullmatch(string=text, pos=i - 1, endpos=i + 4))
+        out.append(p.findall(text, i, endpos=i + 6))
+        out.append([m.span() for m in p.finditer(endpos=i + 2, string=text)])
+    return [m if m is None or isinstance(m, list) else m.span() for m in out]
+
+
+def keyword_errors(which):
+    calls = [lambda: TOKEN.match(pos=2), lambda: TOKEN.match("ab", 1, pos=2), lambda: TOKEN.search("ab", bad=1),
+             lambda: TOKEN.fullmatch("ab", endpos="x"), lambda: TOKEN.findall("ab", 1, 2, endpos=3),
+             lambda: TOKEN.finditer("ab", string="ab")]
+    try:
+        return calls[which]()
+    except TypeError as e:
+        return "TypeError: " + str(e)
+
+
 def errors(case):
     out = []
     for call in (lambda: TOKEN.match("ab", "1"), lambda: TOKEN.search("ab", 0, 1.5), lambda: TOKEN.findall(5, 1)):
@@ -70,3 +92,11 @@ def test_windows_of_every_method():
 
 def test_argument_errors():
     check_all(errors, [(0,)])
+
+
+def test_pos_and_endpos_by_keyword():
+    check_all(by_keyword, [(text, i) for text in ["ab ab\nbab", "aébé b\nbé", ""] for i in range(-1, 8)])
+
+
+def test_wrong_keyword_calls_raise_when_they_run():
+    check_all(keyword_errors, [(i,) for i in range(6)])

@@ -805,7 +805,7 @@ fn caught(f: &Function, pc: u32, raised: Raised, regs: &mut [Slot], kept: &mut K
 fn range_state(start: &Slot, stop: &Slot, step: &Slot) -> Result<LoopState> {
     let (next, stop, step) = match (start.inline_int(), stop.inline_int(), step.inline_int()) {
         (Some(a), Some(b), Some(c)) => (a, b, c),
-        _ => (range_int(start, "start")?, range_int(stop, "stop")?, range_int(step, "step")?),
+        _ => (range_int(start)?, range_int(stop)?, range_int(step)?),
     };
     if step == 0 {
         return Err(Error::value("range() arg 3 must not be zero"));
@@ -813,10 +813,10 @@ fn range_state(start: &Slot, stop: &Slot, step: &Slot) -> Result<LoopState> {
     Ok(LoopState::Range { next, stop, step })
 }
 
-/// A `range()` argument that is not an inline int: a boxed int, or an error naming it.
+/// A `range()` argument that is not an inline int: a boxed int, or CPython's error.
 #[cold]
-fn range_int(x: &Slot, what: &str) -> Result<i64> {
-    x.value().as_int().ok_or_else(|| Error::type_mismatch(&format!("int for range() {what}"), &x.type_name()))
+fn range_int(x: &Slot) -> Result<i64> {
+    super::value_ops::index_arg(&x.view())
 }
 
 /// `text[i]` for an inline ASCII string and an in-range index, the seed's inner loop;

@@ -38,6 +38,9 @@ fn method_params(m: Method) -> Option<(&'static [&'static str], &'static [Litera
         Method::Expandtabs => (&["tabsize"], &[]),
         // A compiled pattern's (`str.split`'s names serve `Pattern.split(string, maxsplit)`).
         Method::Sub | Method::Subn => (&["repl", "string", "count"], &[Literal::Int(0)]),
+        Method::Search | Method::Match | Method::Fullmatch | Method::Findall | Method::Finditer => {
+            (&["string", "pos", "endpos"], &[Literal::Int(0), Literal::Int(i64::MAX)])
+        }
         Method::Groups | Method::Groupdict => (&["default"], &[]),
         // OrderedDict's (a dict's `popitem` takes none, and says so when it runs).
         Method::MoveToEnd => (&["key", "last"], &[]),
@@ -54,6 +57,12 @@ fn method_params(m: Method) -> Option<(&'static [&'static str], &'static [Litera
         }
         _ => return None,
     })
+}
+
+/// The parameters of built-in or method `name`, any of them given by position or keyword, the
+/// last `fillers.len()` of them optional.
+fn keyword_params<'a>(name: &'a str, names: &'a [&'a str], fillers: &[Literal]) -> Params<'a> {
+    Params { name, names, positional: names.len(), n_defaults: fillers.len(), builtin: true }
 }
 
 impl FnCompiler<'_> {
@@ -248,12 +257,17 @@ impl FnCompiler<'_> {
         if m == Method::Update {
             return self.update_keywords(obj, args, keywords, dst);
         }
-        let Some((names, fillers)) = method_params(m) else {
-            return Err(err(line, ErrorKind::Type, format!("{}() takes no keyword arguments", m.qualified_name())));
-        };
         let obj = self.expr(obj, None)?;
         // Python finds the method before it evaluates the arguments.
         self.emit(Inst::CheckMethod { obj, method: m });
+        // As CPython, a wrong call raises where it runs, once the method is found.
+        let Some((names, fillers)) = method_params(m) else {
+            let e = crate::Error::new(ErrorKind::Type, format!("{}() takes no keyword arguments", m.qualified_name()));
+            return self.raise_when_called(args, keywords, e, dst);
+        };
+        if let Err(e) = bind(&keyword_params(name, names, fillers), args.len(), keywords) {
+            return self.raise_when_called(args, keywords, e, dst);
+        }
         let regs = self.keyword_slots(name, (names, fillers), args, keywords, false)?;
         let args = self.operands(&regs);
         let d = self.dst(dst);
@@ -302,7 +316,7 @@ impl FnCompiler<'_> {
         generators: bool,
     ) -> Result<Vec<Reg>> {
         let line = self.line;
-        let spec = Params { name, names, positional: names.len(), n_defaults: fillers.len(), builtin: true };
+        let spec = keyword_params(name, names, fillers);
         let sources = bind(&spec, args.len(), keywords).map_err(|e| err(line, e.kind(), e.message()))?;
         let first_filler = names.len() - fillers.len();
         self.bound_registers(args, generators, keywords, &sources, |i| FnCompiler::literal(&fillers[i - first_filler]))
