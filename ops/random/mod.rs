@@ -4,8 +4,9 @@
 //! gave, or a run cannot be reproduced.
 //!
 //! `random.Random(seed)` makes a generator object with the methods `random`, `seed`,
-//! `getrandbits`, `randrange`, `randint`, `choice`, `shuffle`, `sample`, `choices` and
-//! `uniform`; the module functions (`random.random()`, `random.seed(42)`, ...) draw from one
+//! `getrandbits`, `randrange`, `randint`, `choice`, `shuffle`, `sample`, `choices`, `uniform`,
+//! `gauss`, `normalvariate`, `lognormvariate`, `expovariate`, `triangular`, `paretovariate` and
+//! `weibullvariate`; the module functions (`random.random()`, `random.seed(42)`, ...) draw from one
 //! process-wide generator, seeded from the OS until a script seeds it.
 //!
 //! Rationale: the Mersenne Twister is `mt.rs` (MT19937 with the state CPython's `getstate`
@@ -15,6 +16,7 @@
 //! draws of `random()`, `getrandbits`' word order, `_randbelow`'s rejection loop, and each
 //! method's use of them (so `shuffle` or `sample` draws exactly the numbers CPython's draws).
 
+mod distributions;
 mod draw;
 pub mod mt;
 mod seed;
@@ -28,43 +30,41 @@ use crate::pipeline::binding::{missing_error, too_many_positional};
 use crate::pipeline::methods::{Method, arity_error};
 use crate::pipeline::value_ops::{binary, index_arg, type_error, value_error, vname};
 use crate::{AnyValue, AnyView, PackedFunc, Value};
+use distributions::{expovariate, gauss, lognormvariate, normalvariate, paretovariate, triangular, weibullvariate};
 use draw::{below, bits, next_float};
 use mt::Mt19937 as Mt;
 use parking_lot::Mutex;
 use seed::{entropy_key, seed_key};
 use sequences::{choice, choices, sample, shuffle};
 use std::sync::LazyLock;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The heap object behind a `random.Random`.
 #[repr(C)]
 pub struct RandomObj {
     header: Object,
     mt: Mutex<Mt>,
-    /// Whether a script called `seed` on it (which clears a Python generator's `gauss_next`).
-    reseeded: AtomicBool,
 }
 
 impl RandomObj {
     fn new_value(mt: Mt) -> AnyValue {
-        let obj = RandomObj { header: Object::blank(), mt: Mutex::new(mt), reseeded: AtomicBool::new(false) };
+        let obj = RandomObj { header: Object::blank(), mt: Mutex::new(mt) };
         AnyValue::from_object(ObjRef::new(obj))
     }
 
-    /// A generator at the state CPython's `getstate()` shows (624 words and a position);
-    /// `None` for a position past 624, which CPython's `setstate` refuses.
-    pub fn from_python_state(words: &[u32; mt::N], index: usize) -> Option<AnyValue> {
-        Mt::from_state(words, index).map(RandomObj::new_value)
+    /// A generator at the state CPython's `getstate()` shows (624 words, a position and
+    /// `gauss_next`); `None` for a position past 624, which CPython's `setstate` refuses.
+    pub fn from_python_state(words: &[u32; mt::N], index: usize, gauss_next: Option<f64>) -> Option<AnyValue> {
+        Mt::from_state(words, index, gauss_next).map(RandomObj::new_value)
     }
 
-    /// The state as CPython's `getstate()` lists it (624 words, then the position), and
-    /// whether a script reseeded the generator.
-    pub fn python_state(&self) -> (Vec<u32>, bool) {
+    /// The state as CPython's `getstate()` lists it: 624 words, then the position; and
+    /// `gauss_next`.
+    pub fn python_state(&self) -> (Vec<u32>, Option<f64>) {
         let mt = self.mt.lock();
         let (words, index) = mt.state();
         let mut out = words.to_vec();
         out.push(index as u32);
-        (out, self.reseeded.load(Ordering::Relaxed))
+        (out, mt.gauss_next)
     }
 }
 
@@ -139,11 +139,25 @@ pub enum RandomFn {
     Choices,
     /// `uniform(a, b)`.
     Uniform,
+    /// `gauss(mu=0.0, sigma=1.0)`.
+    Gauss,
+    /// `normalvariate(mu=0.0, sigma=1.0)`.
+    Normalvariate,
+    /// `lognormvariate(mu, sigma)`.
+    Lognormvariate,
+    /// `expovariate(lambd)`.
+    Expovariate,
+    /// `triangular(low=0.0, high=1.0, mode=None)`.
+    Triangular,
+    /// `paretovariate(alpha)`.
+    Paretovariate,
+    /// `weibullvariate(alpha, beta)`.
+    Weibullvariate,
 }
 
 impl RandomFn {
     /// Every function, in declaration order.
-    pub const ALL: [RandomFn; 10] = [
+    pub const ALL: [RandomFn; 17] = [
         RandomFn::Random,
         RandomFn::Seed,
         RandomFn::Getrandbits,
@@ -154,6 +168,13 @@ impl RandomFn {
         RandomFn::Sample,
         RandomFn::Choices,
         RandomFn::Uniform,
+        RandomFn::Gauss,
+        RandomFn::Normalvariate,
+        RandomFn::Lognormvariate,
+        RandomFn::Expovariate,
+        RandomFn::Triangular,
+        RandomFn::Paretovariate,
+        RandomFn::Weibullvariate,
     ];
 
     /// The function's name.
@@ -169,6 +190,13 @@ impl RandomFn {
             RandomFn::Sample => "sample",
             RandomFn::Choices => "choices",
             RandomFn::Uniform => "uniform",
+            RandomFn::Gauss => "gauss",
+            RandomFn::Normalvariate => "normalvariate",
+            RandomFn::Lognormvariate => "lognormvariate",
+            RandomFn::Expovariate => "expovariate",
+            RandomFn::Triangular => "triangular",
+            RandomFn::Paretovariate => "paretovariate",
+            RandomFn::Weibullvariate => "weibullvariate",
         }
     }
 
@@ -189,6 +217,12 @@ impl RandomFn {
             RandomFn::Randint | RandomFn::Uniform => (&["a", "b"], 2, 2),
             RandomFn::Sample => (&["population", "k"], 2, 2),
             RandomFn::Choices => (&["population", "weights"], 1, 4),
+            RandomFn::Gauss | RandomFn::Normalvariate => (&["mu", "sigma"], 0, 2),
+            RandomFn::Lognormvariate => (&["mu", "sigma"], 2, 2),
+            RandomFn::Expovariate => (&["lambd"], 1, 1),
+            RandomFn::Triangular => (&["low", "high", "mode"], 0, 3),
+            RandomFn::Paretovariate => (&["alpha"], 1, 1),
+            RandomFn::Weibullvariate => (&["alpha", "beta"], 2, 2),
         }
     }
 
@@ -206,6 +240,11 @@ impl RandomFn {
             RandomFn::Sample => "(*population_k) -> list",
             RandomFn::Choices => "(*population_weights_cum_weights_k) -> list",
             RandomFn::Uniform => "(*a_b) -> float",
+            RandomFn::Gauss | RandomFn::Normalvariate | RandomFn::Lognormvariate => "(*mu_sigma) -> float",
+            RandomFn::Expovariate => "(*lambd) -> float",
+            RandomFn::Triangular => "(*low_high_mode) -> float",
+            RandomFn::Paretovariate => "(*alpha) -> float",
+            RandomFn::Weibullvariate => "(*alpha_beta) -> float",
         }
     }
 
@@ -261,6 +300,13 @@ pub fn call(f: RandomFn, mt: &Mutex<Mt>, args: &[AnyView<'_>]) -> Result<AnyValu
             let scaled = binary(BinOp::Mul, width.view(), r.view())?;
             Ok(binary(BinOp::Add, args[0], scaled.view())?.resize())
         }
+        RandomFn::Gauss => gauss(mt, args),
+        RandomFn::Normalvariate => normalvariate(mt, args),
+        RandomFn::Lognormvariate => lognormvariate(mt, args),
+        RandomFn::Expovariate => expovariate(mt, &args[0]),
+        RandomFn::Triangular => triangular(mt, args),
+        RandomFn::Paretovariate => paretovariate(mt, &args[0]),
+        RandomFn::Weibullvariate => weibullvariate(mt, &args[0], &args[1]),
     }
 }
 
@@ -322,11 +368,7 @@ fn floor_div(a: i128, b: i128) -> i128 {
 /// A method of a `random.Random` (`rng.shuffle(xs)`).
 pub fn method(m: Method, obj: &RandomObj, args: &[AnyView<'_>]) -> Result<AnyValue> {
     let f = RandomFn::of_method(m).expect("the method spec admits only Random's methods");
-    let out = call(f, &obj.mt, args)?;
-    if f == RandomFn::Seed {
-        obj.reseeded.store(true, Ordering::Relaxed);
-    }
-    Ok(out)
+    call(f, &obj.mt, args)
 }
 
 /// `random.Random(x=None)`.
@@ -373,6 +415,16 @@ mod tests {
                 "r = random.Random(0)\nx = list(range(10))\nr.shuffle(x)\nreturn repr((x, r.getrandbits(40), r.randrange(0, 100, 7), r.sample(range(50), 5), r.choices('abc', [1, 2, 3], k=4), r.uniform(1, 2)))"
             ),
             "([7, 8, 1, 5, 3, 4, 2, 0, 9, 6], 641487937455, 98, [13, 32, 8, 18, 48], ['a', 'c', 'c', 'c'], 1.7051722542212697)"
+        );
+    }
+
+    #[test]
+    fn distributions_draw_cpython_s_numbers() {
+        assert_eq!(
+            run(
+                "r = random.Random(0)\nreturn repr((r.gauss(), r.gauss(), r.normalvariate(1, 2), r.expovariate(3), r.triangular(0, 10, 2)))"
+            ),
+            "(0.9417154046806644, -1.3965781047011498, 0.6322635578134834, 0.2386515832557169, 3.1003428343165584)"
         );
     }
 

@@ -20,19 +20,22 @@ pub struct Mt19937 {
     state: Box<[u32; N]>,
     /// The next word to temper; `N` when the state must be regenerated first.
     index: usize,
+    /// The second normal deviate of `gauss`'s last pair, which its next call returns (part of
+    /// CPython's `getstate()`; seeding clears it).
+    pub gauss_next: Option<f64>,
 }
 
 impl Mt19937 {
     /// A generator seeded with `key` (`init_by_array`), as CPython's `seed` seeds it.
     pub fn with_key(key: &[u32]) -> Self {
-        let mut mt = Mt19937 { state: Box::new([0; N]), index: N };
+        let mut mt = Mt19937 { state: Box::new([0; N]), index: N, gauss_next: None };
         mt.seed_with_key(key);
         mt
     }
 
-    /// A generator at CPython's state: its 624 words and position (`0..=624`).
-    pub fn from_state(words: &[u32; N], index: usize) -> Option<Self> {
-        (index <= N).then(|| Mt19937 { state: Box::new(*words), index })
+    /// A generator at CPython's state: its 624 words, position (`0..=624`) and `gauss_next`.
+    pub fn from_state(words: &[u32; N], index: usize, gauss_next: Option<f64>) -> Option<Self> {
+        (index <= N).then(|| Mt19937 { state: Box::new(*words), index, gauss_next })
     }
 
     /// The 624 words and position, as CPython's `getstate()` lists them.
@@ -51,6 +54,7 @@ impl Mt19937 {
 
     /// Reseeds with `key` (`init_by_array`; an empty key is `[0]`, as CPython never passes one).
     pub fn seed_with_key(&mut self, key: &[u32]) {
+        self.gauss_next = None;
         let key = if key.is_empty() { &[0][..] } else { key };
         self.seed_with_u32(19_650_218);
         let mt = &mut self.state;
@@ -132,13 +136,13 @@ mod tests {
                 assert_eq!(ours.next_u32(), theirs.next_u32(), "key of {} words, draw {i}", key.len());
             }
             let (words, index) = ours.state();
-            let mut copy = Mt19937::from_state(words, index).unwrap();
+            let mut copy = Mt19937::from_state(words, index, None).unwrap();
             assert_eq!(
                 (0..700).map(|_| copy.next_u32()).collect::<Vec<_>>(),
                 (0..700).map(|_| ours.next_u32()).collect::<Vec<_>>()
             );
         }
-        assert!(Mt19937::from_state(&[0; N], N + 1).is_none());
+        assert!(Mt19937::from_state(&[0; N], N + 1, None).is_none());
     }
 
     /// A key longer than the state (a long str seed) is read to its end, as `init_by_array`

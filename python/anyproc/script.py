@@ -271,7 +271,8 @@ _LIBRARY_OPS = [(f, name) for f, name in [
     (bisect.insort_left, "bisect.insort_left"), (bisect.insort_right, "bisect.insort_right"),
     (json.loads, "json.loads"), (json.dumps, "json.dumps")] if f is not None] + [
     (getattr(random, name), f"random.{name}") for name in (
-        "random", "seed", "getrandbits", "randrange", "randint", "choice", "shuffle", "sample", "choices", "uniform")]
+        "random", "seed", "getrandbits", "randrange", "randint", "choice", "shuffle", "sample", "choices", "uniform",
+        "gauss", "normalvariate", "lognormvariate", "expovariate", "triangular", "paretovariate", "weibullvariate")]
 
 
 def _module_op(value: Any) -> Optional[str]:

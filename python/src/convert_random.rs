@@ -14,11 +14,10 @@ use pyo3::types::PyTuple;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// A Python generator and the copy a call draws from, with the `gauss_next` it had.
+/// A Python generator and the copy a call draws from.
 struct Lent {
     python: Py<PyAny>,
     copy: AnyValue,
-    gauss_next: Py<PyAny>,
 }
 
 thread_local! {
@@ -40,18 +39,16 @@ pub fn random_to_any(obj: &Bound<'_, PyAny>) -> PyResult<Option<AnyValue>> {
         return Ok(None);
     }
     let state = obj.call_method0("getstate")?;
-    let (version, internal, gauss_next): (i64, Bound<'_, PyTuple>, Bound<'_, PyAny>) = state.extract()?;
+    let (version, internal, gauss_next): (i64, Bound<'_, PyTuple>, Option<f64>) = state.extract()?;
     let words: Vec<u32> = internal.extract()?;
     if version != 3 || words.len() != N + 1 {
         return Err(pyo3::exceptions::PyValueError::new_err("a random.Random state of an unknown version"));
     }
     let index = words[N] as usize;
     let words: &[u32; N] = words[..N].try_into().expect("N words");
-    let copy = RandomObj::from_python_state(words, index)
+    let copy = RandomObj::from_python_state(words, index, gauss_next)
         .ok_or_else(|| pyo3::exceptions::PyValueError::new_err("invalid random.Random state"))?;
-    LENT.with(|l| {
-        l.borrow_mut().push(Lent { python: obj.clone().unbind(), copy: copy.clone(), gauss_next: gauss_next.unbind() })
-    });
+    LENT.with(|l| l.borrow_mut().push(Lent { python: obj.clone().unbind(), copy: copy.clone() }));
     LENT_ANYWHERE.fetch_add(1, Ordering::Relaxed);
     Ok(Some(copy))
 }
@@ -72,11 +69,10 @@ pub fn after_call<T>(py: Python<'_>, result: PyResult<T>) -> PyResult<T> {
 fn write_back(py: Python<'_>) -> PyResult<()> {
     let lent = LENT.with(|l| std::mem::take(&mut *l.borrow_mut()));
     LENT_ANYWHERE.fetch_sub(lent.len(), Ordering::Relaxed);
-    for Lent { python, copy, gauss_next } in lent {
+    for Lent { python, copy } in lent {
         let view = copy.view();
         let Some(generator) = anyproc::ops::random::random_of(view.value()) else { continue };
-        let (words, reseeded) = generator.python_state();
-        let gauss_next = if reseeded { py.None() } else { gauss_next };
+        let (words, gauss_next) = generator.python_state();
         let state = (3, PyTuple::new(py, words)?, gauss_next);
         python.bind(py).call_method1("setstate", (state,))?;
     }

@@ -270,19 +270,74 @@ def test_a_failing_call_still_moves_the_generator_on():
     assert ours.getstate() == theirs.getstate()
 
 
+def length_noise(lines, seed):
+    # Augmentation noise over real lines: a jittered length, a dropout rate, a span length.
+    rng = random.Random(seed)
+    out = []
+    for line in lines:
+        words = line.split()
+        keep = max(1, int(len(words) * rng.triangular(0.5, 1.0, 0.9)))
+        rate = min(0.5, rng.expovariate(10))
+        span = rng.paretovariate(2.5)
+        shift = rng.gauss(0, 0.1 * (len(words) + 1)) + rng.normalvariate(mu=len(line), sigma=2)
+        scale = rng.lognormvariate(0, 0.25) * rng.weibullvariate(1, 1.5)
+        out.append((" ".join(words[:keep]), rate, span, shift, scale))
+    random.seed(seed)
+    out.append((random.gauss(), random.gauss(sigma=3), random.normalvariate(), random.expovariate(lambd=1),
+                random.triangular(mode=0.2), random.lognormvariate(1, 2), random.paretovariate(1),
+                random.weibullvariate(2, 3)))
+    return out
+
+
+def gauss_pairs(rng, n, reseed):
+    # `gauss` keeps the second deviate of each pair for the next call; `seed` drops it.
+    out = [rng.gauss() for _ in range(n)]
+    if reseed:
+        rng.seed(reseed)
+    return out + [rng.gauss(1, 2)]
+
+
+def distribution_errors(case):
+    r = random.Random(1)
+    calls = [lambda: r.expovariate(0), lambda: r.gauss("a", 1), lambda: r.lognormvariate(1000, 1),
+             lambda: r.paretovariate(0), lambda: r.weibullvariate(1, 0), lambda: r.triangular(0, 1, "x"),
+             lambda: r.gauss(1, 2, 3), lambda: r.expovariate(), lambda: random.gauss(bad=1),
+             lambda: r.lognormvariate(1), lambda: r.triangular(3, 3, 1), lambda: r.triangular(0, 1, 5),
+             lambda: r.normalvariate(1, "s")]
+    return calls[case]()
+
+
+def test_distributions_draw_what_cpython_draws():
+    check_all(length_noise, [(corpus_lines(200), seed) for seed in (0, 1, 42, 2024)])
+
+
+def test_gauss_keeps_its_second_deviate_across_calls_and_in_python():
+    ours, theirs = random.Random(8), random.Random(8)
+    scripted = anyproc.script(gauss_pairs)
+    for n, reseed in [(1, 0), (2, 0), (3, 5), (1, 0), (0, 0)]:
+        assert scripted(ours, n, reseed) == gauss_pairs(theirs, n, reseed)
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_distribution_errors_equal_cpython():
+    check_all(distribution_errors, [(i,) for i in range(13)])
+
+
 def test_other_generators_are_not_converted():
     with pytest.raises(TypeError, match="cannot convert a Python SystemRandom"):
         anyproc.script(reseeded)(random.SystemRandom())
 
 
-@pytest.mark.parametrize("name", ["random", "randint", "choice", "shuffle", "sample", "choices", "randrange"])
+@pytest.mark.parametrize("name", ["random", "randint", "choice", "shuffle", "sample", "choices", "randrange", "gauss",
+                                  "triangular", "expovariate"])
 def test_module_functions_are_ops(name):
     assert f"random.{name}" in anyproc.list_global_funcs()
     op = anyproc.get_global_func("random.seed")
     op(5)
     random.seed(5)
     args = {"random": (), "randint": (1, 100), "choice": ("abc",), "shuffle": ([1, 2, 3],), "sample": ("abcdef", 3),
-            "choices": ("abc",), "randrange": (0, 50, 5)}[name]
+            "choices": ("abc",), "randrange": (0, 50, 5), "gauss": (1, 2), "triangular": (0, 4, 3),
+            "expovariate": (2,)}[name]
     assert outcome(anyproc.get_global_func(f"random.{name}"), *args) == outcome(getattr(random, name), *args)
 
 

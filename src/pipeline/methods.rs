@@ -77,6 +77,9 @@ methods! {
     Isidentifier => "isidentifier", Isprintable => "isprintable", Popitem => "popitem", MoveToEnd => "move_to_end",
     Random => "random", Seed => "seed", Getrandbits => "getrandbits", Randrange => "randrange", Randint => "randint",
     Choice => "choice", Shuffle => "shuffle", Sample => "sample", Choices => "choices", Uniform => "uniform",
+    Gauss => "gauss", Normalvariate => "normalvariate", Lognormvariate => "lognormvariate",
+    Expovariate => "expovariate", Triangular => "triangular", Paretovariate => "paretovariate",
+    Weibullvariate => "weibullvariate",
     Appendleft => "appendleft", Popleft => "popleft", Extendleft => "extendleft", Rotate => "rotate",
     BitLength => "bit_length", BitCount => "bit_count", IsInteger => "is_integer",
 }
@@ -220,7 +223,8 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         // Counted by `ops/random.rs`, with the messages of Python's methods.
         (
             Recv::Random,
-            Random | Seed | Getrandbits | Randrange | Randint | Choice | Shuffle | Sample | Choices | Uniform,
+            Random | Seed | Getrandbits | Randrange | Randint | Choice | Shuffle | Sample | Choices | Uniform | Gauss
+            | Normalvariate | Lognormvariate | Expovariate | Triangular | Paretovariate | Weibullvariate,
         ) => (0, super::builtins::VARIADIC),
         // `deque_ops::check_arity` words the counts of `index`, `insert` and `rotate`.
         (Recv::Deque, Append | Appendleft | Extend | Extendleft | Count | Remove) => (1, 1),
