@@ -5,8 +5,8 @@
 
 use super::obj_ptr::ObjPtr;
 use crate::any::type_index::{DYNAMIC_BEGIN, OBJECT_BEGIN};
+use ahash::AHashMap as HashMap;
 use parking_lot::RwLock;
-use std::collections::HashMap;
 use std::fmt;
 use std::hash::Hasher;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -27,19 +27,21 @@ pub struct TypeHooks {
     pub repr: fn(ObjPtr<'_>, &mut fmt::Formatter<'_>, usize) -> fmt::Result,
 }
 
-const STATIC_SLOTS: usize = (DYNAMIC_BEGIN - OBJECT_BEGIN) as usize;
+/// Type indices whose hooks live in an array, read with one load: the static types and the
+/// first dynamic ones (a `re.Match` is made once per token of a lexer, and a map lookup under a
+/// lock for each was a fifth of its cost). Later dynamic types use the map.
+const FAST_SLOTS: usize = (DYNAMIC_BEGIN - OBJECT_BEGIN) as usize + 1024;
 
-static STATIC_HOOKS: [AtomicPtr<TypeHooks>; STATIC_SLOTS] =
-    [const { AtomicPtr::new(std::ptr::null_mut()) }; STATIC_SLOTS];
+static FAST_HOOKS: [AtomicPtr<TypeHooks>; FAST_SLOTS] = [const { AtomicPtr::new(std::ptr::null_mut()) }; FAST_SLOTS];
 static DYNAMIC_HOOKS: RwLock<Option<HashMap<i32, &'static TypeHooks>>> = RwLock::new(None);
 
 /// Installs `hooks` for `type_index` unless some are there already.
 #[inline]
 pub fn ensure_hooks(type_index: i32, hooks: &'static TypeHooks) {
-    let slot = (type_index - OBJECT_BEGIN) as usize;
+    let slot = type_index.wrapping_sub(OBJECT_BEGIN) as usize;
     // Relaxed is enough: the hooks are 'static and immutable. This runs on every
     // object creation, so the installed case is one load and one compare.
-    if slot < STATIC_SLOTS && !STATIC_HOOKS[slot].load(Ordering::Relaxed).is_null() {
+    if slot < FAST_SLOTS && !FAST_HOOKS[slot].load(Ordering::Relaxed).is_null() {
         return;
     }
     install_hooks(type_index, hooks)
@@ -48,20 +50,22 @@ pub fn ensure_hooks(type_index: i32, hooks: &'static TypeHooks) {
 #[cold]
 #[inline(never)]
 fn install_hooks(type_index: i32, hooks: &'static TypeHooks) {
-    let slot = (type_index - OBJECT_BEGIN) as usize;
-    if slot < STATIC_SLOTS {
-        STATIC_HOOKS[slot].store(hooks as *const _ as *mut _, Ordering::Relaxed);
+    let slot = type_index.wrapping_sub(OBJECT_BEGIN) as usize;
+    if slot < FAST_SLOTS {
+        let new = hooks as *const _ as *mut _;
+        // The first hooks installed stay, as in the map.
+        let _ = FAST_HOOKS[slot].compare_exchange(std::ptr::null_mut(), new, Ordering::Relaxed, Ordering::Relaxed);
     } else if hooks_of(type_index).is_none() {
         let mut map = DYNAMIC_HOOKS.write();
-        map.get_or_insert_with(HashMap::new).entry(type_index).or_insert(hooks);
+        map.get_or_insert_with(HashMap::default).entry(type_index).or_insert(hooks);
     }
 }
 
 /// The hooks of `type_index`, if installed.
 pub fn hooks_of(type_index: i32) -> Option<&'static TypeHooks> {
     let slot = type_index.wrapping_sub(OBJECT_BEGIN) as usize;
-    if slot < STATIC_SLOTS {
-        let p = STATIC_HOOKS[slot].load(Ordering::Relaxed);
+    if slot < FAST_SLOTS {
+        let p = FAST_HOOKS[slot].load(Ordering::Relaxed);
         // SAFETY: only `&'static TypeHooks` are ever stored in the slots.
         return unsafe { p.as_ref() };
     }
