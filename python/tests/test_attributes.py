@@ -1,7 +1,7 @@
 """The data attributes a script reads of built-in values: a match's ``lastgroup``,
 ``lastindex``, ``string``, ``re``, ``pos`` and ``endpos`` (the lexer of Python's ``re``
 documentation, "Writing a Tokenizer", run over real text), a pattern's ``pattern``, ``flags``
-and ``groupindex``, a deque's ``maxlen`` and a defaultdict's ``default_factory``; each equal to
+``groupindex`` and ``groups``, a deque's ``maxlen`` and a defaultdict's ``default_factory``; each equal to
 CPython 3.11's."""
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ def last_groups(pattern, text):
 
 def pattern_facts(source, flags):
     p = re.compile(source, flags)
-    return p.pattern, p.flags, dict(p.groupindex)
+    m = p.match("ab")
+    return p.pattern, p.flags, dict(p.groupindex), p.groups, None if m is None else m.groups()
 
 
 def containers(line):

@@ -1,6 +1,7 @@
 //! The data attributes of built-in values that a script may read: a deque's `maxlen`, a
 //! defaultdict's `default_factory`, a match's `string`, `re`, `pos`, `endpos`, `lastindex` and
-//! `lastgroup`, and a compiled pattern's `pattern`, `flags` and `groupindex`.
+//! `lastgroup`, and a compiled pattern's `pattern`, `flags`, `groupindex` and `groups` (which
+//! is a match's bound method `groups` on a match).
 //!
 //! Rationale: anyscript has no attribute lookup of its own (its values are not objects with a
 //! `__dict__`), so `x.attr` that is not a method compiles to a call of the attribute's reader,
@@ -11,12 +12,13 @@ use crate::container::DictKind;
 use crate::error::Result;
 use crate::ops::re::{Pattern, match_of};
 use crate::pipeline::deque_ops::deque_of;
+use crate::pipeline::methods::{Method, bind_method_func};
 use crate::pipeline::value_ops::{dict_obj, type_error, vname};
-use crate::{AnyValue, Dict, PackedFunc, Value};
+use crate::{AnyValue, AnyView, Dict, PackedFunc};
 use std::sync::LazyLock;
 
 /// The data attributes anyscript reads, each with its reader.
-const ATTRIBUTES: [&str; 11] = [
+const ATTRIBUTES: [&str; 12] = [
     "maxlen",
     "default_factory",
     "string",
@@ -28,20 +30,27 @@ const ATTRIBUTES: [&str; 11] = [
     "pattern",
     "flags",
     "groupindex",
+    "groups",
 ];
 
 /// The reader of data attribute `attr` as a function value of one argument, if a built-in
 /// type has that attribute.
 pub(crate) fn attribute_func(attr: &str) -> Option<PackedFunc> {
-    static READERS: LazyLock<Vec<PackedFunc>> = LazyLock::new(|| {
-        ATTRIBUTES.iter().map(|&attr| PackedFunc::new(move |args| read(attr, args[0].value()))).collect()
-    });
+    static READERS: LazyLock<Vec<PackedFunc>> =
+        LazyLock::new(|| ATTRIBUTES.iter().map(|&attr| PackedFunc::new(move |args| read(attr, args[0]))).collect());
     ATTRIBUTES.iter().position(|a| *a == attr).map(|i| READERS[i].clone())
 }
 
 /// `x.attr`.
-fn read(attr: &str, x: Value<'_>) -> Result<AnyValue> {
+fn read(attr: &str, view: AnyView<'_>) -> Result<AnyValue> {
+    let x = view.value();
     let found = match attr {
+        // A pattern's count of groups; on anything else the method `groups` bound to it, as
+        // `m.groups` is when no call follows.
+        "groups" => Some(match Pattern::of(x) {
+            Some(p) => Ok(AnyValue::from_int(p.groups as i64)),
+            None => bind_method_func(Method::Groups).call(&[view]),
+        }),
         "maxlen" => deque_of(x).map(|d| Ok(d.maxlen().map_or_else(AnyValue::none, |n| AnyValue::from_int(n as i64)))),
         "default_factory" => dict_obj(x).and_then(|d| match d.kind() {
             DictKind::Default(factory) => Some(Ok(factory.clone())),
@@ -90,6 +99,10 @@ mod tests {
             ("re.search('b', 'abc').string", "'abc'"),
             ("(re.search('b', 'abc').pos, re.search('b', 'aébc').endpos)", "(0, 4)"),
             ("re.compile('(?P<a>x)(y)', re.I).groupindex", "{'a': 1}"),
+            ("(re.compile('(?P<a>x)(y(z))').groups, re.compile('x').groups)", "(3, 0)"),
+            ("re.match('(a)(b)?', 'a').groups('-')", "('a', '-')"),
+            ("[m.groups for m in [re.match('(a)', 'a')]][0]()", "('a',)"),
+            ("[1].groups", "Type: 'list' object has no attribute 'groups'"),
             ("(re.compile('x+', re.I).pattern, re.compile('x+', re.I).flags)", "('x+', 34)"),
             ("re.search('b', 'abc').re == re.compile('b')", "True"),
             ("[1].maxlen", "Type: 'list' object has no attribute 'maxlen'"),
