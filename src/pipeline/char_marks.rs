@@ -10,6 +10,7 @@
 use crate::{AnyValue, AnyView};
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Every this many code points, the byte offset is noted.
 pub(crate) const MARK_EVERY: usize = 64;
@@ -17,12 +18,20 @@ pub(crate) const MARK_EVERY: usize = 64;
 /// Texts shorter than this many bytes are walked: noting their marks would cost more.
 const MARKED_FROM: usize = 512;
 
-/// The byte offset of every [`MARK_EVERY`]th code point of a text, and its count of code
-/// points.
+/// The byte offset of every [`MARK_EVERY`]th code point of a text, its count of code points,
+/// and the last code point looked up.
 #[derive(Clone, Debug)]
-pub(crate) struct CharMarks {
-    marks: Arc<[usize]>,
+pub(crate) struct CharMarks(Arc<Marks>);
+
+#[derive(Debug)]
+struct Marks {
+    offsets: Box<[usize]>,
     chars: usize,
+    /// The last code point looked up and its byte offset, packed as `byte << 32 | char` (zero,
+    /// code point 0 at byte 0, for a text of 4 GiB or more). A loop reads a text in order, so
+    /// the next lookup is usually a few characters on: walked from here, not from the mark.
+    /// Any pair stored is true of the text, so threads that race on it lose only the shortcut.
+    near: AtomicU64,
 }
 
 thread_local! {
@@ -33,30 +42,58 @@ thread_local! {
 impl CharMarks {
     /// The marks of `text`.
     pub fn of(text: &str) -> CharMarks {
-        let marks: Vec<usize> = text.char_indices().step_by(MARK_EVERY).map(|(b, _)| b).collect();
-        let chars = marks.last().map_or(0, |&b| (marks.len() - 1) * MARK_EVERY + text[b..].chars().count());
-        CharMarks { marks: marks.into(), chars }
+        let offsets: Vec<usize> = text.char_indices().step_by(MARK_EVERY).map(|(b, _)| b).collect();
+        let chars = offsets.last().map_or(0, |&b| (offsets.len() - 1) * MARK_EVERY + text[b..].chars().count());
+        CharMarks(Arc::new(Marks { offsets: offsets.into(), chars, near: AtomicU64::new(0) }))
     }
 
     /// The number of code points of the text these marks were made of.
     pub fn chars(&self) -> usize {
-        self.chars
+        self.0.chars
+    }
+
+    /// The last code point looked up and its byte offset.
+    fn near(&self) -> (usize, usize) {
+        let packed = self.0.near.load(Ordering::Relaxed);
+        ((packed & 0xffff_ffff) as usize, (packed >> 32) as usize)
+    }
+
+    /// Notes code point `i` at byte `b` as the last looked up.
+    fn note(&self, text: &str, i: usize, b: usize) {
+        if text.len() <= u32::MAX as usize {
+            self.0.near.store(((b as u64) << 32) | i as u64, Ordering::Relaxed);
+        }
     }
 
     /// The byte offset of code point `i` of `text` (its length for `i` at or past the end).
     pub fn byte_of(&self, text: &str, i: usize) -> usize {
-        if i >= self.chars {
+        if i >= self.0.chars {
             return text.len();
         }
-        let from = self.marks[i / MARK_EVERY];
-        from + nth_char_start(&text.as_bytes()[from..], i % MARK_EVERY)
+        let (near_char, near_byte) = self.near();
+        // From the last lookup when it lies between the mark and `i`, else from the mark.
+        let (from_char, from) = match i.checked_sub(near_char) {
+            Some(ahead) if ahead < i % MARK_EVERY => (near_char, near_byte),
+            _ => (i - i % MARK_EVERY, self.0.offsets[i / MARK_EVERY]),
+        };
+        let b = from + nth_char_start(&text.as_bytes()[from..], i - from_char);
+        self.note(text, i, b);
+        b
     }
 
     /// The code point that starts at byte offset `b` of `text` (a character boundary).
     pub fn char_of(&self, text: &str, b: usize) -> usize {
-        let k = self.marks.partition_point(|&m| m <= b).saturating_sub(1);
-        let from = self.marks.get(k).copied().unwrap_or(0);
-        k * MARK_EVERY + text[from..b].chars().count()
+        let (near_char, near_byte) = self.near();
+        let i = match b.checked_sub(near_byte) {
+            Some(ahead) if ahead <= 4 * MARK_EVERY => near_char + text[near_byte..b].chars().count(),
+            _ => {
+                let k = self.0.offsets.partition_point(|&m| m <= b).saturating_sub(1);
+                let from = self.0.offsets.get(k).copied().unwrap_or(0);
+                k * MARK_EVERY + text[from..b].chars().count()
+            }
+        };
+        self.note(text, i, b);
+        i
     }
 }
 
@@ -120,6 +157,23 @@ mod tests {
     }
 
     #[test]
+    fn lookups_in_any_order_agree_with_char_indices() {
+        // Forward, backward and jumping lookups, each starting from wherever the last left off.
+        let text = "aé😀b ünï ".repeat(300);
+        let starts: Vec<usize> = text.char_indices().map(|(b, _)| b).chain([text.len()]).collect();
+        let marks = CharMarks::of(&text);
+        let mut i = 0usize;
+        for step in 0..20_000usize {
+            i = (i * 7 + step * 13 + 5) % starts.len();
+            let near = [i, i.saturating_sub(1), (i + 3).min(starts.len() - 1)];
+            for k in near {
+                assert_eq!(marks.byte_of(&text, k), starts[k], "byte_of({k})");
+                assert_eq!(marks.char_of(&text, starts[k]), k, "char_of({})", starts[k]);
+            }
+        }
+    }
+
+    #[test]
     fn a_long_heap_string_keeps_its_marks() {
         let text = "ünïcödé ".repeat(200);
         let value = AnyValue::from(text.as_str());
@@ -127,7 +181,7 @@ mod tests {
         let s = view.as_str().unwrap();
         let first = marks_of(&view, s).expect("a long heap string is marked");
         let again = marks_of(&view, s).unwrap();
-        assert!(Arc::ptr_eq(&first.marks, &again.marks), "the second call reuses the marks");
+        assert!(Arc::ptr_eq(&first.0, &again.0), "the second call reuses the marks");
         for k in [0, 1, 63, 64, 65, 1000, 1599, 1600] {
             assert_eq!(byte_offset(&view, s, k), s.char_indices().nth(k).map_or(s.len(), |(b, _)| b), "{k}");
         }
