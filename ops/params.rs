@@ -209,6 +209,9 @@ pub const OP_PARAMS: &[OpParams] = &[
     random("random.expovariate", "Random.expovariate", &["lambd"], 1, &[]),
     random("random.paretovariate", "Random.paretovariate", &["alpha"], 1, &[]),
     random("random.weibullvariate", "Random.weibullvariate", &["alpha", "beta"], 2, &[]),
+    random("random.gammavariate", "Random.gammavariate", &["alpha", "beta"], 2, &[]),
+    random("random.betavariate", "Random.betavariate", &["alpha", "beta"], 2, &[]),
+    random("random.vonmisesvariate", "Random.vonmisesvariate", &["mu", "kappa"], 2, &[]),
     random(
         "random.triangular",
         "Random.triangular",

@@ -127,3 +127,98 @@ pub(super) fn triangular(mt: &Mutex<Mt>, args: &[AnyView<'_>]) -> Result<AnyValu
     let scaled = arith(BinOp::Mul, width.view(), root.view())?;
     arith(BinOp::Add, low.view(), scaled.view())
 }
+
+/// `x` as a float, once a comparison with a float has accepted it (so it is a real number).
+fn real(x: &AnyView<'_>) -> f64 {
+    x.value().as_float().expect("compared with a float, so a real number")
+}
+
+/// Python's `x <= bound` of an argument.
+fn at_most(x: &AnyView<'_>, bound: f64) -> Result<bool> {
+    compare(CmpOp::LtE, *x, float(bound).view())
+}
+
+/// Python's float `a ** b`, with its errors.
+fn pow(a: f64, b: f64) -> Result<f64> {
+    let r = arith(BinOp::Pow, float(a).view(), float(b).view())?;
+    Ok(r.value().as_float().expect("a float power of floats"))
+}
+
+/// `vonmisesvariate(mu, kappa)`: Best and Fisher's method; a uniform angle for `kappa` near 0.
+pub(super) fn vonmisesvariate(mt: &Mutex<Mt>, mu: &AnyView<'_>, kappa: &AnyView<'_>) -> Result<AnyValue> {
+    if at_most(kappa, 1e-6)? {
+        return Ok(float(TAU * next_float(mt)));
+    }
+    let s = 0.5 / real(kappa);
+    let r = s + (1.0 + s * s).sqrt();
+    let z = loop {
+        let u1 = next_float(mt);
+        let z = (std::f64::consts::PI * u1).cos();
+        let d = z / (r + z);
+        let u2 = next_float(mt);
+        if u2 < 1.0 - d * d || u2 <= (1.0 - d) * d.exp() {
+            break z;
+        }
+    };
+    let q = 1.0 / r;
+    let f = (q + z) / (1.0 + q * z);
+    let op = if next_float(mt) > 0.5 { BinOp::Add } else { BinOp::Sub };
+    let angle = arith(op, *mu, float(f.acos()).view())?;
+    arith(BinOp::Mod, angle.view(), float(TAU).view())
+}
+
+/// `gammavariate(alpha, beta)`: Cheng's method for `alpha > 1`, the exponential for 1, and
+/// Ahrens and Dieter's (as `random.py` has it) below.
+pub(super) fn gammavariate(mt: &Mutex<Mt>, alpha: &AnyView<'_>, beta: &AnyView<'_>) -> Result<AnyValue> {
+    if at_most(alpha, 0.0)? || at_most(beta, 0.0)? {
+        return Err(crate::pipeline::value_ops::value_error("gammavariate: alpha and beta must be > 0.0"));
+    }
+    let (alpha, beta) = (real(alpha), real(beta));
+    let log4 = 4.0f64.ln();
+    let sg_magic = 1.0 + 4.5f64.ln();
+    let x = if alpha > 1.0 {
+        let ainv = (2.0 * alpha - 1.0).sqrt();
+        let (bbb, ccc) = (alpha - log4, alpha + ainv);
+        loop {
+            let u1 = next_float(mt);
+            if !(1e-7 < u1 && u1 < 0.9999999) {
+                continue;
+            }
+            let u2 = 1.0 - next_float(mt);
+            let v = (u1 / (1.0 - u1)).ln() / ainv;
+            let x = alpha * v.exp();
+            let z = u1 * u1 * u2;
+            let r = bbb + ccc * v - x;
+            if r + sg_magic - 4.5 * z >= 0.0 || r >= z.ln() {
+                break x;
+            }
+        }
+    } else if alpha == 1.0 {
+        -(1.0 - next_float(mt)).ln()
+    } else {
+        let e = std::f64::consts::E;
+        loop {
+            let u = next_float(mt);
+            let b = (e + alpha) / e;
+            let p = b * u;
+            let x = if p <= 1.0 { pow(p, 1.0 / alpha)? } else { -((b - p) / alpha).ln() };
+            let u1 = next_float(mt);
+            let accept = if p > 1.0 { u1 <= pow(x, alpha - 1.0)? } else { u1 <= (-x).exp() };
+            if accept {
+                break x;
+            }
+        }
+    };
+    Ok(float(x * beta))
+}
+
+/// `betavariate(alpha, beta)`: two gamma deviates, `0.0` where the first is zero.
+pub(super) fn betavariate(mt: &Mutex<Mt>, alpha: &AnyView<'_>, beta: &AnyView<'_>) -> Result<AnyValue> {
+    let one = float(1.0);
+    let y = gammavariate(mt, alpha, &one.view())?.value().as_float().expect("a float");
+    if y == 0.0 {
+        return Ok(float(0.0));
+    }
+    let other = gammavariate(mt, beta, &one.view())?.value().as_float().expect("a float");
+    Ok(float(y / (y + other)))
+}

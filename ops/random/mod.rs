@@ -5,8 +5,8 @@
 //!
 //! `random.Random(seed)` makes a generator object with the methods `random`, `seed`,
 //! `getrandbits`, `randrange`, `randint`, `choice`, `shuffle`, `sample`, `choices`, `uniform`,
-//! `gauss`, `normalvariate`, `lognormvariate`, `expovariate`, `triangular`, `paretovariate` and
-//! `weibullvariate`; the module functions (`random.random()`, `random.seed(42)`, ...) draw from one
+//! `gauss`, `normalvariate`, `lognormvariate`, `expovariate`, `triangular`, `paretovariate`,
+//! `weibullvariate`, `vonmisesvariate`, `gammavariate` and `betavariate`; the module functions (`random.random()`, `random.seed(42)`, ...) draw from one
 //! process-wide generator, seeded from the OS until a script seeds it.
 //!
 //! Rationale: the Mersenne Twister is `mt.rs` (MT19937 with the state CPython's `getstate`
@@ -30,7 +30,10 @@ use crate::pipeline::binding::{missing_error, too_many_positional};
 use crate::pipeline::methods::{Method, arity_error};
 use crate::pipeline::value_ops::{binary, index_arg, type_error, value_error, vname};
 use crate::{AnyValue, AnyView, PackedFunc, Value};
-use distributions::{expovariate, gauss, lognormvariate, normalvariate, paretovariate, triangular, weibullvariate};
+use distributions::{
+    betavariate, expovariate, gammavariate, gauss, lognormvariate, normalvariate, paretovariate, triangular,
+    vonmisesvariate, weibullvariate,
+};
 use draw::{below, bits, next_float};
 use mt::Mt19937 as Mt;
 use parking_lot::Mutex;
@@ -153,11 +156,17 @@ pub enum RandomFn {
     Paretovariate,
     /// `weibullvariate(alpha, beta)`.
     Weibullvariate,
+    /// `vonmisesvariate(mu, kappa)`.
+    Vonmisesvariate,
+    /// `gammavariate(alpha, beta)`.
+    Gammavariate,
+    /// `betavariate(alpha, beta)`.
+    Betavariate,
 }
 
 impl RandomFn {
     /// Every function, in declaration order.
-    pub const ALL: [RandomFn; 17] = [
+    pub const ALL: [RandomFn; 20] = [
         RandomFn::Random,
         RandomFn::Seed,
         RandomFn::Getrandbits,
@@ -175,6 +184,9 @@ impl RandomFn {
         RandomFn::Triangular,
         RandomFn::Paretovariate,
         RandomFn::Weibullvariate,
+        RandomFn::Vonmisesvariate,
+        RandomFn::Gammavariate,
+        RandomFn::Betavariate,
     ];
 
     /// The function's name.
@@ -197,6 +209,9 @@ impl RandomFn {
             RandomFn::Triangular => "triangular",
             RandomFn::Paretovariate => "paretovariate",
             RandomFn::Weibullvariate => "weibullvariate",
+            RandomFn::Vonmisesvariate => "vonmisesvariate",
+            RandomFn::Gammavariate => "gammavariate",
+            RandomFn::Betavariate => "betavariate",
         }
     }
 
@@ -222,7 +237,8 @@ impl RandomFn {
             RandomFn::Expovariate => (&["lambd"], 1, 1),
             RandomFn::Triangular => (&["low", "high", "mode"], 0, 3),
             RandomFn::Paretovariate => (&["alpha"], 1, 1),
-            RandomFn::Weibullvariate => (&["alpha", "beta"], 2, 2),
+            RandomFn::Weibullvariate | RandomFn::Gammavariate | RandomFn::Betavariate => (&["alpha", "beta"], 2, 2),
+            RandomFn::Vonmisesvariate => (&["mu", "kappa"], 2, 2),
         }
     }
 
@@ -244,7 +260,8 @@ impl RandomFn {
             RandomFn::Expovariate => "(*lambd) -> float",
             RandomFn::Triangular => "(*low_high_mode) -> float",
             RandomFn::Paretovariate => "(*alpha) -> float",
-            RandomFn::Weibullvariate => "(*alpha_beta) -> float",
+            RandomFn::Weibullvariate | RandomFn::Gammavariate | RandomFn::Betavariate => "(*alpha_beta) -> float",
+            RandomFn::Vonmisesvariate => "(*mu_kappa) -> float",
         }
     }
 
@@ -307,6 +324,9 @@ pub fn call(f: RandomFn, mt: &Mutex<Mt>, args: &[AnyView<'_>]) -> Result<AnyValu
         RandomFn::Triangular => triangular(mt, args),
         RandomFn::Paretovariate => paretovariate(mt, &args[0]),
         RandomFn::Weibullvariate => weibullvariate(mt, &args[0], &args[1]),
+        RandomFn::Vonmisesvariate => vonmisesvariate(mt, &args[0], &args[1]),
+        RandomFn::Gammavariate => gammavariate(mt, &args[0], &args[1]),
+        RandomFn::Betavariate => betavariate(mt, &args[0], &args[1]),
     }
 }
 

@@ -272,7 +272,8 @@ _LIBRARY_OPS = [(f, name) for f, name in [
     (json.loads, "json.loads"), (json.dumps, "json.dumps")] if f is not None] + [
     (getattr(random, name), f"random.{name}") for name in (
         "random", "seed", "getrandbits", "randrange", "randint", "choice", "shuffle", "sample", "choices", "uniform",
-        "gauss", "normalvariate", "lognormvariate", "expovariate", "triangular", "paretovariate", "weibullvariate")]
+        "gauss", "normalvariate", "lognormvariate", "expovariate", "triangular", "paretovariate", "weibullvariate",
+        "vonmisesvariate", "gammavariate", "betavariate")]
 
 
 def _module_op(value: Any) -> Optional[str]:

@@ -289,6 +289,19 @@ def length_noise(lines, seed):
     return out
 
 
+def shape_draws(seed):
+    # The gamma family across its three methods (alpha below, at and above 1), beta from two
+    # gammas, von Mises angles (and the uniform angle of kappa near 0).
+    r = random.Random(seed)
+    out = []
+    for a, b in [(0.3, 2), (1, 1.5), (1.0, 3), (2.5, 0.5), (7, 1), (0.05, 1)]:
+        out.append((r.gammavariate(a, b), r.betavariate(a, b), r.vonmisesvariate(a, b), r.vonmisesvariate(-a, 0)))
+    random.seed(seed)
+    out.append((random.gammavariate(alpha=2, beta=3), random.betavariate(0.5, beta=0.5),
+                random.vonmisesvariate(mu=1, kappa=4)))
+    return out
+
+
 def gauss_pairs(rng, n, reseed):
     # `gauss` keeps the second deviate of each pair for the next call; `seed` drops it.
     out = [rng.gauss() for _ in range(n)]
@@ -303,7 +316,10 @@ def distribution_errors(case):
              lambda: r.paretovariate(0), lambda: r.weibullvariate(1, 0), lambda: r.triangular(0, 1, "x"),
              lambda: r.gauss(1, 2, 3), lambda: r.expovariate(), lambda: random.gauss(bad=1),
              lambda: r.lognormvariate(1), lambda: r.triangular(3, 3, 1), lambda: r.triangular(0, 1, 5),
-             lambda: r.normalvariate(1, "s")]
+             lambda: r.normalvariate(1, "s"), lambda: r.gammavariate(0, 1), lambda: r.gammavariate(1, -1),
+             lambda: r.gammavariate("a", 1), lambda: r.betavariate(1, 0), lambda: r.vonmisesvariate("x", 1),
+             lambda: r.vonmisesvariate("x", 0), lambda: r.vonmisesvariate(1, "k"), lambda: r.gammavariate(1),
+             lambda: r.betavariate(alpha=1, b=2), lambda: r.randint(1, c=2)]
     return calls[case]()
 
 
@@ -320,7 +336,11 @@ def test_gauss_keeps_its_second_deviate_across_calls_and_in_python():
 
 
 def test_distribution_errors_equal_cpython():
-    check_all(distribution_errors, [(i,) for i in range(13)])
+    check_all(distribution_errors, [(i,) for i in range(23)])
+
+
+def test_gamma_beta_and_von_mises_draw_what_cpython_draws():
+    check_all(shape_draws, [(seed,) for seed in range(200)])
 
 
 def test_other_generators_are_not_converted():

@@ -79,7 +79,8 @@ methods! {
     Choice => "choice", Shuffle => "shuffle", Sample => "sample", Choices => "choices", Uniform => "uniform",
     Gauss => "gauss", Normalvariate => "normalvariate", Lognormvariate => "lognormvariate",
     Expovariate => "expovariate", Triangular => "triangular", Paretovariate => "paretovariate",
-    Weibullvariate => "weibullvariate",
+    Weibullvariate => "weibullvariate", Vonmisesvariate => "vonmisesvariate", Gammavariate => "gammavariate",
+    Betavariate => "betavariate",
     Appendleft => "appendleft", Popleft => "popleft", Extendleft => "extendleft", Rotate => "rotate",
     BitLength => "bit_length", BitCount => "bit_count", IsInteger => "is_integer",
 }
@@ -224,7 +225,8 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (
             Recv::Random,
             Random | Seed | Getrandbits | Randrange | Randint | Choice | Shuffle | Sample | Choices | Uniform | Gauss
-            | Normalvariate | Lognormvariate | Expovariate | Triangular | Paretovariate | Weibullvariate,
+            | Normalvariate | Lognormvariate | Expovariate | Triangular | Paretovariate | Weibullvariate
+            | Vonmisesvariate | Gammavariate | Betavariate,
         ) => (0, super::builtins::VARIADIC),
         // `deque_ops::check_arity` words the counts of `index`, `insert` and `rotate`.
         (Recv::Deque, Append | Appendleft | Extend | Extendleft | Count | Remove) => (1, 1),

@@ -53,7 +53,8 @@ fn method_params(m: Method) -> Option<(&'static [&'static str], &'static [Litera
         Method::Lognormvariate => (&["mu", "sigma"], &[]),
         Method::Expovariate => (&["lambd"], &[]),
         Method::Paretovariate => (&["alpha"], &[]),
-        Method::Weibullvariate => (&["alpha", "beta"], &[]),
+        Method::Weibullvariate | Method::Gammavariate | Method::Betavariate => (&["alpha", "beta"], &[]),
+        Method::Vonmisesvariate => (&["mu", "kappa"], &[]),
         Method::Triangular => (&["low", "high", "mode"], &[Literal::Float(0.0), Literal::Float(1.0), Literal::None]),
         Method::Choice => (&["seq"], &[]),
         Method::Shuffle => (&["x"], &[]),
@@ -271,7 +272,13 @@ impl FnCompiler<'_> {
             let e = crate::Error::new(ErrorKind::Type, format!("{}() takes no keyword arguments", m.qualified_name()));
             return self.raise_when_called(args, keywords, e, dst);
         };
-        if let Err(e) = bind(&keyword_params(name, names, fillers), args.len(), keywords) {
+        // `random.Random`'s methods are written in Python: their errors say so.
+        let in_python = crate::ops::random::RandomFn::of_method(m).map(|_| format!("Random.{name}"));
+        let spec = match &in_python {
+            Some(qualified) => Params { name: qualified, builtin: false, ..keyword_params(name, names, fillers) },
+            None => keyword_params(name, names, fillers),
+        };
+        if let Err(e) = bind(&spec, args.len(), keywords) {
             return self.raise_when_called(args, keywords, e, dst);
         }
         let regs = self.keyword_slots(name, (names, fillers), args, keywords, false)?;
