@@ -10,7 +10,7 @@
 use super::draw::next_float;
 use super::mt::Mt19937 as Mt;
 use crate::error::{ErrorKind, Result};
-use crate::ops::math::float_fn;
+use crate::ops::math::{float_fn, real};
 use crate::pipeline::ast::{BinOp, CmpOp};
 use crate::pipeline::value_ops::{binary, compare};
 use crate::{AnyValue, AnyView};
@@ -128,11 +128,6 @@ pub(super) fn triangular(mt: &Mutex<Mt>, args: &[AnyView<'_>]) -> Result<AnyValu
     arith(BinOp::Add, low.view(), scaled.view())
 }
 
-/// `x` as a float, once a comparison with a float has accepted it (so it is a real number).
-fn real(x: &AnyView<'_>) -> f64 {
-    x.value().as_float().expect("compared with a float, so a real number")
-}
-
 /// Python's `x <= bound` of an argument.
 fn at_most(x: &AnyView<'_>, bound: f64) -> Result<bool> {
     compare(CmpOp::LtE, *x, float(bound).view())
@@ -149,7 +144,8 @@ pub(super) fn vonmisesvariate(mt: &Mutex<Mt>, mu: &AnyView<'_>, kappa: &AnyView<
     if at_most(kappa, 1e-6)? {
         return Ok(float(TAU * next_float(mt)));
     }
-    let s = 0.5 / real(kappa);
+    // Compared with a float above, so a real number.
+    let s = 0.5 / real(kappa)?;
     let r = s + (1.0 + s * s).sqrt();
     let z = loop {
         let u1 = next_float(mt);
@@ -167,13 +163,19 @@ pub(super) fn vonmisesvariate(mt: &Mutex<Mt>, mu: &AnyView<'_>, kappa: &AnyView<
     arith(BinOp::Mod, angle.view(), float(TAU).view())
 }
 
-/// `gammavariate(alpha, beta)`: Cheng's method for `alpha > 1`, the exponential for 1, and
-/// Ahrens and Dieter's (as `random.py` has it) below.
+/// `gammavariate(alpha, beta)`.
 pub(super) fn gammavariate(mt: &Mutex<Mt>, alpha: &AnyView<'_>, beta: &AnyView<'_>) -> Result<AnyValue> {
+    gamma(mt, alpha, beta).map(float)
+}
+
+/// A gamma deviate: Cheng's method for `alpha > 1`, the exponential for 1, and Ahrens and
+/// Dieter's (as `random.py` has it) below.
+fn gamma(mt: &Mutex<Mt>, alpha: &AnyView<'_>, beta: &AnyView<'_>) -> Result<f64> {
     if at_most(alpha, 0.0)? || at_most(beta, 0.0)? {
         return Err(crate::pipeline::value_ops::value_error("gammavariate: alpha and beta must be > 0.0"));
     }
-    let (alpha, beta) = (real(alpha), real(beta));
+    // Compared with floats above, so real numbers.
+    let (alpha, beta) = (real(alpha)?, real(beta)?);
     let log4 = 4.0f64.ln();
     let sg_magic = 1.0 + 4.5f64.ln();
     let x = if alpha > 1.0 {
@@ -209,16 +211,15 @@ pub(super) fn gammavariate(mt: &Mutex<Mt>, alpha: &AnyView<'_>, beta: &AnyView<'
             }
         }
     };
-    Ok(float(x * beta))
+    Ok(x * beta)
 }
 
 /// `betavariate(alpha, beta)`: two gamma deviates, `0.0` where the first is zero.
 pub(super) fn betavariate(mt: &Mutex<Mt>, alpha: &AnyView<'_>, beta: &AnyView<'_>) -> Result<AnyValue> {
     let one = float(1.0);
-    let y = gammavariate(mt, alpha, &one.view())?.value().as_float().expect("a float");
+    let y = gamma(mt, alpha, &one.view())?;
     if y == 0.0 {
         return Ok(float(0.0));
     }
-    let other = gammavariate(mt, beta, &one.view())?.value().as_float().expect("a float");
-    Ok(float(y / (y + other)))
+    Ok(float(y / (y + gamma(mt, beta, &one.view())?)))
 }

@@ -18,28 +18,18 @@ pub struct MatchObj {
     text: SearchText,
     /// The window the search was given (`pos`, `endpos`), in code points.
     window: (usize, usize),
-    /// The byte offset of `pos`, from which the positions of the groups are counted.
-    pos_byte: usize,
     spans: Spans,
     pattern: Arc<Compiled>,
 }
 
 crate::declare_object_type!(MatchObj, "re.Match", parent = Object, child_slots = 0, hooks = Some(&MATCH_HOOKS));
 
-/// A match of `pattern` in `text` searched within `window` (code points; `pos_byte` is the
-/// byte offset of its start), as a value.
-pub(super) fn new_match(
-    pattern: &Arc<Compiled>,
-    text: &SearchText,
-    window: (usize, usize),
-    pos_byte: usize,
-    spans: Spans,
-) -> AnyValue {
+/// A match of `pattern` in `text` searched within `window` (code points), as a value.
+pub(super) fn new_match(pattern: &Arc<Compiled>, text: &SearchText, window: (usize, usize), spans: Spans) -> AnyValue {
     AnyValue::from_object(ObjRef::new(MatchObj {
         header: Object::blank(),
         text: text.clone(),
         window,
-        pos_byte,
         spans,
         pattern: pattern.clone(),
     }))
@@ -82,7 +72,7 @@ impl MatchObj {
 
     /// A byte offset of the text in code points.
     fn chars_to(&self, byte: usize) -> i64 {
-        self.text.char_of_near(byte, (self.window.0, self.pos_byte)) as i64
+        self.text.char_of(byte) as i64
     }
 
     /// Group `i`'s span in code points, `(-1, -1)` when it took no part.

@@ -56,7 +56,7 @@ pub(super) fn find(
         other => other,
     };
     Ok(match search_at(c, anchor, &text.text[..to], from)? {
-        Some(spans) => new_match(c, text, (pos, endpos), from, spans),
+        Some(spans) => new_match(c, text, (pos, endpos), spans),
         None => AnyValue::none(),
     })
 }
@@ -140,7 +140,7 @@ pub(super) fn finditer(c: &Arc<Compiled>, text: &SearchText, window: Option<(usi
     let Some((pos, endpos)) = window else { return Ok(List::new().into_any()) };
     let (from, to) = (text.byte_of(pos), text.byte_of(endpos));
     scan_from(c, &text.text[..to], from, None, |spans| {
-        out.push(new_match(c, text, (pos, endpos), from, spans));
+        out.push(new_match(c, text, (pos, endpos), spans));
         Ok(())
     })?;
     Ok(List::from_vec(out).into_any())
@@ -180,7 +180,7 @@ pub(super) fn sub(c: &Arc<Compiled>, repl: &Replacement, text: &str, limit: Opti
             }
             Replacement::Func(f) => {
                 let (n, shared) = shared.as_ref().expect("made for a function");
-                let m = new_match(c, shared, (0, *n), 0, spans);
+                let m = new_match(c, shared, (0, *n), spans);
                 let r = f.call(&[m.view()])?;
                 match r.value() {
                     Value::None => {}

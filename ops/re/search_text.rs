@@ -14,10 +14,6 @@ use crate::{AnyValue, AnyView};
 use std::cell::RefCell;
 use std::sync::Arc;
 
-/// How far past a known code point [`SearchText::char_of_near`] counts, rather than start
-/// from the closest mark.
-const NEAR_BYTES: usize = 256;
-
 /// A text to search, shared.
 #[derive(Clone)]
 pub(super) struct SearchText {
@@ -71,16 +67,6 @@ impl SearchText {
     /// The code point at byte offset `b` (a character boundary).
     pub fn char_of(&self, b: usize) -> usize {
         if self.ascii { b } else { self.marks.char_of(&self.text, b) }
-    }
-
-    /// [`SearchText::char_of`], counted from `near` (a code point and its byte offset) when `b`
-    /// lies a little after it: a match's end from where its search started.
-    pub fn char_of_near(&self, b: usize, near: (usize, usize)) -> usize {
-        let (char, byte) = near;
-        match b.checked_sub(byte) {
-            Some(ahead) if !self.ascii && ahead <= NEAR_BYTES => char + self.text[byte..b].chars().count(),
-            _ => self.char_of(b),
-        }
     }
 }
 

@@ -45,23 +45,7 @@ fn method_params(m: Method) -> Option<(&'static [&'static str], &'static [Litera
         // OrderedDict's (a dict's `popitem` takes none, and says so when it runs).
         Method::MoveToEnd => (&["key", "last"], &[]),
         Method::Popitem => (&["last"], &[]),
-        // `random.Random`'s, written in Python.
-        Method::Seed => (&["a", "version"], &[Literal::None, Literal::Int(2)]),
-        Method::Randrange => (&["start", "stop", "step"], &[Literal::None, Literal::Int(1)]),
-        Method::Randint | Method::Uniform => (&["a", "b"], &[]),
-        Method::Gauss | Method::Normalvariate => (&["mu", "sigma"], &[Literal::Float(0.0), Literal::Float(1.0)]),
-        Method::Lognormvariate => (&["mu", "sigma"], &[]),
-        Method::Expovariate => (&["lambd"], &[]),
-        Method::Paretovariate => (&["alpha"], &[]),
-        Method::Weibullvariate | Method::Gammavariate | Method::Betavariate => (&["alpha", "beta"], &[]),
-        Method::Vonmisesvariate => (&["mu", "kappa"], &[]),
-        Method::Triangular => (&["low", "high", "mode"], &[Literal::Float(0.0), Literal::Float(1.0), Literal::None]),
-        Method::Choice => (&["seq"], &[]),
-        Method::Shuffle => (&["x"], &[]),
-        Method::Sample => (&["population", "k"], &[]),
-        Method::Choices => {
-            (&["population", "weights", "cum_weights", "k"], &[Literal::None, Literal::None, Literal::Int(1)])
-        }
+        // `random.Random`'s bind as `ops/params.rs` declares the module functions.
         _ => return None,
     })
 }
@@ -267,21 +251,24 @@ impl FnCompiler<'_> {
         let obj = self.expr(obj, None)?;
         // Python finds the method before it evaluates the arguments.
         self.emit(Inst::CheckMethod { obj, method: m });
-        // As CPython, a wrong call raises where it runs, once the method is found.
-        let Some((names, fillers)) = method_params(m) else {
-            let e = crate::Error::new(ErrorKind::Type, format!("{}() takes no keyword arguments", m.qualified_name()));
-            return self.raise_when_called(args, keywords, e, dst);
+        // `random.Random`'s methods bind as the module functions of the same names, which are
+        // those methods bound to the module's generator.
+        let random_op = crate::ops::random::RandomFn::of_method(m)
+            .and_then(|_| crate::ops::params::op_params(&format!("random.{name}")));
+        let (spec, defaults) = match (random_op, method_params(m)) {
+            (Some(op), _) => (op.binding(), op.defaults),
+            (None, Some((names, fillers))) => (keyword_params(name, names, fillers), fillers),
+            (None, None) => {
+                let message = format!("{}() takes no keyword arguments", m.qualified_name());
+                return self.raise_when_called(args, keywords, crate::Error::new(ErrorKind::Type, message), dst);
+            }
         };
-        // `random.Random`'s methods are written in Python: their errors say so.
-        let in_python = crate::ops::random::RandomFn::of_method(m).map(|_| format!("Random.{name}"));
-        let spec = match &in_python {
-            Some(qualified) => Params { name: qualified, builtin: false, ..keyword_params(name, names, fillers) },
-            None => keyword_params(name, names, fillers),
+        let sources = match bind(&spec, args.len(), keywords) {
+            Ok(sources) => sources,
+            // As CPython, a wrong call raises where it runs, once the method is found.
+            Err(e) => return self.raise_when_called(args, keywords, e, dst),
         };
-        if let Err(e) = bind(&spec, args.len(), keywords) {
-            return self.raise_when_called(args, keywords, e, dst);
-        }
-        let regs = self.keyword_slots(name, (names, fillers), args, keywords, false)?;
+        let regs = self.defaulted_registers(args, false, keywords, &sources, (spec.names.len(), defaults))?;
         let args = self.operands(&regs);
         let d = self.dst(dst);
         self.emit(Inst::CallMethod { dst: d, method: m, obj, args });
@@ -310,10 +297,7 @@ impl FnCompiler<'_> {
             // As CPython, a wrong call raises where it runs (a pipeline's step, where it loads).
             Err(e) => return self.raise_when_called(args, keywords, e, dst),
         };
-        let first_default = op.names.len() - op.defaults.len();
-        let regs = self.bound_registers(args, false, keywords, &sources, |i| {
-            FnCompiler::literal(&op.defaults[i - first_default])
-        })?;
+        let regs = self.defaulted_registers(args, false, keywords, &sources, (op.names.len(), op.defaults))?;
         Ok(self.emit_op_on(name.to_string(), f, &regs, dst))
     }
 
@@ -331,8 +315,21 @@ impl FnCompiler<'_> {
         let line = self.line;
         let spec = keyword_params(name, names, fillers);
         let sources = bind(&spec, args.len(), keywords).map_err(|e| err(line, e.kind(), e.message()))?;
-        let first_filler = names.len() - fillers.len();
-        self.bound_registers(args, generators, keywords, &sources, |i| FnCompiler::literal(&fillers[i - first_filler]))
+        self.defaulted_registers(args, generators, keywords, &sources, (names.len(), fillers))
+    }
+
+    /// [`FnCompiler::bound_registers`] of a callee of `n_params` parameters whose last ones
+    /// default to `defaults`.
+    fn defaulted_registers(
+        &mut self,
+        args: &[Expr],
+        generators: bool,
+        keywords: &[Keyword],
+        sources: &[Source],
+        (n_params, defaults): (usize, &[Literal]),
+    ) -> Result<Vec<Reg>> {
+        let first_default = n_params - defaults.len();
+        self.bound_registers(args, generators, keywords, sources, |i| FnCompiler::literal(&defaults[i - first_default]))
     }
 
     /// A call of [`Keyed`] `call`: `receiver` (for `list.sort`) and `args`, then its keyword-only
