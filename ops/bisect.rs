@@ -70,7 +70,7 @@ fn insort(name: &str, side: Side, args: &[AnyView<'_>]) -> Result<AnyValue> {
     let x_key = key.of(args[1].to_owned())?;
     let at = find(a, x_key.value(), (side, &key), non_negative(lo)?, hi)?;
     let Some(mut list) = list_of(a) else {
-        return Err(type_error(format!("'{}' object has no attribute 'insert'", vname(a))));
+        return Err(crate::pipeline::value_ops::no_attribute(a, "insert"));
     };
     list.try_insert(at as i64, args[1].to_owned(), "list.insert()")?;
     Ok(AnyValue::none())

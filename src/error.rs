@@ -42,11 +42,13 @@ pub enum ErrorKind {
     StopIteration,
     /// A document `json.loads` cannot read (Python's `json.JSONDecodeError`, a `ValueError`).
     JsonDecode,
+    /// A value has no attribute or method of that name (Python's `AttributeError`).
+    Attribute,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order (bit `k as u32` of a clause's mask).
-    pub const ALL: [ErrorKind; 17] = [
+    pub const ALL: [ErrorKind; 18] = [
         ErrorKind::Type,
         ErrorKind::Value,
         ErrorKind::Index,
@@ -64,6 +66,7 @@ impl ErrorKind {
         ErrorKind::Assertion,
         ErrorKind::StopIteration,
         ErrorKind::JsonDecode,
+        ErrorKind::Attribute,
     ];
 
     /// The kind named `name` (`ValueError`, ...), as the C ABI's `error_set` receives it.
@@ -91,6 +94,7 @@ impl ErrorKind {
             ErrorKind::Assertion => "AssertionError",
             ErrorKind::StopIteration => "StopIteration",
             ErrorKind::JsonDecode => "JSONDecodeError",
+            ErrorKind::Attribute => "AttributeError",
         }
     }
 }

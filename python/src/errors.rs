@@ -3,8 +3,9 @@
 
 use anyproc::{Error, ErrorKind};
 use pyo3::exceptions::{
-    PyAssertionError, PyIndexError, PyKeyError, PyMemoryError, PyNameError, PyOSError, PyOverflowError, PyRuntimeError,
-    PyStopIteration, PySyntaxError, PyTypeError, PyUnboundLocalError, PyValueError, PyZeroDivisionError,
+    PyAssertionError, PyAttributeError, PyIndexError, PyKeyError, PyMemoryError, PyNameError, PyOSError,
+    PyOverflowError, PyRuntimeError, PyStopIteration, PySyntaxError, PyTypeError, PyUnboundLocalError, PyValueError,
+    PyZeroDivisionError,
 };
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -108,6 +109,7 @@ fn kind_of(py: Python<'_>, err: &PyErr) -> Option<ErrorKind> {
         (py.get_type::<PyAssertionError>(), ErrorKind::Assertion),
         (py.get_type::<PyStopIteration>(), ErrorKind::StopIteration),
         (py.get_type::<PyRuntimeError>(), ErrorKind::Runtime),
+        (py.get_type::<PyAttributeError>(), ErrorKind::Attribute),
     ]
     .into_iter()
     .find_map(|(ty, kind)| is(ty).then_some(kind))
@@ -142,6 +144,7 @@ pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::Assertion => PyAssertionError::new_err(msg),
         ErrorKind::StopIteration => PyStopIteration::new_err(msg),
         ErrorKind::JsonDecode => json_decode_error(py, e.message(), msg),
+        ErrorKind::Attribute => PyAttributeError::new_err(msg),
     }
 }
 

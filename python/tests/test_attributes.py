@@ -109,8 +109,7 @@ def deque_pattern():
 def test_a_value_without_the_attribute_is_cpythons_message(fn):
     with pytest.raises(AttributeError) as theirs:
         fn()
-    # anyscript raises AttributeError's message as a TypeError (it has no AttributeError).
-    with pytest.raises(TypeError, match=re.escape(str(theirs.value))):
+    with pytest.raises(AttributeError, match=re.escape(str(theirs.value))):
         anyproc.script(fn)()
 
 

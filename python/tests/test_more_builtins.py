@@ -4,6 +4,8 @@ exceptions and messages equal CPython's on real text."""
 
 from __future__ import annotations
 
+import re
+
 import anyproc
 import pytest
 from conftest import corpus_lines
@@ -77,12 +79,14 @@ def test_printed_source_parses_back(lines):
     ("enumerate()", "enumerate() missing required argument 'iterable'"),
 ])
 def test_wrong_argument_counts_are_cpythons_messages(call, message):
-    # CPython raises them when the call runs, anyscript when it compiles (architecture.md).
+    # Both raise them when the call runs (architecture.md): not in a branch not taken.
     with pytest.raises(TypeError) as cpython:
         eval(call)
     assert str(cpython.value) == message
-    with pytest.raises(TypeError, match="line 2: " + message.replace("(", r"\(").replace(")", r"\)")):
-        anyproc.script_source(f"def f(x):\n    return {call}\n", "f")
+    f = anyproc.script_source(f"def f(x):\n    if x:\n        return {call}\n    return 0\n", "f")
+    assert f(0) == 0
+    with pytest.raises(TypeError, match="line 3: " + re.escape(message)):
+        f(1)
 
 
 @pytest.fixture(scope="module")

@@ -131,8 +131,8 @@ def test_what_is_refused():
     with pytest.raises(SyntaxError, match=r"print\(file=...\) is not supported") as info:
         anyproc.script_source("def f(x):\n    n = 1\n    print(x, file=None)\n", "f")
     assert "line 3" in str(info.value)
-    with pytest.raises(TypeError, match="'fle' is an invalid keyword argument for print()"):
-        anyproc.script_source("def f(x):\n    print(x, fle=None)\n", "f")
+    with pytest.raises(TypeError, match=r"line 2: 'fle' is an invalid keyword argument for print\(\)"):
+        anyproc.script_source("def f(x):\n    print(x, fle=None)\n", "f")(1)
 
 
 def test_lines_of_threads_do_not_mix():

@@ -22,10 +22,8 @@ Some programs have helper functions before the one the harness calls: default va
 each run, as CPython executes it anew), called with keyword arguments in any order. Now and
 then a call cannot bind (an unknown keyword, a value given twice, a missing or an extra
 argument): a call of one of the program's functions raises CPython's TypeError when it runs, on
-both sides, and is compared as any run is; a built-in or method given a keyword it does not
-take is refused when anyproc compiles (docs/architecture.md). Such a refusal must be a
-TypeError, and the program must hold such a call: counted, and a message other than CPython's
-is listed; a program that compiles although it holds such a call is a mismatch.
+both sides, and is compared as any run is; so does a built-in or method given a keyword it does
+not take.
 
 Programs also hold ``try``/``except``/``else`` (around any statements: loops with break and
 continue, nested trys, returns in bodies and clauses, a clause that raises again), ``raise`` of
@@ -36,7 +34,7 @@ the generated code reads as a str (``str(e)``, an f-string of it, ``repr(e)``, `
 caught exceptions are compared too. The harness's own exceptions (the guard's TooBig, the i64 check's
 _BigSeen) are BaseExceptions that every except clause re-raises. An except clause can turn a
 documented difference into any outcome (anyproc's OverflowError caught where CPython computes a
-big int; CPython's AttributeError where anyproc raises TypeError): a run of a program with a try
+big int): a run of a program with a try
 that disagrees is counted, not failed, when CPython met one (``try_documented``).
 
 Programs also make and change sets (``SET_INT_LITS``, ``Gen.set_expr``/``set_use``/``set_stmt``/
@@ -195,23 +193,29 @@ NAMED_TEMPLATES = ["{name!s:.8}|{k}", "{k!r:>8.8}{0!s:.5}", "{name[0]!r:.5}{k:^5
 MAP_TEMPLATES = ["{a!s:.6}|{k!r:.5}", "{b!s:.4}{a!r:.3}", "{k!a:.5}", "{é!s:.3}{a[0]!r:.4}", "{zz!s:.2}", "x{{y}}"]
 # Calls of built-ins and methods with a keyword they do not take, or a value given twice: anyproc
 # refuses them when it compiles; the message is what CPython says of the same call.
-BAD_BUILTIN_CALLS = [  # (kind of the result, the call, a sample whose TypeError CPython gives)
-    ("int", "len({s}, obj=1)", "len('', obj=1)"),
-    ("list_int", "sorted({l}, cmp=None)", "sorted([], cmp=None)"),
-    ("int", "max({l}, keys=len)", "max([], keys=len)"),
-    ("list", "list(enumerate({s}, begin=1))", "enumerate('', begin=1)"),
-    ("list_str", "{s}.split(',', sep=None)", "''.split(',', sep=None)"),
-    ("list_str", "{s}.splitlines(keepend=True)", "''.splitlines(keepend=True)"),
-    ("float", "round({f}, digits=1)", "round(1.5, digits=1)"),
-    ("int", "sum({l}, initial=0)", "sum([], initial=0)"),
-    ("int", "int({s}, bas=2)", "int('1', bas=2)"),
-    ("str", "{s}.expandtabs(tabs=2)", "''.expandtabs(tabs=2)"),
-    ("list_int", "sorted(key=len)", "sorted(key=len)"),
-    ("str", "{s}.format_map(k=1)", "''.format_map(k=1)"),
-    ("float", "round({f}, 1, ndigits=2)", "round(1.5, 1, ndigits=2)"),
-    ("list_str", "{s}.rsplit(' ', 1, maxsplit=0)", "''.rsplit(' ', 1, maxsplit=0)"),
-    ("list", "list(enumerate({l}, 1, start=2))", "enumerate([], 1, start=2)"),
-    ("int", "int({s}, 10, base=2)", "int('1', 10, base=2)"),
+BAD_BUILTIN_CALLS = [  # (kind of the result, a call CPython refuses with a TypeError when it runs)
+    ("int", "len({s}, obj=1)"),
+    ("list_int", "sorted({l}, cmp=None)"),
+    ("int", "max({l}, keys=len)"),
+    ("list", "list(enumerate({s}, begin=1))"),
+    ("list_str", "{s}.split(',', sep=None)"),
+    ("list_str", "{s}.splitlines(keepend=True)"),
+    ("float", "round({f}, digits=1)"),
+    ("int", "sum({l}, initial=0)"),
+    ("int", "int({s}, bas=2)"),
+    ("str", "{s}.expandtabs(tabs=2)"),
+    ("list_int", "sorted(key=len)"),
+    ("str", "{s}.format_map(k=1)"),
+    ("float", "round({f}, 1, ndigits=2)"),
+    ("list_str", "{s}.rsplit(' ', 1, maxsplit=0)"),
+    ("list", "list(enumerate({l}, 1, start=2))"),
+    ("int", "int({s}, 10, base=2)"),
+    ("int", "len({s}, 2)"),
+    ("list_int", "sorted({l}, {l})"),
+    ("float", "math.sqrt({f}, 2.0)"),
+    ("float", "math.pow({f})"),
+    ("list_int", "sorted({l}, reverse=True, cmp=None)"),
+    ("float", "round(ndigits={f})"),
 ]
 
 # Built-ins and library calls (pipeline builtins, codecs, math, translate): this share of the
@@ -272,22 +276,11 @@ CONST_KINDS = ["list_int", "list_str", "list", "dict", "set_int", "set_str", "li
 CATCH_NAMES = (["ValueError", "TypeError", "Exception"] * 3 + ["KeyError", "IndexError", "ZeroDivisionError",
                "LookupError", "AssertionError"] * 2
                + ["ArithmeticError", "BaseException", "OSError", "IOError", "RuntimeError", "OverflowError",
-                  "NameError", "UnboundLocalError", "MemoryError"])
+                  "NameError", "UnboundLocalError", "MemoryError", "AttributeError"])
 # The exceptions `raise` may name (anyproc.script's _RAISABLE).
 RAISE_NAMES = ["ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError", "ZeroDivisionError",
-               "OverflowError", "NameError", "UnboundLocalError", "MemoryError", "AssertionError"]
+               "OverflowError", "NameError", "UnboundLocalError", "MemoryError", "AssertionError", "AttributeError"]
 
-
-def _cpython_message(call: str) -> str:
-    """The TypeError message CPython gives for ``call``."""
-    try:
-        eval(call)
-    except TypeError as e:
-        return str(e)
-    raise AssertionError(call)
-
-
-BAD_BUILTIN_MESSAGES = {text: _cpython_message(sample) for _, text, sample in BAD_BUILTIN_CALLS}
 
 
 @dataclass
@@ -343,8 +336,6 @@ class Gen:
         self.helpers: List[Signature] = helpers or []
         # Lambdas being written around the current expression (nested ones are rare).
         self.lambda_depth = 0
-        # The built-in calls written with a keyword they do not take, with CPython's message.
-        self.refusals: List[Tuple[str, str]] = []
         # Whether a parameter has a list, dict or tuple default (shared by calls: compiled anew for each run).
         self.mutable_default = False
         # Names not read for now: the containers, in the key function of `xs.sort(key=...)` (CPython
@@ -1444,15 +1435,12 @@ class Gen:
         return "{" + ", ".join(f"{k!r}: {self.expr('any', 0)}" for k in keys) + "}"
 
     def bad_builtin_call(self, kind: str, d: int) -> str:
-        """A built-in or method called with a keyword it does not take. anyproc refuses a built-in's
-        when it compiles; a method's raises CPython's TypeError when it runs, as CPython's does."""
+        """A built-in or method called with a keyword it does not take: CPython's TypeError when it
+        runs, on both sides."""
         r = self.r
         calls = [c for c in BAD_BUILTIN_CALLS if c[0] == kind] or BAD_BUILTIN_CALLS
-        _, text, _ = r.choice(calls)
-        call = text.format(s=self.expr("str", d - 1), l=self.expr("list_int", d - 1), f=self.expr("float", d - 1))
-        if not text.startswith("{s}."):
-            self.refusals.append((call, BAD_BUILTIN_MESSAGES[text]))
-        return call
+        _, text = r.choice(calls)
+        return text.format(s=self.expr("str", d - 1), l=self.expr("list_int", d - 1), f=self.expr("float", d - 1))
 
     def helper_call(self, d: int) -> str:
         """A call of a helper function: some arguments by position, the rest by keyword in any order,
@@ -1551,7 +1539,7 @@ class Gen:
                 self.scopes[-1][v] = "tuple"
             elif r.random() < 0.05 and self.visible("tuple"):
                 # A tuple changed: a new tuple bound to the name (an alias keeps the old one), or
-                # CPython's TypeError (AttributeError for a method: a documented difference).
+                # CPython's TypeError (AttributeError for a method).
                 t = r.choice(self.visible("tuple"))
                 self.emit(level, r.choice([
                     f"{t} += ({self.expr('any', 0)},)", f"{t} *= {self.small()}",
@@ -2011,8 +1999,6 @@ class Program:
     # A parameter has a list, dict or tuple (a list in anyproc) default, which calls share: each
     # run compiles the program anew, as each CPython run executes it anew.
     fresh: bool = False
-    # The built-in calls written with a keyword they do not take, and what CPython says of them.
-    refusals: List[Tuple[str, str]] = field(default_factory=list)
 
 
 def make_program(index: int, seed: int = BASE_SEED) -> Program:
@@ -2043,12 +2029,10 @@ def make_program(index: int, seed: int = BASE_SEED) -> Program:
         if required < len(kinds) and rng.random() < 0.5:
             one = one[:rng.randint(required, len(kinds) - 1)]  # the defaults of the rest
         args.append(one)
-    # (An expression written and then not used, as opt() drops half of them, refuses nothing.)
-    refusals = sorted({(call, m) for g in gens for call, m in g.refusals if paren_int_receivers(call) in source})
     # A module constant that a run changes starts again in the next, as each CPython run executes
     # the module anew: compiled anew for each run, as a list default is.
     fresh = bool(consts) or any(g.mutable_default for g in gens)
-    return Program(index, name, source, args, fresh, refusals)
+    return Program(index, name, source, args, fresh)
 
 
 # ---- running both sides ------------------------------------------------------------------------
@@ -2423,7 +2407,6 @@ def documented_raise(exc: BaseException) -> Optional[str]:
 
 # The exceptions of ALLOWED's documented differences that an except clause can see on the CPython side.
 DOCUMENTED_RAISES = [
-    ("AttributeError is TypeError", AttributeError, ""),
     # `except KeyError` catches anyproc's and not CPython's (a LookupError, no KeyError).
     ("an unknown codec name is KeyError", LookupError, "unknown "),
 ]
@@ -2560,9 +2543,6 @@ class Allowed:
 
 
 ALLOWED = [
-    # src/pipeline/value_ops.rs module doc: "AttributeError becomes `Type`".
-    Allowed("AttributeError is TypeError in anyproc (value_ops.rs)",
-            lambda cp, ap: _exc(cp, AttributeError) and _exc(ap, TypeError)),
     # anyscript has no complex type, so a negative float to a fractional power is an error
     # where CPython returns a complex (not written down in docs/architecture.md).
     Allowed("no complex numbers: (-x) ** 0.5 is ValueError",
@@ -2800,7 +2780,7 @@ FIXED_BUGS: List[KnownBug] = [
              lambda cp, ap: False),
     # The most frequent known bug in 160,000 programs of seeds 777-780 (287 instances).
     KnownBug("method-lookup-order", "a method missing from the receiver's type is found missing before the "
-             "arguments are evaluated (AttributeError, which is TypeError in anyproc, not the argument's IndexError)",
+             "arguments are evaluated (AttributeError, not the argument's IndexError)",
              "def f(s, xs):\n    return [s.pop('ab'[5]), xs.append(xs[9])]\n", ("x", []),
              lambda cp, ap: False),
     # Found by 40,000 programs of seed 781, after the fix above.
@@ -2902,10 +2882,6 @@ class Stats:
     # Runs of programs with an except clause that differ where CPython met a documented difference
     # (try_documented), by the difference.
     try_documented: Dict[str, int] = field(default_factory=dict)
-    # Compilations that anyproc refused with the TypeError CPython gives when such a call runs.
-    refusals: int = 0
-    # Refusals whose message is not CPython's (the type is; listed, not failed).
-    refusal_notes: List[str] = field(default_factory=list)
     # The programs of runs whose CPython outcome changes with the str hash seed (a str's place in a
     # set shows), once for each such run.
     hash_order: List[int] = field(default_factory=list)
@@ -2920,66 +2896,17 @@ def compile_failure(path: str, program: Program, error: BaseException, stats: St
     stats.mismatches.append(Mismatch(path + " (compile)", program, (), cp, ap, known))
 
 
-def expected_refusals(program: Program, entry_only: bool = False) -> List[Tuple[Optional[int], str]]:
-    """The calls anyproc must refuse when it compiles the program, as (None, CPython's message):
-    the wrong built-in calls the generator wrote, in the functions the entry function reaches when
-    ``entry_only`` (anyproc.script lowers only those)."""
-    if not program.refusals:
-        return []
-    text = {n.name: ast.get_source_segment(program.source, n) or "" for n in ast.parse(program.source).body
-            if isinstance(n, ast.FunctionDef)}
-    names = set(text)
-    if entry_only:
-        reached, todo = set(), [program.name]
-        while todo:
-            n = todo.pop()
-            if n not in reached:
-                reached.add(n)
-                todo += [m for m in text if re.search(rf"\b{m}\(", text[n])]
-        names = reached
-    return [(None, m) for call, m in program.refusals if any(paren_int_receivers(call) in text[n] for n in names)]
-
-
-def check_refusal(path: str, program: Program, error: TypeError, expected: List[Tuple[Optional[int], str]],
-                  stats: Stats, line_offset: int = 0) -> None:
-    """anyproc refused the program with a TypeError when it compiled: that must be a call that
-    CPython refuses when it runs (same type; a message other than CPython's is listed)."""
-    if not expected:
-        compile_failure(path, program, error, stats)
-        return
-    stats.refusals += 1
-    msg = str(error)
-    if not any(msg.endswith(m if line is None else f"line {line + line_offset}: {m}") for line, m in expected):
-        stats.refusal_notes.append(f"program {program.index} via {path}: anyproc {msg!r}, CPython {expected!r}")
-
-
-def compiled_refused_call(path: str, program: Program, expected: List[Tuple[Optional[int], str]],
-                          stats: Stats) -> None:
-    """anyproc compiled a program with a call that CPython refuses: a mismatch."""
-    cp: Outcome = ("exc", TypeError("; ".join(m for _, m in expected)))
-    ap: Outcome = ("ok", "(compiles)")
-    known = next((b.key for b in KNOWN_BUGS if b.matches(cp, ap)), None)
-    stats.mismatches.append(Mismatch(path + " (compile)", program, (), cp, ap, known))
-
-
-def compile_native(program: Program, stats: Stats, count: bool = True) -> Any:
+def compile_native(program: Program, stats: Stats) -> Any:
     """``script_source`` of the program, or None (counted) when anyproc refuses it."""
-    expected = expected_refusals(program) if count else []
     try:
-        func = _native.script_source(program.source, program.name, while_limit=MAX_LINES)
+        return _native.script_source(program.source, program.name, while_limit=MAX_LINES)
     except SyntaxError as e:
         msg = str(e).split(": ", 1)[-1]
         stats.compile_skips[msg] = stats.compile_skips.get(msg, 0) + 1
     except (KeyboardInterrupt, SystemExit):
         raise
-    except TypeError as e:  # a call whose arguments cannot bind
-        check_refusal("script_source", program, e, expected, stats)
     except BaseException as e:  # noqa: BLE001 - pyo3's PanicException is a BaseException
         compile_failure("script_source", program, e, stats)
-    else:
-        if expected:
-            compiled_refused_call("script_source", program, expected, stats)
-        return func
     return None
 
 
@@ -3005,9 +2932,7 @@ def compile_ast(programs: List[Program], stats: Stats, tmpdir: str) -> Dict[int,
     module = import_source("import math\n" + "\n\n".join(p.source for p in programs),
                            f"difftest_programs_{programs[0].index}", tmpdir)
     out = {}
-    offset = 1  # the line before the program's first in the module
     for p in programs:
-        expected = expected_refusals(p, entry_only=True)
         fn = getattr(module, p.name)
         try:
             out[p.index] = (anyproc.script(fn, while_limit=MAX_LINES), fn)
@@ -3016,14 +2941,8 @@ def compile_ast(programs: List[Program], stats: Stats, tmpdir: str) -> Dict[int,
             stats.compile_skips[msg] = stats.compile_skips.get(msg, 0) + 1
         except (KeyboardInterrupt, SystemExit):
             raise
-        except TypeError as e:  # a call whose arguments cannot bind
-            check_refusal("anyproc.script", p, e, expected, stats, offset)
         except BaseException as e:  # noqa: BLE001
             compile_failure("anyproc.script", p, e, stats)
-        else:
-            if expected:
-                compiled_refused_call("anyproc.script", p, expected, stats)
-        offset += p.source.count("\n") + 2
     return out
 
 
@@ -3033,7 +2952,7 @@ def check_program(program: Program, native: Any, via_ast: Any, stats: Stats, ast
         if program.fresh and i:
             # Its list and dict defaults start again, as they do in each CPython run.
             if native is not None:
-                native = compile_native(program, stats, count=False)
+                native = compile_native(program, stats)
             if via_ast is not None:
                 via_ast = anyproc.script(ast_fn, while_limit=MAX_LINES)
         stats.runs += 1
@@ -3084,8 +3003,7 @@ def try_documented(program: Program, args: tuple, documented: List[str]) -> Opti
     ALLOWED accepts a documented difference by the exceptions both sides end with; an except clause
     can catch one side's exception and not the other's, and then anything follows: an OverflowError
     of anyproc where CPython computes an int outside i64, or its ValueError where CPython computes
-    a complex number, caught by ArithmeticError, Exception or ValueError; CPython's AttributeError
-    where anyproc raises TypeError; CPython's TypeError for a list as a dict key where anyproc goes on."""
+    a complex number, caught by ArithmeticError, Exception or ValueError; CPython's TypeError for a list as a dict key where anyproc goes on."""
     if not re.search(r"^\s*try:", program.source, re.M):
         return None
     if documented:
@@ -3259,9 +3177,6 @@ def main(argv: List[str]) -> int:
     print(f"documented differences behind an except clause {stats.try_documented}")
     print(f"runs whose CPython outcome depends on the str hash seed {len(stats.hash_order)} "
           f"(programs {sorted(set(stats.hash_order))})")
-    print(f"refused calls (CPython's TypeError, at compile time) {stats.refusals}")
-    for note in stats.refusal_notes:
-        print(f"refusal message differs: {note}")
     for msg, n in sorted(stats.compile_skips.items(), key=lambda kv: -kv[1]):
         print(f"compile skip x{n}: {msg}")
     return 1 if any(m.known is None for m in stats.mismatches) else 0

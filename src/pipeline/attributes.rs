@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::ops::re::{Pattern, match_of};
 use crate::pipeline::deque_ops::deque_of;
 use crate::pipeline::methods::{Method, bind_method_func};
-use crate::pipeline::value_ops::{dict_obj, type_error, vname};
+use crate::pipeline::value_ops::dict_obj;
 use crate::{AnyValue, AnyView, Dict, PackedFunc};
 use std::sync::LazyLock;
 
@@ -76,7 +76,7 @@ fn read(attr: &str, view: AnyView<'_>) -> Result<AnyValue> {
             }
         }),
     };
-    found.unwrap_or_else(|| Err(type_error(format!("'{}' object has no attribute '{attr}'", vname(x)))))
+    found.unwrap_or_else(|| Err(super::value_ops::no_attribute(x, attr)))
 }
 
 #[cfg(test)]
@@ -102,10 +102,10 @@ mod tests {
             ("(re.compile('(?P<a>x)(y(z))').groups, re.compile('x').groups)", "(3, 0)"),
             ("re.match('(a)(b)?', 'a').groups('-')", "('a', '-')"),
             ("[m.groups for m in [re.match('(a)', 'a')]][0]()", "('a',)"),
-            ("[1].groups", "Type: 'list' object has no attribute 'groups'"),
+            ("[1].groups", "Attribute: 'list' object has no attribute 'groups'"),
             ("(re.compile('x+', re.I).pattern, re.compile('x+', re.I).flags)", "('x+', 34)"),
             ("re.search('b', 'abc').re == re.compile('b')", "True"),
-            ("[1].maxlen", "Type: 'list' object has no attribute 'maxlen'"),
+            ("[1].maxlen", "Attribute: 'list' object has no attribute 'maxlen'"),
         ];
         for (expr, want) in cases {
             assert_eq!(run(&format!("return repr({expr})")), want, "{expr}");

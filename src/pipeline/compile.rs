@@ -451,17 +451,29 @@ pub fn signature_arity(signature: &str) -> Option<(usize, usize)> {
     Some((min, max))
 }
 
-fn check_arity(line: u32, what: &str, (min, max): (usize, usize), given: usize) -> Result<()> {
+/// The error of a call of op `name` with `given` arguments where it takes `min..=max`, if that
+/// is wrong. A function of Python's `math` and `unicodedata` modules is worded as CPython words
+/// it (`math.sqrt() takes exactly one argument (2 given)`, `pow expected 2 arguments, got 1`).
+fn op_arity_error(name: &str, (min, max): (usize, usize), given: usize) -> Option<crate::Error> {
     if given >= min && given <= max {
-        return Ok(());
+        return None;
+    }
+    if name == "math.log" {
+        return Some(crate::Error::new(ErrorKind::Type, "math.log requires 1 to 2 arguments"));
+    }
+    if let Some(short) = name.strip_prefix("math.").or_else(|| name.strip_prefix("unicodedata.")) {
+        return Some(crate::pipeline::methods::arity_error(name, short, (min, max), given));
     }
     let wanted = match (min, max) {
         (a, b) if a == b => format!("{a}"),
         (a, usize::MAX) => format!("at least {a}"),
         (a, b) => format!("{a} to {b}"),
     };
-    Err(err(line, ErrorKind::Arity, format!("{what} takes {wanted} arguments, {given} given")))
+    Some(crate::Error::new(ErrorKind::Arity, format!("{name} takes {wanted} arguments, {given} given")))
 }
+
+/// CPython's error for `list.sort` given a positional argument.
+const SORT_POSITIONAL: &str = "sort() takes no positional arguments";
 
 impl<'a> FnCompiler<'a> {
     fn new(module: &'a ModuleScope<'a>, def: &FunctionDef, labels: &[(u32, String)]) -> Self {
@@ -809,8 +821,6 @@ impl<'a> FnCompiler<'a> {
         let mut item_names = None;
         match self.range_args(iter) {
             Some(args) => {
-                let line = self.line;
-                check_arity(line, "range()", (1, 3), args.len())?;
                 let regs = args.iter().map(|a| self.expr(a, None)).collect::<Result<Vec<_>>>()?;
                 let (start, stop, step) = match regs.as_slice() {
                     [stop] => (self.constant(Slot::from(0i64)), *stop, self.constant(Slot::from(1i64))),
@@ -896,7 +906,10 @@ impl<'a> FnCompiler<'a> {
     fn range_args<'e>(&self, iter: &'e Expr) -> Option<&'e [Expr]> {
         match iter {
             Expr::Call { func, args, keywords } if keywords.is_empty() => match func.as_ref() {
-                Expr::Name { id } if id == "range" && !self.is_defined(id) => Some(args),
+                // A wrong count is the general call's, raised when the loop runs.
+                Expr::Name { id } if id == "range" && !self.is_defined(id) && (1..=3).contains(&args.len()) => {
+                    Some(args)
+                }
                 _ => None,
             },
             _ => None,
@@ -1311,8 +1324,7 @@ impl<'a> FnCompiler<'a> {
         }
         let (min, max) = builtin.arity();
         if args.len() < min || args.len() > max {
-            let e = builtin.arity_error(args.len());
-            return Err(err(self.line, e.kind(), e.message()));
+            return self.raise_when_called(args, keywords, builtin.arity_error(args.len()), dst);
         }
         let regs = match (builtin, args) {
             // `next(w for w in ws if ...)` takes its item before anything else runs.
@@ -1434,7 +1446,7 @@ impl<'a> FnCompiler<'a> {
                     return self.call_method_keywords(method, value, args, keywords, dst);
                 }
                 if method == Method::Sort && !args.is_empty() {
-                    return Err(err(line, ErrorKind::Type, "sort() takes no positional arguments"));
+                    return self.raise_after_receiver(value, method, args, keywords, SORT_POSITIONAL, dst);
                 }
                 // A wrong argument count is the receiver type's TypeError when the call runs, as
                 // in CPython (which words it per type: `set.add() takes exactly one argument`).
@@ -1499,8 +1511,9 @@ impl<'a> FnCompiler<'a> {
     fn call_op(&mut self, name: &str, args: &[Expr], dst: Option<Reg>) -> Result<Reg> {
         let line = self.line;
         let f = registry().get(name).map_err(|e| err(line, e.kind(), e.message()))?;
-        if let Some(arity) = registry().info(name).and_then(|i| signature_arity(&i.signature)) {
-            check_arity(line, name, arity, args.len())?;
+        let arity = registry().info(name).and_then(|i| signature_arity(&i.signature));
+        if let Some(e) = arity.and_then(|arity| op_arity_error(name, arity, args.len())) {
+            return self.raise_when_called(args, &[], e, dst);
         }
         self.emit_op_call(name.to_string(), f, args, dst)
     }

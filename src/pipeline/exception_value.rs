@@ -40,7 +40,7 @@ const fn group(name: &'static str, base: Option<&'static str>) -> Class {
 }
 
 /// The exception classes a script can name, with CPython's bases.
-const CLASSES: [Class; 19] = [
+const CLASSES: [Class; 20] = [
     group("BaseException", None),
     group("Exception", Some("BaseException")),
     group("ArithmeticError", Some("Exception")),
@@ -58,6 +58,7 @@ const CLASSES: [Class; 19] = [
     class("AssertionError", "Exception", ErrorKind::Assertion),
     class("StopIteration", "Exception", ErrorKind::StopIteration),
     class("OSError", "Exception", ErrorKind::Io),
+    class("AttributeError", "Exception", ErrorKind::Attribute),
     Class { raised: false, ..class("JSONDecodeError", "ValueError", ErrorKind::JsonDecode) },
     // Also what an op raises for text it cannot parse (a bad regular expression, say).
     Class { caught: false, ..class("SyntaxError", "Exception", ErrorKind::Parse) },
@@ -288,11 +289,11 @@ pub fn check_cause(cause: AnyView<'_>) -> Result<()> {
 }
 
 /// `e.args`: the argument it was made with, its message for one anyproc raised, nothing for
-/// an empty one; CPython's AttributeError (a TypeError in anyscript) for a value that is no
+/// an empty one; CPython's AttributeError for a value that is no
 /// exception.
 fn args_attribute(x: Value<'_>) -> Result<AnyValue> {
     let Some(e) = exception_of(x) else {
-        return Err(type_error(format!("'{}' object has no attribute 'args'", super::value_ops::vname(x))));
+        return Err(super::value_ops::no_attribute(x, "args"));
     };
     let items = match e.arg() {
         Some(a) => vec![a.clone()],
@@ -374,6 +375,7 @@ mod tests {
             ("ZeroDivisionError", bits(&[ZeroDivision])),
             ("StopIteration", bits(&[StopIteration])),
             ("RuntimeError", bits(&[Runtime])),
+            ("AttributeError", bits(&[Attribute])),
         ];
         for (name, want) in expected {
             assert_eq!(caught_kinds(name), Some(want), "{name}");
@@ -394,7 +396,7 @@ mod tests {
             assert_eq!(raised_kind(refused), None, "{refused}");
         }
         let [all, raised, caught] = class_names();
-        assert_eq!((all.len(), raised.len(), caught.len()), (19, 14, 20));
+        assert_eq!((all.len(), raised.len(), caught.len()), (20, 15, 21));
         assert_eq!(raised_kind("JSONDecodeError"), None);
         assert!(caught.contains(&"IOError") && !caught.contains(&"SyntaxError"));
     }

@@ -459,7 +459,7 @@ pub fn check_method(method: Method, obj: AnyView<'_>) -> Result<()> {
 /// The error for a method the receiver's type does not have (Python's AttributeError).
 #[cold]
 fn no_method(method: Method, v: Value<'_>) -> Error {
-    type_error(format!("'{}' object has no attribute '{}'", vname(v), method.name()))
+    super::value_ops::no_attribute(v, method.name())
 }
 
 // ---------------------------------------------------------------- str
@@ -1204,9 +1204,10 @@ mod tests {
     #[test]
     fn dispatch_errors() {
         let t = |m: &str| Err((ErrorKind::Type, m.to_owned()));
-        assert_eq!(call(&i(1), "lower", &[]), t("'int' object has no attribute 'lower'"));
-        assert_eq!(call(&list(vec![]), "lower", &[]), t("'list' object has no attribute 'lower'"));
-        assert_eq!(call(&s("a"), "append", &[i(1)]), t("'str' object has no attribute 'append'"));
+        let a = |m: &str| Err((ErrorKind::Attribute, m.to_owned()));
+        assert_eq!(call(&i(1), "lower", &[]), a("'int' object has no attribute 'lower'"));
+        assert_eq!(call(&list(vec![]), "lower", &[]), a("'list' object has no attribute 'lower'"));
+        assert_eq!(call(&s("a"), "append", &[i(1)]), a("'str' object has no attribute 'append'"));
         assert_eq!(call(&s("a"), "lower", &[i(1)]), t("str.lower() takes no arguments (1 given)"));
         assert_eq!(call(&list(vec![]), "append", &[]), t("list.append() takes exactly one argument (0 given)"));
         assert_eq!(call(&list(vec![]), "pop", &[i(1), i(2)]), t("pop expected at most 1 argument, got 2"));
@@ -1217,7 +1218,7 @@ mod tests {
         let set = Slot::from(crate::Set::new());
         assert_eq!(call(&set, "add", &[]), t("set.add() takes exactly one argument (0 given)"));
         assert_eq!(call(&set, "pop", &[i(1)]), t("set.pop() takes no arguments (1 given)"));
-        assert_eq!(call(&set, "append", &[i(1)]), t("'set' object has no attribute 'append'"));
+        assert_eq!(call(&set, "append", &[i(1)]), a("'set' object has no attribute 'append'"));
         assert_eq!(call(&dict(vec![]), "update", &[i(1), i(2)]), t("update expected at most 1 argument, got 2"));
     }
 
@@ -1394,11 +1395,11 @@ mod tests {
         assert_eq!(ok(&f(f64::INFINITY), "is_integer", &[]), "False");
         assert_eq!(
             call(&i(2), "is_integer", &[]),
-            Err((ErrorKind::Type, "'int' object has no attribute 'is_integer'".into()))
+            Err((ErrorKind::Attribute, "'int' object has no attribute 'is_integer'".into()))
         );
         assert_eq!(
             call(&f(2.0), "bit_length", &[]),
-            Err((ErrorKind::Type, "'float' object has no attribute 'bit_length'".into()))
+            Err((ErrorKind::Attribute, "'float' object has no attribute 'bit_length'".into()))
         );
         assert_eq!(
             call(&i(2), "bit_length", &[i(1)]),

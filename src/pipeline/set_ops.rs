@@ -5,9 +5,9 @@
 use super::Slot;
 use super::ast::{BinOp, CmpOp};
 use super::methods::Method;
-use super::value_ops::{dict_of, iter_items, key_error, type_error};
+use super::value_ops::{dict_of, iter_items, key_error};
 use crate::container::SetOperand;
-use crate::{AnyValue, AnyView, Error, FromAny, Result, Set, Value};
+use crate::{AnyValue, AnyView, Error, ErrorKind, FromAny, Result, Set, Value};
 
 /// The set behind a value, if it is one.
 pub(crate) fn set_of(v: Value<'_>) -> Option<Set> {
@@ -220,7 +220,7 @@ pub(crate) fn set_method(method: Method, mut s: Set, args: &[AnyView<'_>]) -> Re
             Operand::DictKeys(items) | Operand::Items(items) => s.contains_all(&items)?,
         })),
         Isdisjoint => Ok(Slot::from_bool(s.is_disjoint(&Operand::of(args[0].value())?.get())?)),
-        _ => Err(type_error(format!("'set' object has no attribute '{}'", method.name()))),
+        _ => Err(Error::new(ErrorKind::Attribute, format!("'set' object has no attribute '{}'", method.name()))),
     }
 }
 

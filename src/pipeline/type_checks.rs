@@ -135,7 +135,7 @@ fn types_of(x: Value<'_>) -> Vec<PackedFunc> {
 /// saying so for a function of the program, whose name anyscript does not keep.
 pub(crate) fn name_attribute(x: Value<'_>) -> Result<Slot> {
     let Some(f) = PackedFunc::from_value(x) else {
-        return Err(type_error(format!("'{}' object has no attribute '__name__'", vname(x))));
+        return Err(super::value_ops::no_attribute(x, "__name__"));
     };
     match known_function(&f) {
         Some(KnownFunction::Builtin(b)) => Ok(Slot::from_text(b.name())),

@@ -4,7 +4,7 @@
 //! Behaviour follows CPython 3.11. Where an i64 cannot hold Python's result (there are no
 //! big ints) the operation fails with an `OverflowError` ("integer overflow in +") instead of
 //! wrapping. Python's exception classes map onto [`ErrorKind`] (ZeroDivisionError and
-//! OverflowError have kinds of their own); AttributeError becomes `Type`. Tuples share lists'
+//! OverflowError have kinds of their own, and so has AttributeError). Tuples share lists'
 //! code for reading (`seq_obj`); what changes a list takes only a list (`list_obj`).
 
 use super::Slot;
@@ -25,6 +25,12 @@ use std::fmt::{self, Write};
 /// A `TypeError`.
 pub(crate) fn type_error(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::Type, msg)
+}
+
+/// CPython's `AttributeError` for reading attribute (or method) `attr` of `v`, which has none.
+#[cold]
+pub(crate) fn no_attribute(v: Value<'_>, attr: &str) -> Error {
+    Error::new(ErrorKind::Attribute, format!("'{}' object has no attribute '{attr}'", vname(v)))
 }
 
 /// `v` as a function, or CPython's TypeError for calling what is not one.

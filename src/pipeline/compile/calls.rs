@@ -14,46 +14,60 @@ use crate::pipeline::keyed::Keyed;
 use crate::pipeline::lambdas::{LAMBDA_NAME, free_names, lifted};
 use crate::pipeline::methods::Method;
 
-/// The keyword parameters of a built-in: its parameter names (`""` for one that is
-/// positional-only) and the value a left-out parameter before a given one takes.
-fn builtin_params(b: Builtin) -> Option<(&'static [&'static str], &'static [Literal])> {
+/// The keyword parameters of a built-in or a method: every parameter's name (`""` for one that
+/// is positional-only), how many of the first ones are required, and the values the optional
+/// ones but the last take when a later one is given.
+type KeywordParams = (&'static [&'static str], usize, &'static [Literal]);
+
+/// The keyword parameters of a built-in.
+fn builtin_params(b: Builtin) -> Option<KeywordParams> {
     Some(match b {
-        Builtin::Enumerate => (&["iterable", "start"], &[]),
-        Builtin::Sum => (&["", "start"], &[]),
-        Builtin::Round => (&["number", "ndigits"], &[]),
-        Builtin::Int => (&["", "base"], &[]),
-        Builtin::Pow => (&["base", "exp", "mod"], &[Literal::None]),
+        Builtin::Enumerate => (&["iterable", "start"], 1, &[]),
+        Builtin::Sum => (&["", "start"], 1, &[]),
+        Builtin::Round => (&["number", "ndigits"], 1, &[]),
+        // `int(base=2)` is refused before binding, with CPython's message.
+        Builtin::Int => (&["", "base"], 1, &[]),
+        Builtin::Pow => (&["base", "exp", "mod"], 2, &[]),
         _ => return None,
     })
 }
 
 /// The keyword parameters of a method, as [`builtin_params`] gives them.
-fn method_params(m: Method) -> Option<(&'static [&'static str], &'static [Literal])> {
-    static CODEC_DEFAULTS: std::sync::LazyLock<[Literal; 2]> =
-        std::sync::LazyLock::new(|| [Literal::Str("utf-8".into()), Literal::Str("strict".into())]);
+fn method_params(m: Method) -> Option<KeywordParams> {
+    static CODEC_DEFAULTS: std::sync::LazyLock<[Literal; 1]> =
+        std::sync::LazyLock::new(|| [Literal::Str("utf-8".into())]);
     Some(match m {
-        Method::Split | Method::Rsplit => (&["sep", "maxsplit"], &[Literal::None, Literal::Int(-1)]),
-        Method::Encode | Method::Decode => (&["encoding", "errors"], &CODEC_DEFAULTS[..]),
-        Method::Splitlines => (&["keepends"], &[]),
-        Method::Expandtabs => (&["tabsize"], &[]),
+        Method::Split | Method::Rsplit => (&["sep", "maxsplit"], 0, &[Literal::None]),
+        Method::Encode | Method::Decode => (&["encoding", "errors"], 0, &CODEC_DEFAULTS[..]),
+        Method::Splitlines => (&["keepends"], 0, &[]),
+        Method::Expandtabs => (&["tabsize"], 0, &[]),
         // A compiled pattern's (`str.split`'s names serve `Pattern.split(string, maxsplit)`).
-        Method::Sub | Method::Subn => (&["repl", "string", "count"], &[Literal::Int(0)]),
+        Method::Sub | Method::Subn => (&["repl", "string", "count"], 2, &[]),
         Method::Search | Method::Match | Method::Fullmatch | Method::Findall | Method::Finditer => {
-            (&["string", "pos", "endpos"], &[Literal::Int(0), Literal::Int(i64::MAX)])
+            (&["string", "pos", "endpos"], 1, &[Literal::Int(0)])
         }
-        Method::Groups | Method::Groupdict => (&["default"], &[]),
+        Method::Groups | Method::Groupdict => (&["default"], 0, &[]),
         // OrderedDict's (a dict's `popitem` takes none, and says so when it runs).
-        Method::MoveToEnd => (&["key", "last"], &[]),
-        Method::Popitem => (&["last"], &[]),
+        Method::MoveToEnd => (&["key", "last"], 1, &[]),
+        Method::Popitem => (&["last"], 0, &[]),
         // `random.Random`'s bind as `ops/params.rs` declares the module functions.
         _ => return None,
     })
 }
 
-/// The parameters of built-in or method `name`, any of them given by position or keyword, the
-/// last `fillers.len()` of them optional.
-fn keyword_params<'a>(name: &'a str, names: &'a [&'a str], fillers: &[Literal]) -> Params<'a> {
-    Params { name, names, positional: names.len(), n_defaults: fillers.len(), builtin: true }
+/// The binding of built-in or method `name` that takes `params`, any of them given by position
+/// or keyword.
+fn keyword_params<'a>(name: &'a str, (names, required, _): KeywordParams) -> Params<'a> {
+    Params { name, names, positional: names.len(), n_defaults: names.len() - required, builtin: true }
+}
+
+/// The fillers of `params` as [`FnCompiler::defaulted_registers`] takes defaults: the last
+/// parameter's, never read (a built-in is not passed the parameters after the last one given),
+/// stands in as None.
+fn fillers_of((names, required, fillers): KeywordParams) -> Vec<Literal> {
+    let mut all = fillers.to_vec();
+    all.resize(names.len() - required, Literal::None);
+    all
 }
 
 impl FnCompiler<'_> {
@@ -144,6 +158,22 @@ impl FnCompiler<'_> {
         Ok(self.dst(dst))
     }
 
+    /// [`Self::raise_when_called`] of a method call: `receiver` is evaluated and its method
+    /// `method` looked up first, as CPython finds the method before it evaluates the arguments.
+    pub(super) fn raise_after_receiver(
+        &mut self,
+        receiver: &Expr,
+        method: Method,
+        args: &[Expr],
+        keywords: &[Keyword],
+        message: &str,
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
+        let obj = self.expr(receiver, None)?;
+        self.emit(Inst::CheckMethod { obj, method });
+        self.raise_when_called(args, keywords, crate::Error::new(ErrorKind::Type, message), dst)
+    }
+
     /// A call of built-in `b` with keyword arguments.
     pub(super) fn call_builtin_keywords(
         &mut self,
@@ -154,10 +184,12 @@ impl FnCompiler<'_> {
     ) -> Result<Reg> {
         let line = self.line;
         let name = b.name();
+        // A wrong call raises when it runs, as in CPython, after its arguments are evaluated.
+        let type_error = |message: String| crate::Error::new(ErrorKind::Type, message);
         match b {
             Builtin::Sorted => {
                 if args.len() != 1 {
-                    return Err(err(line, ErrorKind::Type, format!("sorted expected 1 argument, got {}", args.len())));
+                    return self.raise_when_called(args, keywords, b.arity_error(args.len()), dst);
                 }
                 return self.keyed(Keyed::Sorted, name, &args[0..1], None, keywords, dst);
             }
@@ -172,7 +204,8 @@ impl FnCompiler<'_> {
             }
             Builtin::Min | Builtin::Max => {
                 if args.is_empty() {
-                    return Err(err(line, ErrorKind::Type, format!("{name} expected at least 1 argument, got 0")));
+                    let e = type_error(format!("{name} expected at least 1 argument, got 0"));
+                    return self.raise_when_called(args, keywords, e, dst);
                 }
                 return self.keyed(
                     Keyed::Extreme { max: b == Builtin::Max, has_default: false },
@@ -195,15 +228,11 @@ impl FnCompiler<'_> {
                 return self.keyed(Keyed::Print { starred: 0 }, name, args, None, keywords, dst);
             }
             Builtin::Int if args.is_empty() => {
-                return Err(err(line, ErrorKind::Type, "int() missing string argument"));
+                return self.raise_when_called(args, keywords, type_error("int() missing string argument".into()), dst);
             }
             Builtin::Dict => {
                 if args.len() > 1 {
-                    return Err(err(
-                        line,
-                        ErrorKind::Type,
-                        format!("dict expected at most 1 argument, got {}", args.len()),
-                    ));
+                    return self.raise_when_called(args, keywords, b.arity_error(args.len()), dst);
                 }
                 let regs = self.arguments(args, true)?;
                 let items = self.named_values(keywords)?;
@@ -215,10 +244,21 @@ impl FnCompiler<'_> {
             }
             _ => {}
         }
-        let Some((names, fillers)) = builtin_params(b) else {
-            return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
+        let Some(params) = builtin_params(b) else {
+            return self.raise_when_called(
+                args,
+                keywords,
+                type_error(format!("{name}() takes no keyword arguments")),
+                dst,
+            );
         };
-        let regs = self.keyword_slots(name, (names, fillers), args, keywords, takes_a_generator(b))?;
+        let sources = match bind(&keyword_params(name, params), args.len(), keywords) {
+            Ok(sources) => sources,
+            Err(e) => return self.raise_when_called(args, keywords, e, dst),
+        };
+        let fillers = fillers_of(params);
+        let regs =
+            self.defaulted_registers(args, takes_a_generator(b), keywords, &sources, (params.0.len(), &fillers))?;
         let args = self.operands(&regs);
         let d = self.dst(dst);
         self.emit(Inst::CallBuiltin { dst: d, builtin: b, args });
@@ -234,11 +274,10 @@ impl FnCompiler<'_> {
         keywords: &[Keyword],
         dst: Option<Reg>,
     ) -> Result<Reg> {
-        let line = self.line;
         let name = m.name();
         if m == Method::Sort {
             if !args.is_empty() {
-                return Err(err(line, ErrorKind::Type, "sort() takes no positional arguments"));
+                return self.raise_after_receiver(obj, m, args, keywords, super::SORT_POSITIONAL, dst);
             }
             return self.keyed(Keyed::Sort, name, &[], Some(obj), keywords, dst);
         }
@@ -256,8 +295,8 @@ impl FnCompiler<'_> {
         let random_op = crate::ops::random::RandomFn::of_method(m)
             .and_then(|_| crate::ops::params::op_params(&format!("random.{name}")));
         let (spec, defaults) = match (random_op, method_params(m)) {
-            (Some(op), _) => (op.binding(), op.defaults),
-            (None, Some((names, fillers))) => (keyword_params(name, names, fillers), fillers),
+            (Some(op), _) => (op.binding(), op.defaults.to_vec()),
+            (None, Some(params)) => (keyword_params(name, params), fillers_of(params)),
             (None, None) => {
                 let message = format!("{}() takes no keyword arguments", m.qualified_name());
                 return self.raise_when_called(args, keywords, crate::Error::new(ErrorKind::Type, message), dst);
@@ -268,7 +307,7 @@ impl FnCompiler<'_> {
             // As CPython, a wrong call raises where it runs, once the method is found.
             Err(e) => return self.raise_when_called(args, keywords, e, dst),
         };
-        let regs = self.defaulted_registers(args, false, keywords, &sources, (spec.names.len(), defaults))?;
+        let regs = self.defaulted_registers(args, false, keywords, &sources, (spec.names.len(), &defaults))?;
         let args = self.operands(&regs);
         let d = self.dst(dst);
         self.emit(Inst::CallMethod { dst: d, method: m, obj, args });
@@ -301,23 +340,6 @@ impl FnCompiler<'_> {
         Ok(self.emit_op_on(name.to_string(), f, &regs, dst))
     }
 
-    /// The argument registers of a built-in or method call that takes the keywords `names`
-    /// (`fillers` for the left-out ones before a given one); a generator expression is the
-    /// list of its items where `generators`.
-    fn keyword_slots(
-        &mut self,
-        name: &str,
-        (names, fillers): (&[&str], &[Literal]),
-        args: &[Expr],
-        keywords: &[Keyword],
-        generators: bool,
-    ) -> Result<Vec<Reg>> {
-        let line = self.line;
-        let spec = keyword_params(name, names, fillers);
-        let sources = bind(&spec, args.len(), keywords).map_err(|e| err(line, e.kind(), e.message()))?;
-        self.defaulted_registers(args, generators, keywords, &sources, (names.len(), fillers))
-    }
-
     /// [`FnCompiler::bound_registers`] of a callee of `n_params` parameters whose last ones
     /// default to `defaults`.
     fn defaulted_registers(
@@ -344,7 +366,6 @@ impl FnCompiler<'_> {
         keywords: &[Keyword],
         dst: Option<Reg>,
     ) -> Result<Reg> {
-        let line = self.line;
         let allowed: &[&str] = match call {
             Keyed::Sorted | Keyed::Sort => &["key", "reverse"],
             Keyed::Extreme { .. } => &["key", "default"],
@@ -359,7 +380,10 @@ impl FnCompiler<'_> {
                 Keyed::Sort | Keyed::Sorted => format!("'{}' is an invalid keyword argument for sort()", k.arg),
                 _ => format!("'{}' is an invalid keyword argument for {name}()", k.arg),
             };
-            return Err(err(line, ErrorKind::Type, msg));
+            return match receiver {
+                Some(obj) => self.raise_after_receiver(obj, Method::Sort, args, keywords, &msg, dst),
+                None => self.raise_when_called(args, keywords, crate::Error::new(ErrorKind::Type, msg), dst),
+            };
         }
         let mut regs = Vec::with_capacity(args.len() + 3);
         if let Some(obj) = receiver {
@@ -432,9 +456,9 @@ impl FnCompiler<'_> {
     /// `d.update(x, **kwargs)`: the receiver checked first, every argument evaluated, then `x`
     /// applied and the keywords set.
     fn update_keywords(&mut self, obj: &Expr, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
-        let line = self.line;
         if args.len() > 1 {
-            return Err(err(line, ErrorKind::Type, format!("update expected at most 1 argument, got {}", args.len())));
+            let message = format!("update expected at most 1 argument, got {}", args.len());
+            return self.raise_after_receiver(obj, Method::Update, args, keywords, &message, dst);
         }
         let obj = self.expr(obj, None)?;
         self.emit(Inst::CheckMethod { obj, method: Method::Update });
