@@ -44,11 +44,18 @@ pub enum ErrorKind {
     JsonDecode,
     /// A value has no attribute or method of that name (Python's `AttributeError`).
     Attribute,
+    /// A name that names nothing in a registry Python treats as a lookup: an unknown codec or
+    /// error handler (Python's `LookupError`, the base of `KeyError` and `IndexError`).
+    Lookup,
+    /// Text a codec cannot encode (Python's `UnicodeEncodeError`, a `ValueError`).
+    UnicodeEncode,
+    /// Bytes a codec cannot decode (Python's `UnicodeDecodeError`, a `ValueError`).
+    UnicodeDecode,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order (bit `k as u32` of a clause's mask).
-    pub const ALL: [ErrorKind; 18] = [
+    pub const ALL: [ErrorKind; 21] = [
         ErrorKind::Type,
         ErrorKind::Value,
         ErrorKind::Index,
@@ -67,6 +74,9 @@ impl ErrorKind {
         ErrorKind::StopIteration,
         ErrorKind::JsonDecode,
         ErrorKind::Attribute,
+        ErrorKind::Lookup,
+        ErrorKind::UnicodeEncode,
+        ErrorKind::UnicodeDecode,
     ];
 
     /// The kind named `name` (`ValueError`, ...), as the C ABI's `error_set` receives it.
@@ -95,6 +105,9 @@ impl ErrorKind {
             ErrorKind::StopIteration => "StopIteration",
             ErrorKind::JsonDecode => "JSONDecodeError",
             ErrorKind::Attribute => "AttributeError",
+            ErrorKind::Lookup => "LookupError",
+            ErrorKind::UnicodeEncode => "UnicodeEncodeError",
+            ErrorKind::UnicodeDecode => "UnicodeDecodeError",
         }
     }
 }

@@ -85,6 +85,15 @@ fn loads(args: &[AnyView<'_>]) -> Result<AnyValue> {
 }
 
 /// Bytes decoded as CPython's `json.detect_encoding` finds them encoded: UTF-8 (a BOM
+/// Why a UTF-16 or UTF-32 document cannot be read here.
+const LONE_SURROGATE: &str = "a lone surrogate, which str cannot hold here";
+
+/// A lone surrogate's error: CPython decodes one (`surrogatepass`) and its parser then fails, a
+/// `ValueError`, not a codec's error; the message keeps the codec's words of `e`.
+fn lone_surrogate(e: Error) -> Error {
+    Error::value(e.message().to_string())
+}
+
 /// dropped), or UTF-16/32 by BOM or by where the zero bytes of an ASCII start fall.
 fn bytes_text(b: &[u8]) -> Result<String> {
     let utf8 = |b: &[u8]| -> Result<String> {
@@ -103,15 +112,11 @@ fn bytes_text(b: &[u8]) -> Result<String> {
         [_, 0] => ("utf-16-le", b),
         _ => return utf8(b),
     };
-    // CPython's message: one byte, or the range of bytes, at position `at` counted from the
-    // start of the bytes (a BOM included).
+    // CPython's error: `n` bytes at position `at` counted from the start of the bytes (a BOM
+    // included), the whole bytes its object.
     let offset = b.len() - body.len();
     let bad = |at: usize, n: usize, why: &str| {
-        let place = match n {
-            1 => format!("byte 0x{:02x} in position {}", body[at], offset + at),
-            _ => format!("bytes in position {}-{}", offset + at, offset + at + n - 1),
-        };
-        Error::value(format!("'{encoding}' codec can't decode {place}: {why}"))
+        crate::pipeline::unicode_errors::decode_error(encoding, b, (offset + at, offset + at + n), why)
     };
     let big_endian = encoding.ends_with("be");
     let mut out = String::with_capacity(body.len() / 2);
@@ -120,7 +125,11 @@ fn bytes_text(b: &[u8]) -> Result<String> {
         for (i, unit) in body.chunks_exact(4).enumerate() {
             let bytes = [unit[0], unit[1], unit[2], unit[3]];
             let code = if big_endian { u32::from_be_bytes(bytes) } else { u32::from_le_bytes(bytes) };
-            out.push(char::from_u32(code).ok_or_else(|| bad(i * 4, 4, "code point not in range(0x110000)"))?);
+            match char::from_u32(code) {
+                Some(c) => out.push(c),
+                None if code < 0x11_0000 => return Err(lone_surrogate(bad(i * 4, 4, LONE_SURROGATE))),
+                None => return Err(bad(i * 4, 4, "code point not in range(0x110000)")),
+            }
         }
         let tail = body.len() % 4;
         return if tail == 0 { Ok(out) } else { Err(bad(body.len() - tail, tail, "truncated data")) };
@@ -136,7 +145,7 @@ fn bytes_text(b: &[u8]) -> Result<String> {
                 out.push(c);
                 at += c.len_utf16();
             }
-            Err(_) => return Err(bad(at * 2, 2, "a lone surrogate, which str cannot hold here")),
+            Err(_) => return Err(lone_surrogate(bad(at * 2, 2, LONE_SURROGATE))),
         }
     }
     if body.len() % 2 != 0 {

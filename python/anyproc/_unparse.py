@@ -38,6 +38,8 @@ def literal(lit: Dict[str, Any]) -> str:
     value = lit["value"]
     if kind == "float" and not math.isfinite(value):
         return f"float({repr(str(value))})"
+    if kind == "bytes":
+        return repr(bytes(value))
     return repr(value)
 
 

@@ -300,7 +300,7 @@ def _is_constant(value: Any, depth: int = 0) -> bool:
     if isinstance(value, re.Pattern):
         # A compiled pattern is `re.compile(pattern, flags)`, made once with the module.
         return isinstance(value.pattern, str)
-    if value is None or isinstance(value, (bool, int, float, str)):
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
         return not isinstance(value, int) or isinstance(value, bool) or I64_MIN <= value <= I64_MAX
     if depth > 32:
         return False
@@ -330,6 +330,8 @@ def _const(value: Any) -> Dict[str, Any]:
         return _call(_name("float"), [_const(text)])
     if isinstance(value, str):
         return {"expr": "const", "value": {"type": "str", "value": value}}
+    if isinstance(value, bytes):
+        return {"expr": "const", "value": {"type": "bytes", "value": list(value)}}
     if isinstance(value, list):
         return {"expr": "list", "items": [_const(v) for v in value]}
     if isinstance(value, tuple):
@@ -1053,7 +1055,7 @@ class _Lowerer:
                 raise self.src.error(node, f"integer literals outside 64 bits ({value})")
             return _const(value)
         if isinstance(value, bytes):
-            raise self.src.error(node, "bytes literals")
+            return _const(value)
         if value is Ellipsis:
             raise self.src.error(node, "Ellipsis (...)")
         raise self.src.error(node, f"{type(value).__name__} literals")

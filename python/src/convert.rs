@@ -351,15 +351,12 @@ pub(crate) fn to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyRe
     })
 }
 
-/// A script's exception as an instance of Python's class of that name, made with the argument
+/// A script's exception as an instance of Python's class of that name, made with the arguments
 /// the script gave (its message for one anyproc raised; none for an empty one).
 fn exception_to_py<'py>(py: Python<'py>, e: &Exception, depth: usize) -> PyResult<Bound<'py, PyAny>> {
     let class = py.import("builtins")?.getattr(e.class_name())?;
-    match e.arg() {
-        Some(arg) => class.call1((to_py(py, &arg.view(), depth + 1)?,)),
-        None if e.message().is_empty() => class.call0(),
-        None => class.call1((e.message(),)),
-    }
+    let args = e.args().iter().map(|a| to_py(py, &a.view(), depth + 1)).collect::<PyResult<Vec<_>>>()?;
+    class.call1(PyTuple::new(py, args)?)
 }
 
 /// A dict or set key: a tuple, or a list (which a dict made in Rust may use as a key), becomes a

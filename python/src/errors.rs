@@ -1,13 +1,16 @@
 //! Errors across the boundary: anyproc errors to Python exceptions, and Python exceptions
 //! carried through Rust (possibly across threads) so that the original object is re-raised.
 
+use crate::convert::to_py;
+use anyproc::pipeline::exception_value::Exception;
 use anyproc::{Error, ErrorKind};
 use pyo3::exceptions::{
-    PyAssertionError, PyAttributeError, PyIndexError, PyKeyError, PyMemoryError, PyNameError, PyOSError,
-    PyOverflowError, PyRuntimeError, PyStopIteration, PySyntaxError, PyTypeError, PyUnboundLocalError, PyValueError,
-    PyZeroDivisionError,
+    PyAssertionError, PyAttributeError, PyIndexError, PyKeyError, PyLookupError, PyMemoryError, PyNameError, PyOSError,
+    PyOverflowError, PyRuntimeError, PyStopIteration, PySyntaxError, PyTypeError, PyUnboundLocalError,
+    PyUnicodeDecodeError, PyUnicodeEncodeError, PyUnicodeError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -99,6 +102,8 @@ fn kind_of(py: Python<'_>, err: &PyErr) -> Option<ErrorKind> {
         (py.get_type::<PyKeyError>(), ErrorKind::Key),
         (py.get_type::<PyIndexError>(), ErrorKind::Index),
         (py.get_type::<PySyntaxError>(), ErrorKind::Parse),
+        (py.get_type::<PyUnicodeEncodeError>(), ErrorKind::UnicodeEncode),
+        (py.get_type::<PyUnicodeDecodeError>(), ErrorKind::UnicodeDecode),
         (py.get_type::<PyValueError>(), ErrorKind::Value),
         (py.get_type::<PyOSError>(), ErrorKind::Io),
         (py.get_type::<PyMemoryError>(), ErrorKind::Memory),
@@ -110,6 +115,7 @@ fn kind_of(py: Python<'_>, err: &PyErr) -> Option<ErrorKind> {
         (py.get_type::<PyStopIteration>(), ErrorKind::StopIteration),
         (py.get_type::<PyRuntimeError>(), ErrorKind::Runtime),
         (py.get_type::<PyAttributeError>(), ErrorKind::Attribute),
+        (py.get_type::<PyLookupError>(), ErrorKind::Lookup),
     ]
     .into_iter()
     .find_map(|(ty, kind)| is(ty).then_some(kind))
@@ -145,7 +151,33 @@ pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::StopIteration => PyStopIteration::new_err(msg),
         ErrorKind::JsonDecode => json_decode_error(py, e.message(), msg),
         ErrorKind::Attribute => PyAttributeError::new_err(msg),
+        ErrorKind::Lookup => PyLookupError::new_err(msg),
+        ErrorKind::UnicodeEncode | ErrorKind::UnicodeDecode => unicode_error(py, &e, msg),
     }
+}
+
+/// A codec's error as CPython's `UnicodeEncodeError` or `UnicodeDecodeError`, made of the five
+/// arguments the script's exception holds (its `str()` is then CPython's message), with what
+/// anyproc added around it (function, line, record) as a note; a `UnicodeError` of the text
+/// when the error holds no such exception (one a plugin set by name).
+fn unicode_error(py: Python<'_>, e: &Error, text: String) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let Some(exception) = e.payload().and_then(|p| p.downcast_ref::<Exception>()) else {
+            return Ok(PyUnicodeError::new_err(text.clone()));
+        };
+        let args = exception.args().iter().map(|a| to_py(py, &a.view(), 0)).collect::<PyResult<Vec<_>>>()?;
+        let class = match e.kind() {
+            ErrorKind::UnicodeEncode => py.get_type::<PyUnicodeEncodeError>(),
+            _ => py.get_type::<PyUnicodeDecodeError>(),
+        };
+        let error = class.call1(PyTuple::new(py, args)?)?;
+        let context = e.frames().collect::<Vec<_>>().join(": ");
+        if !context.is_empty() {
+            let _ = error.call_method1("add_note", (format!("raised inside anyproc: {context}"),));
+        }
+        Ok(PyErr::from_value(error))
+    };
+    build().unwrap_or_else(|err| err)
 }
 
 /// A `json.JSONDecodeError` whose `str()` is `text` (the message with anyproc's context) and

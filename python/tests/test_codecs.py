@@ -1,7 +1,7 @@
 """``str.encode`` and ``bytes.decode`` (UTF-8, ASCII, Latin-1; ``strict``/``ignore``/``replace``)
 in ``anyproc.script`` and in anyscript source: results and messages equal CPython's on real
-text. Codec errors are caught as ``ValueError`` (CPython's ``UnicodeError`` is one), unknown
-names as ``LookupError``."""
+text. Codec errors are caught as ``ValueError`` (CPython's ``UnicodeError`` is one; their own
+classes: ``test_unicode_errors.py``), unknown names as ``LookupError``."""
 
 from __future__ import annotations
 

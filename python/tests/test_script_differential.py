@@ -253,8 +253,8 @@ MAKETRANS_DELETE = ["", "a", " ", "é🎉", "aeiou", "xyz"]
 # Values of a translation table: a str, a code point (out of range too), None, and types it refuses.
 TRANSLATE_VALUES = ["'x'", "''", "'ab'", "None", "65", "233", "0x1F389", "-1", "1114112", "1.5", "[1]"]
 # str.encode/bytes.decode: the codecs and error handlers anyscript has, and now and then one it
-# has not (LookupError in CPython, KeyError in anyproc: ALLOWED). Codec errors are CPython's
-# UnicodeEncodeError/UnicodeDecodeError and anyproc's ValueError, with the same message (ALLOWED).
+# has not (LookupError). Codec errors are CPython's UnicodeEncodeError/UnicodeDecodeError on both
+# sides, with the same arguments.
 ENCODINGS = ["utf-8", "UTF_8", "ascii", "latin-1", "latin1", "utf-8", "ascii", "latin-1"]
 CODEC_ERRORS = ["strict", "ignore", "replace"]
 # math functions (no import in anyscript; CPython's runs get `math` in their namespace), by the kind
@@ -276,10 +276,12 @@ CONST_KINDS = ["list_int", "list_str", "list", "dict", "set_int", "set_str", "li
 CATCH_NAMES = (["ValueError", "TypeError", "Exception"] * 3 + ["KeyError", "IndexError", "ZeroDivisionError",
                "LookupError", "AssertionError"] * 2
                + ["ArithmeticError", "BaseException", "OSError", "IOError", "RuntimeError", "OverflowError",
-                  "NameError", "UnboundLocalError", "MemoryError", "AttributeError"])
+                  "NameError", "UnboundLocalError", "MemoryError", "AttributeError", "UnicodeError",
+                  "UnicodeEncodeError", "UnicodeDecodeError"])
 # The exceptions `raise` may name (anyproc.script's _RAISABLE).
 RAISE_NAMES = ["ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError", "ZeroDivisionError",
-               "OverflowError", "NameError", "UnboundLocalError", "MemoryError", "AssertionError", "AttributeError"]
+               "OverflowError", "NameError", "UnboundLocalError", "MemoryError", "AssertionError", "AttributeError",
+               "LookupError"]
 
 
 
@@ -2405,11 +2407,10 @@ def documented_raise(exc: BaseException) -> Optional[str]:
     return None
 
 
-# The exceptions of ALLOWED's documented differences that an except clause can see on the CPython side.
-DOCUMENTED_RAISES = [
-    # `except KeyError` catches anyproc's and not CPython's (a LookupError, no KeyError).
-    ("an unknown codec name is KeyError", LookupError, "unknown "),
-]
+# The exceptions of ALLOWED's documented differences that an except clause can see on the CPython side
+# (why, class, text in its message). None at present: an unknown codec name, anyproc's KeyError until
+# the twenty-sixth session, is CPython's LookupError now.
+DOCUMENTED_RAISES: List[Tuple[str, type, str]] = []
 
 
 # ---- CPython with anyscript's documented container model ---------------------------------------
@@ -2550,15 +2551,6 @@ ALLOWED = [
     # Strings are UTF-8, which has no lone surrogates (also not in docs/architecture.md).
     Allowed("no lone surrogates: chr(0xd800) is ValueError",
             lambda cp, ap: _exc(ap, ValueError, "surrogate")),
-    # anyscript has no UnicodeError: a codec error is a ValueError (CPython's UnicodeEncodeError and
-    # UnicodeDecodeError are ValueErrors) with CPython's message (test_codecs.py).
-    Allowed("a codec error is ValueError in anyproc, with CPython's message",
-            lambda cp, ap: (cp[0] == "exc" and type(cp[1]) in (UnicodeEncodeError, UnicodeDecodeError)
-                            and _exc(ap, ValueError) and _message(ap).endswith(": " + str(cp[1])))),
-    # An unknown encoding or error handler is CPython's LookupError, anyproc's KeyError (a LookupError).
-    Allowed("an unknown codec name is KeyError in anyproc, with CPython's message",
-            lambda cp, ap: (_exc(cp, LookupError) and _exc(ap, KeyError)
-                            and _message(ap).endswith(": " + str(cp[1])))),
 ]
 
 

@@ -39,7 +39,7 @@ def uses_class(text):
 def uses_except_of_other_exception(text):
     try:
         return int(text)
-    except UnicodeError:  # unsupported: except UnicodeError
+    except EOFError:  # unsupported: except EOFError
         return 0
 
 

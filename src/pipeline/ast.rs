@@ -319,6 +319,8 @@ pub enum Literal {
     Float(f64),
     /// A string.
     Str(String),
+    /// A bytes literal (`b"..."`), its bytes as a list of ints in the JSON form.
+    Bytes(Vec<u8>),
 }
 
 /// An expression.

@@ -1,12 +1,13 @@
 //! The data attributes of built-in values that a script may read: a deque's `maxlen`, a
 //! defaultdict's `default_factory`, a match's `string`, `re`, `pos`, `endpos`, `lastindex` and
-//! `lastgroup`, and a compiled pattern's `pattern`, `flags`, `groupindex` and `groups` (which
-//! is a match's bound method `groups` on a match).
+//! `lastgroup`, a compiled pattern's `pattern`, `flags`, `groupindex` and `groups` (which
+//! is a match's bound method `groups` on a match), and a codec error's `encoding`, `object`,
+//! `start`, `end` and `reason` (`start` and `end` are a match's bound methods on a match).
 //!
 //! Rationale: anyscript has no attribute lookup of its own (its values are not objects with a
 //! `__dict__`), so `x.attr` that is not a method compiles to a call of the attribute's reader,
 //! which looks at the value when the line runs and gives CPython's value, or CPython's
-//! `AttributeError` message (a TypeError here) for a value that has no such attribute.
+//! `AttributeError` for a value that has no such attribute.
 
 use crate::container::DictKind;
 use crate::error::Result;
@@ -18,7 +19,7 @@ use crate::{AnyValue, AnyView, Dict, PackedFunc};
 use std::sync::LazyLock;
 
 /// The data attributes anyscript reads, each with its reader.
-const ATTRIBUTES: [&str; 12] = [
+const ATTRIBUTES: [&str; 17] = [
     "maxlen",
     "default_factory",
     "string",
@@ -31,6 +32,11 @@ const ATTRIBUTES: [&str; 12] = [
     "flags",
     "groupindex",
     "groups",
+    "encoding",
+    "object",
+    "start",
+    "end",
+    "reason",
 ];
 
 /// The reader of data attribute `attr` as a function value of one argument, if a built-in
@@ -44,7 +50,13 @@ pub(crate) fn attribute_func(attr: &str) -> Option<PackedFunc> {
 /// `x.attr`.
 fn read(attr: &str, view: AnyView<'_>) -> Result<AnyValue> {
     let x = view.value();
+    if let Some(field) = super::unicode_errors::attribute(x, attr) {
+        return Ok(field);
+    }
     let found = match attr {
+        // A match's methods, bound, when no call follows.
+        "start" => Some(bind_method_func(Method::Start).call(&[view])),
+        "end" => Some(bind_method_func(Method::End).call(&[view])),
         // A pattern's count of groups; on anything else the method `groups` bound to it, as
         // `m.groups` is when no call follows.
         "groups" => Some(match Pattern::of(x) {

@@ -63,8 +63,7 @@ fn normalized(name: &str) -> String {
     out
 }
 
-/// The codec an encoding name means, or CPython's `LookupError` (a `KeyError` here, one of its
-/// kinds) for a name it does not know.
+/// The codec an encoding name means, or CPython's `LookupError` for a name it does not know.
 pub(crate) fn codec_named(given: &str) -> Result<Named> {
     let norm = normalized(given);
     let codec = match norm.as_str() {
@@ -80,7 +79,7 @@ pub(crate) fn codec_named(given: &str) -> Result<Named> {
         "utf_32" | "utf32" | "u32" => Codec::Utf32(Order::Marked),
         "utf_32_le" | "utf_32le" => Codec::Utf32(Order::Little),
         "utf_32_be" | "utf_32be" => Codec::Utf32(Order::Big),
-        _ => return Err(Error::new(ErrorKind::Key, format!("unknown encoding: {given}"))),
+        _ => return Err(Error::new(ErrorKind::Lookup, format!("unknown encoding: {given}"))),
     };
     let fast = matches!(
         norm.as_str(),

@@ -616,6 +616,7 @@ impl<'a> FnCompiler<'a> {
             Literal::Int(i) => Slot::from(*i),
             Literal::Float(x) => Slot::from(*x),
             Literal::Str(s) => Slot::from_text(s),
+            Literal::Bytes(b) => Slot::from_bytes(b),
         }
     }
 

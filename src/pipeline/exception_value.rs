@@ -40,11 +40,16 @@ const fn group(name: &'static str, base: Option<&'static str>) -> Class {
 }
 
 /// The exception classes a script can name, with CPython's bases.
-const CLASSES: [Class; 20] = [
+const CLASSES: [Class; 23] = [
     group("BaseException", None),
     group("Exception", Some("BaseException")),
     group("ArithmeticError", Some("Exception")),
-    group("LookupError", Some("Exception")),
+    // What an unknown codec or error handler raises.
+    class("LookupError", "Exception", ErrorKind::Lookup),
+    group("UnicodeError", Some("ValueError")),
+    // Made of five arguments (`unicode_errors.rs`), which `raise Name(x)` does not give.
+    Class { raised: false, ..class("UnicodeEncodeError", "UnicodeError", ErrorKind::UnicodeEncode) },
+    Class { raised: false, ..class("UnicodeDecodeError", "UnicodeError", ErrorKind::UnicodeDecode) },
     class("ValueError", "Exception", ErrorKind::Value),
     class("TypeError", "Exception", ErrorKind::Type),
     class("KeyError", "LookupError", ErrorKind::Key),
@@ -75,9 +80,9 @@ pub struct ExceptionObj {
     kind: ErrorKind,
     /// `str(e)`.
     message: Box<str>,
-    /// The argument it was made with, when a script made it (`ValueError(x)`); `None` for one
-    /// made of an error anyproc raised, or of a class called with no argument.
-    arg: Option<AnyValue>,
+    /// The arguments it was made with (`ValueError(x)`, a codec error's five); `None` for one
+    /// made of an error anyproc raised, whose `args` is its message.
+    args: Option<Box<[AnyValue]>>,
 }
 
 crate::declare_object_type!(ExceptionObj, "pipeline.Exception", parent = Object, child_slots = 0);
@@ -95,16 +100,22 @@ impl Exception {
             (Some(a), ErrorKind::Key) => repr_value(a.value()),
             (Some(a), _) => to_str(a)?,
         };
-        Ok(Exception::make(kind, message.into(), arg.map(|a| a.to_owned())))
+        Ok(Exception::make(kind, message.into(), Some(arg.map(|a| a.to_owned()).into_iter().collect())))
+    }
+
+    /// An exception of `kind` whose `str` is `message` and whose `args` are `args` (a codec
+    /// error's encoding, object, start, end and reason).
+    pub(crate) fn with_args(kind: ErrorKind, message: String, args: Vec<AnyValue>) -> Exception {
+        Exception::make(kind, message.into(), Some(args.into()))
     }
 
     /// `KeyError(key)`, what a lookup of a missing key raises.
     pub fn key_error(key: AnyView<'_>) -> Exception {
-        Exception::make(ErrorKind::Key, repr_value(key.value()).into(), Some(key.to_owned()))
+        Exception::make(ErrorKind::Key, repr_value(key.value()).into(), Some(Box::new([key.to_owned()])))
     }
 
-    fn make(kind: ErrorKind, message: Box<str>, arg: Option<AnyValue>) -> Exception {
-        Exception(ObjRef::new(ExceptionObj { header: Object::blank(), kind, message, arg }))
+    fn make(kind: ErrorKind, message: Box<str>, args: Option<Box<[AnyValue]>>) -> Exception {
+        Exception(ObjRef::new(ExceptionObj { header: Object::blank(), kind, message, args }))
     }
 
     /// What `except ... as e` binds for `error`: the exception it was raised with, or one made
@@ -133,9 +144,14 @@ impl Exception {
         &self.0.message
     }
 
-    /// The argument it was made with, if a script made it with one.
-    pub fn arg(&self) -> Option<&AnyValue> {
-        self.0.arg.as_ref()
+    /// `e.args`: the arguments it was made with, or for one anyproc raised its message (none
+    /// when that is empty).
+    pub fn args(&self) -> Vec<AnyValue> {
+        match &self.0.args {
+            Some(args) => args.to_vec(),
+            None if self.0.message.is_empty() => Vec::new(),
+            None => vec![AnyValue::from(&*self.0.message)],
+        }
     }
 
     /// The name of its class (`TypeError` for a wrong argument count too).
@@ -143,11 +159,14 @@ impl Exception {
         class_name(self.0.kind)
     }
 
-    /// `repr(e)`: `ValueError('bad')`, `KeyError('k')`, `ValueError()`.
+    /// `repr(e)`: `ValueError('bad')`, `KeyError('k')`, `ValueError()`, and for more than one
+    /// argument the class and the arguments' tuple (`UnicodeDecodeError('utf-8', b'\xff', 0, 1,
+    /// 'invalid start byte')`).
     pub fn repr(&self) -> String {
         let class = self.class_name();
-        match (&self.0.arg, self.0.kind) {
-            (Some(a), _) => format!("{class}({})", repr_value(a.value())),
+        let reprs = |args: &[AnyValue]| args.iter().map(|a| repr_value(a.value())).collect::<Vec<_>>().join(", ");
+        match (&self.0.args, self.0.kind) {
+            (Some(args), _) => format!("{class}({})", reprs(args)),
             (None, _) if self.0.message.is_empty() => format!("{class}()"),
             // A missing key's message is already its repr.
             (None, ErrorKind::Key) => format!("{class}({})", self.0.message),
@@ -198,6 +217,9 @@ fn construct(name: &str, kind: Option<ErrorKind>, args: &[AnyView<'_>]) -> Resul
             "anyscript makes exceptions of the classes it raises, not of '{name}' (ValueError, KeyError, ...)"
         )));
     };
+    if matches!(kind, ErrorKind::UnicodeEncode | ErrorKind::UnicodeDecode) {
+        return super::unicode_errors::construct(kind, args).map(Exception::into_any);
+    }
     match args {
         [] => Exception::new(kind, None).map(Exception::into_any),
         [a] => Exception::new(kind, Some(*a)).map(Exception::into_any),
@@ -295,12 +317,7 @@ fn args_attribute(x: Value<'_>) -> Result<AnyValue> {
     let Some(e) = exception_of(x) else {
         return Err(super::value_ops::no_attribute(x, "args"));
     };
-    let items = match e.arg() {
-        Some(a) => vec![a.clone()],
-        None if e.message().is_empty() => Vec::new(),
-        None => vec![AnyValue::from(e.message())],
-    };
-    Ok(crate::Tuple::from_vec(items).into())
+    Ok(crate::Tuple::from_vec(e.args()).into())
 }
 
 /// [`args_attribute`] as a function value, which `x.args` compiles to a call of.
@@ -361,10 +378,12 @@ mod tests {
             ("Exception", every),
             ("BaseException", every),
             ("ArithmeticError", bits(&[ZeroDivision, Overflow])),
-            ("LookupError", bits(&[Index, Key])),
+            ("LookupError", bits(&[Index, Key, Lookup])),
             ("NameError", bits(&[Name, UnboundLocal])),
             ("TypeError", bits(&[Type, Arity])),
-            ("ValueError", bits(&[Value, Duplicate, JsonDecode])),
+            ("ValueError", bits(&[Value, Duplicate, JsonDecode, UnicodeEncode, UnicodeDecode])),
+            ("UnicodeError", bits(&[UnicodeEncode, UnicodeDecode])),
+            ("UnicodeDecodeError", bits(&[UnicodeDecode])),
             ("JSONDecodeError", bits(&[JsonDecode])),
             ("json.JSONDecodeError", bits(&[JsonDecode])),
             ("OSError", bits(&[Io])),
@@ -392,11 +411,12 @@ mod tests {
         assert_eq!(raised_kind("StopIteration"), Some(ErrorKind::StopIteration));
         assert_eq!(raised_kind("SyntaxError"), Some(ErrorKind::Parse));
         assert_eq!(raised_kind("OSError"), Some(ErrorKind::Io));
-        for refused in ["LookupError", "Exception", "ArithmeticError", "ArityError", "IOError", "ParseError"] {
+        assert_eq!(raised_kind("LookupError"), Some(ErrorKind::Lookup));
+        for refused in ["UnicodeError", "UnicodeDecodeError", "Exception", "ArithmeticError", "ArityError", "IOError"] {
             assert_eq!(raised_kind(refused), None, "{refused}");
         }
         let [all, raised, caught] = class_names();
-        assert_eq!((all.len(), raised.len(), caught.len()), (20, 15, 21));
+        assert_eq!((all.len(), raised.len(), caught.len()), (23, 16, 24));
         assert_eq!(raised_kind("JSONDecodeError"), None);
         assert!(caught.contains(&"IOError") && !caught.contains(&"SyntaxError"));
     }

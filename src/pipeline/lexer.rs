@@ -20,6 +20,8 @@ pub enum Tok {
     Float(f64),
     /// A string literal with its escapes resolved.
     Str(String),
+    /// A bytes literal (`b"..."`) with its escapes resolved.
+    Bytes(Vec<u8>),
     /// An f-string: its text and replacement fields.
     FStr(Vec<FPart>),
     /// An operator or delimiter.
@@ -414,9 +416,7 @@ impl Lexer {
 
     fn string(&mut self, at: (u32, u32), prefix: &str) -> crate::Result<()> {
         let prefix = prefix.to_ascii_lowercase();
-        if prefix.contains('b') {
-            return Err(syntax_error(at.0, at.1, "bytes literals are not supported in anyscript"));
-        }
+        let bytes = prefix.contains('b');
         let raw = prefix.contains('r');
         if prefix.contains('f') {
             return self.f_string(at, raw);
@@ -448,18 +448,29 @@ impl Lexer {
                 Some('\n') if !triple => return Err(unterminated()),
                 Some('\\') => {
                     let Some(c) = self.bump() else { return Err(unterminated()) };
-                    if raw {
-                        // A raw string keeps the backslash, which still stops the quote from ending it.
+                    if raw || (bytes && matches!(c, 'u' | 'U' | 'N')) {
+                        // A raw string keeps the backslash, which still stops the quote from ending
+                        // it; bytes have no `\u`, `\U` or `\N` escapes and keep them as written.
                         out.push('\\');
                         out.push(c);
                     } else {
                         self.escape(c, escape_at, &mut out)?;
                     }
                 }
+                Some(c) if bytes && !c.is_ascii() => {
+                    let (line, col) = escape_at;
+                    return Err(syntax_error(line, col, "bytes can only contain ASCII literal characters"));
+                }
                 Some(c) => out.push(c),
             }
         }
-        self.push(Tok::Str(out), at);
+        if bytes {
+            // Every character is ASCII or an escape's byte (`\xff`, `\377`: below U+0100, or an
+            // octal escape past it, whose byte is its low eight bits as in CPython).
+            self.push(Tok::Bytes(out.chars().map(|c| c as u32 as u8).collect()), at);
+        } else {
+            self.push(Tok::Str(out), at);
+        }
         Ok(())
     }
 

@@ -56,6 +56,7 @@ mod timsort;
 mod true_div;
 pub mod type_checks;
 mod unbound;
+pub(crate) mod unicode_errors;
 pub mod unpacking;
 pub mod value_ops;
 

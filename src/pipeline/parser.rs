@@ -58,6 +58,7 @@ fn describe(tok: &Tok) -> String {
         Tok::Name(n) => format!("name '{n}'"),
         Tok::Int(_) | Tok::Float(_) => "number".into(),
         Tok::Str(_) | Tok::FStr(_) => "string".into(),
+        Tok::Bytes(_) => "bytes".into(),
         Tok::Op(op) => format!("'{op}'"),
         Tok::Newline => "end of line".into(),
         Tok::Indent => "indent".into(),
@@ -1404,6 +1405,7 @@ impl Parser {
             Tok::Int(v) if *v < INT_LITERAL_MAX => Literal::Int(*v as i64),
             Tok::Float(f) => Literal::Float(*f),
             Tok::Str(_) | Tok::FStr(_) => return self.string_literals(),
+            Tok::Bytes(_) => return self.bytes_literals(),
             Tok::Op("(") => return self.parenthesised(),
             Tok::Op("[") => return self.list(),
             Tok::Op("{") => return self.braces(),
@@ -1632,6 +1634,7 @@ mod tests {
                 Literal::Int(i) => i.to_string(),
                 Literal::Float(f) => format!("{f:?}"),
                 Literal::Str(s) => format!("{s:?}"),
+                Literal::Bytes(b) => format!("b{b:?}"),
             },
             Expr::Name { id } => id.clone(),
             Expr::Attribute { value, attr } => format!("(. {} {attr})", show(value)),
@@ -1996,8 +1999,10 @@ mod tests {
         assert!(expr_err("'abc").contains("line 1, column 1: unterminated string literal"));
         assert!(expr_err("x = 'abc\n'").contains("unterminated string"));
         assert!(expr_err("'''abc\n\n").contains("unterminated triple-quoted string literal"));
-        assert!(expr_err("b'x'").contains("bytes literals are not supported"));
-        assert!(expr_err("Rb'x'").contains("bytes literals are not supported"));
+        // Expected: CPython's bytes for the same literals.
+        assert_eq!(expr("b'x\\xff' B\"\\n\""), "b[120, 255, 10]");
+        assert_eq!(expr("Rb'\\d'"), "b[92, 100]");
+        assert!(expr_err("b'x' 'y'").contains("cannot mix bytes and nonbytes literals"));
         assert!(expr_err(r"'\x4'").contains("truncated \\xXX escape"));
         assert!(expr_err(r"'\ud800'").contains("line 1, column 2: invalid \\uXXXX escape"));
         assert!(expr_err(r"'\N{DASH}'").contains("not supported"));

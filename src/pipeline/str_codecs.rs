@@ -1,14 +1,15 @@
 //! `str.encode(encoding, errors)` and `bytes.decode(encoding, errors)` for UTF-8, UTF-16,
 //! UTF-32 (each byte order, with or without a mark), ASCII, Latin-1 and Windows-1252, with the
 //! `strict`, `ignore`, `replace`, `backslashreplace` and `xmlcharrefreplace` handlers, with
-//! CPython 3.11's results and messages. A codec error is a `ValueError` (CPython's
-//! `UnicodeError` is one); an unknown encoding or handler is a `LookupError`, which anyscript
-//! raises as a `KeyError` (one too). The codecs themselves are `codec_units.rs`; which name
-//! means which is `codec_names.rs`.
+//! CPython 3.11's results and messages. A codec error is CPython's `UnicodeEncodeError` or
+//! `UnicodeDecodeError` (`unicode_errors.rs`); an unknown encoding or handler is a
+//! `LookupError`. The codecs themselves are `codec_units.rs`; which name means which is
+//! `codec_names.rs`.
 
 use super::Slot;
 use super::codec_names::{Named, codec_named};
 use super::codec_units::{byte_of, decode_until_error, encode_whole, read_mark, unencodable_reason};
+use super::unicode_errors::{decode_error, encode_error};
 use super::value_ops::{Text, text_slot, type_error, vname};
 use crate::error::{Error, ErrorKind, Result};
 use crate::{AnyView, Value};
@@ -48,7 +49,7 @@ fn handler_error(named: &Named, doing: &str, e: Error) -> Error {
 }
 
 fn unknown_handler(name: &str) -> Error {
-    Error::new(ErrorKind::Key, format!("unknown error handler name '{name}'"))
+    Error::new(ErrorKind::Lookup, format!("unknown error handler name '{name}'"))
 }
 
 /// The `encoding` and `errors` arguments, with CPython's argument errors.
@@ -66,11 +67,6 @@ fn codec_args(method: &str, args: &[AnyView<'_>]) -> Result<(Named, std::result:
     let encoding = text_arg(0, "encoding", "utf-8")?;
     let errors = text_arg(1, "errors", "strict")?;
     Ok((codec_named(&encoding)?, handler(&errors)))
-}
-
-/// How CPython's messages show a character: `'\xe9'`, `'\u20ac'`, `'\U0001f600'`.
-fn escaped(c: char) -> String {
-    format!("'{}'", escaped_bare(c))
 }
 
 /// `bytes()`, `bytes(n)`, `bytes(text, encoding[, errors])`, `bytes(iterable_of_ints)` and
@@ -144,13 +140,7 @@ fn encode_for(method: &str, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
             Ok(Handler::BackslashReplace) => run.iter().for_each(|&c| out.extend(escaped_bare(c).bytes())),
             Ok(Handler::XmlCharRefReplace) => run.iter().for_each(|&c| out.extend(format!("&#{};", c as u32).bytes())),
             Ok(Handler::Strict) => {
-                let range = if run.len() == 1 {
-                    format!("character {} in position {i}", escaped(run[0]))
-                } else {
-                    format!("characters in position {i}-{}", end - 1)
-                };
-                let reason = unencodable_reason(codec);
-                return Err(Error::value(format!("'{}' codec can't encode {range}: {reason}", codec.name())));
+                return Err(encode_error(codec.name(), &t.as_str(), (i, end), unencodable_reason(codec)));
             }
             Err(ref name) => return Err(handler_error(&named, "encoding", unknown_handler(name))),
         }
@@ -191,12 +181,7 @@ pub(crate) fn decode(data: &[u8], args: &[AnyView<'_>]) -> Result<Slot> {
                 return Err(handler_error(&named, "decoding", e));
             }
             Ok(Handler::Strict) => {
-                let range = if bad.end - bad.start == 1 {
-                    format!("byte 0x{:02x} in position {}", data[bad.start], bad.start)
-                } else {
-                    format!("bytes in position {}-{}", bad.start, bad.end - 1)
-                };
-                return Err(Error::value(format!("'{}' codec can't decode {range}: {}", codec.name(), bad.reason)));
+                return Err(decode_error(codec.name(), data, (bad.start, bad.end), bad.reason));
             }
             Err(ref name) => return Err(handler_error(&named, "decoding", unknown_handler(name))),
         }

@@ -55,6 +55,7 @@ impl Parser {
         loop {
             match self.peek() {
                 Tok::Str(s) => pieces.text.push_str(s),
+                Tok::Bytes(_) => return Err(self.error("cannot mix bytes and nonbytes literals")),
                 Tok::FStr(parts) => {
                     formatted = true;
                     let parts = parts.clone();
@@ -68,6 +69,20 @@ impl Parser {
             return Ok(text(pieces.text));
         }
         Ok(pieces.finish())
+    }
+
+    /// Adjacent bytes literals: one constant.
+    pub(super) fn bytes_literals(&mut self) -> Result<Expr> {
+        let mut all = Vec::new();
+        loop {
+            match self.peek() {
+                Tok::Bytes(b) => all.extend_from_slice(b),
+                Tok::Str(_) | Tok::FStr(_) => return Err(self.error("cannot mix bytes and nonbytes literals")),
+                _ => break,
+            }
+            self.bump();
+        }
+        Ok(Expr::Const { value: Literal::Bytes(all) })
     }
 
     fn f_parts(&mut self, parts: &[FPart], pieces: &mut Pieces) -> Result<()> {
