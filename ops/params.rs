@@ -9,8 +9,9 @@
 
 use crate::PackedFunc;
 use crate::error::Error;
+use crate::pipeline::ast::Keyword;
 use crate::pipeline::ast::Literal;
-use crate::pipeline::binding::{Params, bind};
+use crate::pipeline::binding::{Params, Source, bind};
 
 /// One op's parameters, as its Python function declares them.
 pub struct OpParams {
@@ -253,7 +254,7 @@ pub fn op_params(name: &str) -> Option<&'static OpParams> {
 /// which has not been through the binding a compiled call gets).
 pub fn check_count(name: &str, n: usize) -> crate::Result<()> {
     let op = op_params(name).expect("the op is declared in OP_PARAMS");
-    bind(&op.binding(), n, &[]).map(|_| ())
+    op.bind(n, &[]).map(|_| ())
 }
 
 /// Op `f` as a value a script passes around (`bisect.bisect_left` not called where it is
@@ -270,10 +271,30 @@ pub fn as_value(name: &str, f: PackedFunc) -> PackedFunc {
 /// CPython's error for `n` positional arguments to `op`, if they are too many: the binding a
 /// compiled call gets, with no keywords.
 fn too_many(op: &OpParams, n: usize) -> Option<Error> {
-    (n > op.positional).then(|| bind(&op.binding(), n, &[]).err()).flatten()
+    (n > op.positional).then(|| op.bind(n, &[]).err()).flatten()
 }
 
 impl OpParams {
+    /// The source of each parameter for a call with `positional` positional arguments and
+    /// `keywords`, or CPython's error. `random`'s functions are methods (the module's are bound
+    /// to its hidden generator), whose `self` CPython counts in a wrong count's message.
+    pub(crate) fn bind(&self, positional: usize, keywords: &[Keyword]) -> crate::Result<Vec<Source>> {
+        if !self.op.starts_with("random.") {
+            return bind(&self.binding(), positional, keywords);
+        }
+        let names: Vec<&str> = std::iter::once("self").chain(self.names.iter().copied()).collect();
+        let with_self = Params { names: &names, positional: self.positional + 1, ..self.binding() };
+        let sources = bind(&with_self, positional + 1, keywords)?;
+        Ok(sources[1..]
+            .iter()
+            .map(|s| match *s {
+                Source::Positional(i) => Source::Positional(i - 1),
+                Source::Default(i) => Source::Default(i - 1),
+                keyword => keyword,
+            })
+            .collect())
+    }
+
     /// The parameters as [`bind`] takes them.
     pub(crate) fn binding(&self) -> Params<'static> {
         Params {

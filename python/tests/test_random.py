@@ -339,6 +339,21 @@ def test_distribution_errors_equal_cpython():
     check_all(distribution_errors, [(i,) for i in range(23)])
 
 
+def wrong_counts(case):
+    # CPython counts a method's `self` in these messages; `k` and `cum_weights` are keyword-only.
+    r = random.Random(1)
+    calls = [lambda: r.choices([1], [1], [1], 2, k=1), lambda: r.choices([1], [1], [1], 2),
+             lambda: random.choices([1], [1], [1], 2), lambda: r.randint(1, 2, 3), lambda: r.sample([1], 1, 2, 3),
+             lambda: r.choices([1], self=1), lambda: r.gauss(1, 2, 3, 4), lambda: random.gauss(1, 2, 3, 4),
+             lambda: r.choices(), lambda: r.randint(1), lambda: r.uniform(1, 2, 3, b=5),
+             lambda: r.triangular(1, 2, 3, 4, mode=1), lambda: r.choices([1, 2], None, None, k=3)]
+    return calls[case]()
+
+
+def test_wrong_argument_counts_equal_cpython():
+    check_all(wrong_counts, [(i,) for i in range(13)])
+
+
 def test_gamma_beta_and_von_mises_draw_what_cpython_draws():
     check_all(shape_draws, [(seed,) for seed in range(200)])
 

@@ -1443,7 +1443,12 @@ impl<'a> FnCompiler<'a> {
                 }
                 let method = Method::from_name(attr)
                     .ok_or_else(|| err(line, ErrorKind::Key, format!("unknown method '{attr}'")))?;
-                if !keywords.is_empty() {
+                // A `random.Random` method binds its positional arguments as Python's does too
+                // (`r.choices(pop, w, cw, 2)` is CPython's TypeError: `k` is keyword-only).
+                let spread = args.iter().any(|a| matches!(a, Expr::Starred { .. }));
+                let random = crate::ops::random::RandomFn::of_method(method).is_some()
+                    && crate::ops::params::op_params(&format!("random.{attr}")).is_some();
+                if !keywords.is_empty() || (random && !spread) {
                     return self.call_method_keywords(method, value, args, keywords, dst);
                 }
                 if method == Method::Sort && !args.is_empty() {

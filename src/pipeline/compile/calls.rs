@@ -302,7 +302,11 @@ impl FnCompiler<'_> {
                 return self.raise_when_called(args, keywords, crate::Error::new(ErrorKind::Type, message), dst);
             }
         };
-        let sources = match bind(&spec, args.len(), keywords) {
+        let bound = match random_op {
+            Some(op) => op.bind(args.len(), keywords),
+            None => bind(&spec, args.len(), keywords),
+        };
+        let sources = match bound {
             Ok(sources) => sources,
             // As CPython, a wrong call raises where it runs, once the method is found.
             Err(e) => return self.raise_when_called(args, keywords, e, dst),
@@ -331,7 +335,7 @@ impl FnCompiler<'_> {
             return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
         };
         let f = crate::func::registry().get(name).map_err(|e| err(line, e.kind(), e.message()))?;
-        let sources = match bind(&op.binding(), args.len(), keywords) {
+        let sources = match op.bind(args.len(), keywords) {
             Ok(sources) => sources,
             // As CPython, a wrong call raises where it runs (a pipeline's step, where it loads).
             Err(e) => return self.raise_when_called(args, keywords, e, dst),
