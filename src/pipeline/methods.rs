@@ -82,7 +82,7 @@ methods! {
     Weibullvariate => "weibullvariate", Vonmisesvariate => "vonmisesvariate", Gammavariate => "gammavariate",
     Betavariate => "betavariate",
     Appendleft => "appendleft", Popleft => "popleft", Extendleft => "extendleft", Rotate => "rotate",
-    BitLength => "bit_length", BitCount => "bit_count", IsInteger => "is_integer",
+    BitLength => "bit_length", BitCount => "bit_count", IsInteger => "is_integer", Hex => "hex",
 }
 
 /// The receiver types that have methods.
@@ -195,6 +195,12 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Str, Translate) => (1, 1),
         (Recv::Str, Maketrans) => (1, 3),
         (Recv::Str, Encode) | (Recv::Bytes, Decode) => (0, 2),
+        (Recv::Bytes, Find | Rfind | Index | Rindex | Count | Startswith | Endswith) => (1, 3),
+        (Recv::Bytes, Split | Rsplit | Hex) => (0, 2),
+        (Recv::Bytes, Strip | Lstrip | Rstrip) => (0, 1),
+        (Recv::Bytes, Replace) => (2, 3),
+        (Recv::Bytes, Join) => (1, 1),
+        (Recv::Bytes, Lower | Upper | Isdigit | Isalpha | Isalnum | Isspace | Islower | Isupper | Isascii) => (0, 0),
         (Recv::List, Append | Extend | Remove | Count) => (1, 1),
         (Recv::List, Insert) => (2, 2),
         (Recv::List | Recv::Tuple, Index) => (1, 3),
@@ -253,7 +259,9 @@ impl Method {
     /// for one that several types have (`pop`), whose receiver is known only at run time.
     pub fn qualified_name(self) -> String {
         // `str.split` stays its name beside `Pattern.split`.
-        let core = |r: &Recv| !matches!(r, Recv::Pattern | Recv::Match) || spec(self, Recv::Str).is_none();
+        // And a str method's name stays `str.x` beside bytes' method of the same name.
+        let core =
+            |r: &Recv| !matches!(r, Recv::Pattern | Recv::Match | Recv::Bytes) || spec(self, Recv::Str).is_none();
         let mut types = Recv::ALL.into_iter().filter(|&r| spec(self, r).is_some()).filter(core);
         match (types.next(), types.next()) {
             (Some(only), None) => format!("{}.{}", only.name(), self.name()),
@@ -306,7 +314,10 @@ pub fn call_method(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>]) -> Re
         Recv::Dict if method == Method::Get => dict_get(dict_obj(v).expect("a dict"), args),
         Recv::Dict => dict_method(method, dict_of(v).expect("a dict"), args),
         Recv::Set => super::set_ops::set_method(method, super::set_ops::set_of(v).expect("a set"), args),
-        Recv::Bytes => super::str_codecs::decode(super::str_codecs::bytes_of(v).expect("bytes"), args),
+        Recv::Bytes if method == Method::Decode => {
+            super::str_codecs::decode(super::str_codecs::bytes_of(v).expect("bytes"), args)
+        }
+        Recv::Bytes => super::bytes_methods::call(method, super::str_codecs::bytes_of(v).expect("bytes"), args),
         Recv::Pattern => regex_method(method, v, args),
         Recv::Match => match_method(method, v, args),
         Recv::Counter => counter_method(method, v, args),
@@ -922,7 +933,7 @@ fn join(t: Text<'_>, iterable: &AnyView<'_>) -> Result<Slot> {
 
 /// Calls `f` with each piece `str.join` joins (and its index): a list's or a tuple's items, a
 /// str's characters, a dict's keys, a set's or a deque's items.
-fn for_each_join_piece(it: Value<'_>, f: &mut dyn FnMut(usize, Value<'_>) -> Result<()>) -> Result<()> {
+pub(super) fn for_each_join_piece(it: Value<'_>, f: &mut dyn FnMut(usize, Value<'_>) -> Result<()>) -> Result<()> {
     if let Some(l) = seq_obj(it) {
         l.with_items(|xs| xs.iter().enumerate().try_for_each(|(i, x)| f(i, x.value())))
     } else if let Some(src) = Text::of(it) {

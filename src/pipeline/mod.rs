@@ -10,6 +10,7 @@ pub mod batch;
 pub(crate) mod binding;
 mod builtin_numbers;
 pub mod builtins;
+mod bytes_methods;
 pub(crate) mod char_marks;
 mod codec_names;
 mod codec_units;
