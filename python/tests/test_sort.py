@@ -10,7 +10,7 @@ import random
 
 import anyproc
 import pytest
-from test_formatting import outcome
+from test_formatting import check_all, outcome
 
 
 def sort_in_place(xs, rev):
@@ -103,3 +103,30 @@ def test_sorting_rows_matches_cpython(fn):
         xs, rev = random_rows(rng), rng.random() < 0.4
         want, got = outcome(fn, [list(r) for r in xs], rev), outcome(ours, [list(r) for r in xs], rev)
         assert same(list(want), list(got)), (xs, rev, want, got)
+
+
+def sort_reading_itself(given, which):
+    # CPython empties the list while it sorts: the key function sees it so.
+    words = list(given)
+
+    def seen_len(w):
+        return [len(words), len(w)]
+
+    def grows(w):
+        words.append(w)
+        return len(w)
+
+    def indexes(w):
+        return words[0]
+
+    key = [seen_len, grows, indexes][which]
+    try:
+        words.sort(key=key)
+    except (ValueError, IndexError) as e:
+        return [type(e).__name__, str(e), words]
+    return words
+
+
+def test_a_key_function_sees_the_list_empty_as_in_cpython():
+    lines = ["héllo wörld", "hello", "3.25", "a"]
+    check_all(sort_reading_itself, [(list(lines), which) for which in range(3)] + [([], 1), (["x"], 1)])

@@ -88,11 +88,19 @@ pub fn call_keyed(call: Keyed, args: &[AnyView<'_>]) -> Result<Slot> {
             let mut l = list_of(list.value()).expect("checked to be a list");
             let reverse = c_int_arg(reverse)? != 0;
             // A failed comparison leaves the list as far as the sort got, as CPython's does.
+            // CPython empties the list while it sorts: a key function sees it empty, and one that
+            // adds to it fails the sort ("list modified during sort"), its additions dropped.
             let mut items = l.to_vec();
+            l.clear();
             let sorted = sort_keyed(&mut items, *key, reverse);
+            let modified = !l.is_empty();
             l.clear();
             l.extend(items);
-            sorted.map(|()| Slot::default())
+            sorted?;
+            if modified {
+                return Err(crate::Error::value("list modified during sort"));
+            }
+            Ok(Slot::default())
         }
         (Keyed::Extreme { max, has_default }, [key, default, rest @ ..]) => {
             extreme(max, *key, has_default.then_some(*default), rest)
