@@ -149,8 +149,9 @@ fn encode_for(method: &str, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
     Ok(Slot::from_bytes(&out))
 }
 
-/// `\xe9`, `\u20ac`, `\U0001f600`: the `backslashreplace` handler's text for a character.
-fn escaped_bare(c: char) -> String {
+/// `\xe9`, `\u20ac`, `\U0001f600`: the `backslashreplace` handler's text for a character,
+/// and how a codec error's message shows one it could not encode.
+pub(crate) fn escaped_bare(c: char) -> String {
     match c as u32 {
         n if n < 0x100 => format!("\\x{n:02x}"),
         n if n < 0x10000 => format!("\\u{n:04x}"),

@@ -4,6 +4,7 @@
 //! and `e.reason` read, and its message is the one CPython's `__str__` makes of them.
 
 use super::exception_value::{Exception, exception_of};
+use super::str_codecs::escaped_bare;
 use super::value_ops::{Text, index_arg, type_error, vname};
 use crate::error::{Error, ErrorKind, Result};
 use crate::{AnyValue, AnyView, Value};
@@ -81,21 +82,12 @@ fn made_of(kind: ErrorKind, args: Vec<AnyValue>) -> Result<Exception> {
         }
         (_, object) => match Text::of(object).and_then(|t| t.chars().nth(start as usize)).filter(|_| one) {
             Some(c) => {
-                format!("'{encoding}' codec can't encode character '{}' in position {start}: {reason}", escape(c))
+                format!("'{encoding}' codec can't encode character '{}' in position {start}: {reason}", escaped_bare(c))
             }
             None => format!("'{encoding}' codec can't encode characters in position {start}-{}: {reason}", end - 1),
         },
     };
     Ok(Exception::with_args(kind, message, args))
-}
-
-/// `\xe9`, `\u20ac`, `\U0001f600`: how CPython's message shows a character it could not encode.
-fn escape(c: char) -> String {
-    match c as u32 {
-        n if n <= 0xff => format!("\\x{n:02x}"),
-        n if n <= 0xffff => format!("\\u{n:04x}"),
-        n => format!("\\U{n:08x}"),
-    }
 }
 
 /// `e.attr` of a codec error `x`, when `attr` is one of its five fields.
