@@ -178,6 +178,10 @@ pub(super) fn sub(c: &Arc<Compiled>, repl: &Replacement, text: &str, limit: Opti
                 t.expand(text, &spans, &mut out);
                 pieces += 1;
             }
+            Replacement::Bytes => {
+                let message = format!("sequence item {pieces}: expected str instance, bytes found");
+                return Err(Error::new(ErrorKind::Type, message));
+            }
             Replacement::Func(f) => {
                 let (n, shared) = shared.as_ref().expect("made for a function");
                 let m = new_match(c, shared, (0, *n), spans);
@@ -217,6 +221,12 @@ pub(super) fn replacement(c: &Compiled, repl: &AnyView<'_>) -> Result<Replacemen
     if let Some(f) = <crate::PackedFunc as crate::FromAny>::from_value(v) {
         return Ok(Replacement::Func(f));
     }
+    if let Value::Bytes(_) = v {
+        return Ok(Replacement::Bytes);
+    }
+    // Neither text nor callable: CPython hands it to its template parser, whose cache hashes it
+    // first and which then decodes it.
+    crate::pipeline::value_ops::check_hashable(v)?;
     let ty = crate::pipeline::value_ops::vname(v);
-    Err(Error::new(ErrorKind::Type, format!("expected str instance, {ty} found")))
+    Err(Error::new(ErrorKind::Type, format!("decoding to str: need a bytes-like object, {ty} found")))
 }

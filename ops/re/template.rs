@@ -13,6 +13,9 @@ pub(super) enum Replacement {
     Template(Template),
     /// A function called with the match object.
     Func(PackedFunc),
+    /// Bytes: CPython takes them as a literal and fails when it joins the first one into the
+    /// str result (a text without a match comes back unchanged).
+    Bytes,
 }
 
 /// A parsed template: literal text and group references.

@@ -150,7 +150,8 @@ def test_format_spec_mini_language_matches_cpython():
     # Every value with every type code once, and specs CPython parses at its limits.
     cases += [(v, t) for v in values for t in list("bcdoxXneEfFgG%s") + ["", ">", "=", "0", "z", ".", ",", "_"]]
     cases += [(5, "99999999999999999999"), (5.0, ".99999999999999999999f"), (1e300, ".400f"), (0.1, ".30"),
-              (2.0, ".2147483648f"), ("x", ".2147483648"), (1, "\x00<5"), (True, ""), (None, ""), (1, "{<5")]
+              (2.0, ".2147483648f"), ("x", ".2147483648"), (1, "\x00<5"), (True, ""), (None, ""), (1, "{<5"),
+              (1, None), (1, 5), (1, b"d")]
     check_all(fmt, cases)
     check_all(fmt_default, [(v,) for v in values])
 

@@ -169,3 +169,17 @@ def test_text_front_end():
     t = "héllo  wörld\tx"
     ws = re.compile(r"\s+", re.I | re.M)
     assert f(t) == [ws.sub(" ", t), re.findall(r"\w+", t, flags=re.A), re.I, ws.split(t, maxsplit=1)]
+
+
+def replacement_errors(repl, text):
+    return [re.sub("a", repl, text), re.subn("a", repl, text), re.compile("a").sub(repl, text)]
+
+
+def test_a_replacement_neither_text_nor_callable_fails_as_in_cpython():
+    # CPython checks the replacement before the text; bytes fail when the first is joined in.
+    ours = anyproc.script(replacement_errors)
+    for repl in [1, 1.5, None, [1], {}, (1,), b"x", b"", "x"]:
+        for text in ["", "b", "ab", "bab", 5]:
+            want, got = outcome(replacement_errors, repl, text), outcome(ours, repl, text)
+            # anyproc's message names the op it comes from.
+            assert (got[0], re.sub(r"^re\.\w+: ", "", str(got[1]))) == (want[0], str(want[1])), (repl, text)

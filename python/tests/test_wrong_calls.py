@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import unicodedata
 
-from test_formatting import check_all
+from test_formatting import check_all, check_source
 
 # How many wrong calls `wrong_call` makes (its `which` selects one; any other runs clean).
 N_WRONG_CALLS = 36
@@ -129,3 +129,68 @@ def sort_in_a_branch(words, by_length):
 
 def test_a_wrong_call_in_a_branch_not_taken_compiles():
     check_all(sort_in_a_branch, [(["bb", "a", "ccc"], True), (["bb", "a"], False), ([], True)])
+
+
+# A method's wrong count is worded as CPython words it for that method, which depends on how the
+# method reads its arguments: `split() takes at most 2 arguments (3 given)` (keywords),
+# `find() takes at least 1 argument (0 given)` (`PyArg_ParseTuple`), `center expected at least 1
+# argument, got 0` (positional only), `Counter.total() takes 1 positional argument but 2 were
+# given` (written in Python), and dict's methods of a Counter are `dict.x`.
+RECEIVERS = {
+    "str": "'ab'", "bytes": "b'ab'", "list": "[1]", "tuple": "(1,)", "dict": "{1: 2}", "set": "{1}",
+    "Counter": "collections.Counter('ab')", "defaultdict": "collections.defaultdict(int)",
+    "OrderedDict": "collections.OrderedDict([('a', 1)])", "deque": "collections.deque([1])", "Pattern": "re.compile('a')", "Match": "re.match('a', 'a')",
+}
+METHODS = {
+    "str": "find rfind index rindex count startswith endswith split rsplit splitlines expandtabs encode center zfill "
+           "partition replace strip join translate lower format_map removeprefix",
+    "bytes": "find count endswith split rsplit splitlines expandtabs decode hex translate center ljust zfill partition "
+             "rpartition removesuffix title swapcase istitle replace join strip",
+    "list": "sort append insert pop index count copy",
+    "tuple": "index count",
+    "dict": "get pop setdefault popitem keys update copy clear",
+    "set": "add pop union issubset",
+    "Counter": "most_common update subtract copy elements total clear items get pop",
+    "defaultdict": "copy clear get",
+    "OrderedDict": "move_to_end pop popitem setdefault keys copy",
+    "deque": "append pop rotate index insert",
+    "Pattern": "search match fullmatch findall finditer split sub subn",
+    "Match": "group groups groupdict start span",
+}
+
+
+def method_count_source():
+    lines = ["def receiver(kind):"]
+    for kind, expr in RECEIVERS.items():
+        lines.append(f"    if kind == {kind!r}:\n        return {expr}")
+    names = sorted({m for ms in METHODS.values() for m in ms.split()})
+    for name in names:
+        # Only the errors: a result (a dict view) would not cross to Python as CPython's.
+        lines.append(f"def call_{name}(kind, args):\n    x = receiver(kind)\n    try:\n        x.{name}(*args)\n"
+                     f"    except TypeError as e:\n        return str(e)\n    return 'ok'")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_methods_wrong_count_is_worded_as_cpython_words_it():
+    import collections
+    import re
+
+    modules = {"re": re, "collections": collections}
+    source = method_count_source()
+    for kind, methods in METHODS.items():
+        for name in methods.split():
+            check_source(source, f"call_{name}", [(kind, [1] * n) for n in range(5)], modules)
+
+
+def test_bytes_class_methods_count_as_cpython():
+    def class_methods(n):
+        args = [b"ab"] * n
+        out = []
+        for f in [bytes.fromhex, bytes.maketrans, str.maketrans, dict.fromkeys]:
+            try:
+                out.append(f(*args))
+            except (TypeError, ValueError) as e:
+                out.append(str(e))
+        return out
+
+    check_all(class_methods, [(n,) for n in range(4)])

@@ -1,14 +1,18 @@
 //! The methods of `bytes` besides `decode` (`str_codecs.rs`): `find`, `rfind`, `index`,
 //! `rindex`, `count`, `startswith`, `endswith`, `split`, `rsplit`, `strip`, `lstrip`, `rstrip`,
 //! `replace`, `join`, `lower`, `upper`, `isdigit`/`isalpha`/`isalnum`/`isspace`/`islower`/
-//! `isupper`/`isascii` and `hex`, with CPython 3.11's results and errors.
+//! `isupper`/`isascii` and `hex` here, with CPython 3.11's results and errors; the padding and
+//! the other case changes in `bytes_layout.rs`, and the partitions, lines, translation and hex
+//! parsing in `bytes_pieces.rs`.
 //!
 //! Rationale: bytes are ASCII to these methods, as to CPython's: only ASCII letters change case,
 //! and the whitespace that `split()` and `strip()` take away is `b' \t\n\r\x0b\x0c'`.
 
 use super::Slot;
+use super::bytes_layout;
+use super::bytes_pieces;
 use super::methods::{Method, adjust_indices, for_each_join_piece, opt_index};
-use super::value_ops::{index_arg, type_error, vname};
+use super::value_ops::{MAX_RESULT_BYTES, index_arg, type_error, vname};
 use crate::error::{Error, Result};
 use crate::{AnyValue, AnyView, List, Value};
 
@@ -24,12 +28,23 @@ pub(crate) fn call(m: Method, b: &[u8], args: &[AnyView<'_>]) -> Result<Slot> {
         Method::Lower => Slot::from_bytes(&b.to_ascii_lowercase()),
         Method::Upper => Slot::from_bytes(&b.to_ascii_uppercase()),
         Method::Hex => hex(b, args)?,
+        Method::Center | Method::Ljust | Method::Rjust => bytes_layout::justify(m, b, args)?,
+        Method::Zfill => bytes_layout::zfill(b, &args[0])?,
+        Method::Expandtabs => bytes_layout::expandtabs(b, args.first())?,
+        Method::Title | Method::Capitalize | Method::Swapcase => bytes_layout::change_case(m, b),
+        Method::Istitle => Slot::from_bool(bytes_layout::is_title(b)),
+        Method::Partition | Method::Rpartition => bytes_pieces::partition(m, b, &args[0])?,
+        Method::Removeprefix | Method::Removesuffix => bytes_pieces::remove_affix(m, b, &args[0])?,
+        Method::Splitlines => bytes_pieces::splitlines(b, args.first())?,
+        Method::Translate => bytes_pieces::translate(b, args)?,
+        Method::Maketrans => bytes_pieces::maketrans(args)?,
+        Method::Fromhex => bytes_pieces::fromhex(&args[0])?,
         _ => Slot::from_bool(test(m, b)),
     })
 }
 
 /// The bytes of `x`, or CPython's TypeError for what is not bytes-like.
-fn bytes_arg<'v>(x: Value<'v>) -> Result<&'v [u8]> {
+pub(crate) fn bytes_arg<'v>(x: Value<'v>) -> Result<&'v [u8]> {
     match x {
         Value::Bytes(b) => Ok(b),
         _ => Err(type_error(format!("a bytes-like object is required, not '{}'", vname(x)))),
@@ -240,9 +255,15 @@ fn replace(b: &[u8], args: &[AnyView<'_>]) -> Result<Slot> {
     Ok(Slot::from_bytes(&out))
 }
 
-/// Room for `more` bytes in a result, or a `MemoryError` when there is none.
-fn grow(out: &mut Vec<u8>, more: usize) -> Result<()> {
-    out.try_reserve(more).map_err(|_| Error::out_of_memory("bytes result", out.len().saturating_add(more)))
+/// Room for `more` bytes in a result, or a `MemoryError` when there is none. Past
+/// `MAX_RESULT_BYTES` none is asked for: overcommit would grant it, and filling it would get
+/// the process killed (`b"a".center(2**40)`).
+pub(crate) fn grow(out: &mut Vec<u8>, more: usize) -> Result<()> {
+    let total = out.len().saturating_add(more);
+    if total > MAX_RESULT_BYTES || out.try_reserve(more).is_err() {
+        return Err(Error::out_of_memory("bytes result", total));
+    }
+    Ok(())
 }
 
 /// `sep.join(iterable)`: every item bytes.
@@ -274,6 +295,10 @@ fn hex(b: &[u8], args: &[AnyView<'_>]) -> Result<Slot> {
     let Some(sep) = args.first().map(|a| a.value()) else { return Ok(Slot::from_text(&digits(b))) };
     // CPython reads `bytes_per_sep` first.
     let per = args.get(1).map(index_arg).transpose()?.unwrap_or(1);
+    // `hex(bytes_per_sep=2)` binds `sep` to None: no separator, as CPython leaves it unset.
+    if matches!(sep, Value::None) && args.len() == 2 {
+        return Ok(Slot::from_text(&digits(b)));
+    }
     let sep: Vec<u8> = match sep {
         Value::Bytes(s) => s.to_vec(),
         other => match super::value_ops::Text::of(other) {

@@ -7,7 +7,7 @@
 //! (`pop`, `setdefault`, `update`, `fromkeys`) check their arguments as Argument Clinic does.
 
 use super::Slot;
-use super::methods::{Method, fromkeys};
+use super::methods::{Method, fromkeys, keywords_count_error};
 use super::value_ops::{check_hashable, dict_obj, dict_of, iter_items, key_error, truthy, type_error, value_error};
 use crate::container::DictKind;
 use crate::{AnyValue, AnyView, Dict, Result, Tuple, Value};
@@ -55,24 +55,18 @@ fn update(d: &mut Dict, src: Value<'_>) -> Result<()> {
 /// The argument counts of the methods OrderedDict defines with Argument Clinic, checked with
 /// its messages; `None` for a method whose count the dict's check covers.
 pub(crate) fn check_arity(method: Method, n: usize) -> Option<Result<()>> {
-    let (max, required) = match method {
-        Method::Pop | Method::Setdefault | Method::MoveToEnd => (2, Some("key")),
-        Method::Fromkeys => (2, Some("iterable")),
-        Method::Popitem => (1, None),
+    let (names, required): (&[&str], usize) = match method {
+        Method::Pop | Method::Setdefault => (&["key", "default"], 1),
+        Method::MoveToEnd => (&["key", "last"], 1),
+        Method::Fromkeys => (&["iterable", "value"], 1),
+        Method::Popitem => (&["last"], 0),
         Method::Update if n > 1 => {
             return Some(Err(type_error(format!("update() takes at most 1 positional argument ({n} given)"))));
         }
         _ => return None,
     };
-    let name = method.name();
-    Some(match required {
-        Some(param) if n == 0 => Err(type_error(format!("{name}() missing required argument '{param}' (pos 1)"))),
-        _ if n > max => {
-            let s = if max == 1 { "" } else { "s" };
-            Err(type_error(format!("{name}() takes at most {max} argument{s} ({n} given)")))
-        }
-        _ => Ok(()),
-    })
+    let fits = (required..=names.len()).contains(&n);
+    Some(if fits { Ok(()) } else { Err(keywords_count_error(method.name(), names, required, 0, n)) })
 }
 
 /// A method OrderedDict defines itself, on `d`; `None` for one it takes from dict.

@@ -41,6 +41,9 @@ fn method_params(m: Method) -> Option<KeywordParams> {
         Method::Encode | Method::Decode => (&["encoding", "errors"], 0, &CODEC_DEFAULTS[..]),
         Method::Splitlines => (&["keepends"], 0, &[]),
         Method::Expandtabs => (&["tabsize"], 0, &[]),
+        // bytes' (`sep` left unset when only `bytes_per_sep` is given: `hex` reads a None filler so).
+        Method::Hex => (&["sep", "bytes_per_sep"], 0, &[Literal::None]),
+        Method::Translate => (&["", "delete"], 1, &[]),
         // A compiled pattern's (`str.split`'s names serve `Pattern.split(string, maxsplit)`).
         Method::Sub | Method::Subn => (&["repl", "string", "count"], 2, &[]),
         Method::Search | Method::Match | Method::Fullmatch | Method::Findall | Method::Finditer => {
@@ -277,7 +280,8 @@ impl FnCompiler<'_> {
         let name = m.name();
         if m == Method::Sort {
             if !args.is_empty() {
-                return self.raise_after_receiver(obj, m, args, keywords, super::SORT_POSITIONAL, dst);
+                let message = crate::pipeline::methods::sort_positional(args.len() + keywords.len());
+                return self.raise_after_receiver(obj, m, args, keywords, &message, dst);
             }
             return self.keyed(Keyed::Sort, name, &[], Some(obj), keywords, dst);
         }
