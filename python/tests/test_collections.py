@@ -186,3 +186,52 @@ def test_ties_keep_first_seen_order(fn):
     lines = ["b a c", "c b a", "a"]
     assert anyproc.script(fn)(lines if fn is vocabulary else " ".join(lines).split()) == fn(
         lines if fn is vocabulary else " ".join(lines).split())
+
+
+def keyword_entries(words, which):
+    log = []
+
+    def note(x):
+        log.append(x)
+        return x
+
+    try:
+        if which == 0:
+            made = Counter(note(words), the=note(100), zzz=note(-1))
+        elif which == 1:
+            made = collections.OrderedDict(note([(w, len(w)) for w in words]), first=note(0))
+        elif which == 2:
+            made = defaultdict(note(list), note({w: [w] for w in words}), extra=note([1]))
+        elif which == 3:
+            made = defaultdict(default_factory=note(int))
+        elif which == 4:
+            made = Counter(iterable=note(words))
+        elif which == 5:
+            made = Counter(note(5), a=note(1))
+        elif which == 6:
+            made = collections.OrderedDict(note(words), note(words), a=note(1))
+        elif which == 7:
+            made = Counter(note(words))
+            made.update(note(words[:3]), the=note(2), zzz=note(3))
+            made.subtract(note(words[1:4]), the=note(50))
+        elif which == 8:
+            made = Counter(note(words))
+            made.update(note(words), note(words), a=note(1))
+        elif which == 9:
+            made = {w: 0 for w in words}
+            made.update(note(words[:0]), the=note(7))
+            made.subtract(a=note(1))
+        else:
+            made = collections.OrderedDict(a=note(1))
+            made.update(note([("b", 2)]), note([]), c=note(3))
+        return [made, log]
+    except (TypeError, AttributeError, ValueError) as e:
+        return [type(e).__name__, str(e), log]
+
+
+def test_keyword_entries_of_mappings_equal_cpython():
+    # `Counter(x, k=v)`, `OrderedDict(x, k=v)`, `defaultdict(f, x, k=v)`, `c.update(x, k=v)` and
+    # `c.subtract(x, k=v)`: the keywords are entries (a Counter adds them), every argument is
+    # evaluated before the call, and a wrong call is the type's own error.
+    words = [line.split()[:6] for line in corpus_lines(40)[::8] if line.split()]
+    check_all(keyword_entries, [(w, which) for w in words[:3] for which in range(11)])

@@ -831,7 +831,26 @@ class Gen:
         """A bytes value (there are none but encode()'s), now and then cut by a slice, so that a
         decode meets a sequence cut short."""
         b = f"{self.expr('str', d - 1)}.encode({self.codec_args(True)})"
+        if self.r.random() < 0.3:
+            b = self.bytes_method(b)
         return f"{b}[{self.slice()}]" if self.r.random() < 0.3 else b
+
+    def bytes_method(self, b: str) -> str:
+        """A bytes method that gives bytes, applied to `b`, its arguments now and then wrong (a
+        str for bytes, a fill of two bytes, a table of the wrong length)."""
+        r = self.r
+        small = lambda: r.choice(["0", "1", "3", "8", "-2", "True", "'3'", "2.0"])  # noqa: E731
+        other = lambda: r.choice(["b''", "b' '", "b'a'", "b'e '", "b'\\xc3'", "b'TH'", "'a'", "None", "1"])  # noqa: E731
+        fill = r.choice(["", ", b'*'", ", b''", ", b'ab'", ", '*'", ", None"])
+        return r.choice([
+            f"{b}.{r.choice(['center', 'ljust', 'rjust'])}({small()}{fill})", f"{b}.zfill({small()})",
+            f"{b}.expandtabs({r.choice(['', small()])})", f"{b}.{r.choice(['title', 'capitalize', 'swapcase'])}()",
+            f"{b}.{r.choice(['removeprefix', 'removesuffix'])}({other()})", f"{b}.translate(None, {other()})",
+            f"{b}.translate(bytes.maketrans({other()}, {other()}))", f"{b}.{r.choice(['partition', 'rpartition'])}"
+            f"({other()})[{r.choice(['0', '2', '-1'])}]", f"{b}.splitlines({r.choice(['', 'True', '0'])})"
+            f"[{r.choice(['0', '-1'])}]", f"bytes.fromhex({b}.hex({r.choice(['', repr(' '), repr(':')])}))",
+            f"{b}.{r.choice(['center', 'partition', 'title', 'zfill'])}({', '.join(small() for _ in range(r.choice([0, 2, 3])))})",
+        ])
 
     def codec_expr(self, kind: str, d: int) -> str:
         """str.encode and bytes.decode: a round trip, a length, a byte, the bytes listed, compared,
@@ -2574,6 +2593,15 @@ KNOWN_BUGS: List[KnownBug] = [
 # Bugs the differential test found and that are fixed: each reproduction must now agree with
 # CPython (a regular test), and the random test no longer excuses their instances.
 FIXED_BUGS: List[KnownBug] = [
+    # Found and fixed on 2026-11-28 (twenty-seventh session), seed 2703: map() and filter() run as
+    # generator expressions, whose loop iterated a set display of constants as the frozenset
+    # CPython's optimizer folds it into there; map() takes the set the display builds.
+    KnownBug("map-over-constant-set-display-order", "map(f, {consts}) iterated the folded frozenset's order, "
+             "where CPython maps over the built set, whose order differs when hashes collide",
+             "def f():\n    return [list(map(str, {-2.5, 5, 2305843009213693953, 2.0, 8, -2})),\n"
+             "            list(filter(None, {-2.5, 5, 2305843009213693953, 2.0, 8, -2}))]\n",
+             (),
+             lambda cp, ap: False),
     # Found and fixed on 2026-11-27 (seventeenth session), seed 2101: a lambda in a comprehension's
     # first iterable reads the comprehension's variable, which to CPython is a global there.
     KnownBug("lambda-reads-comprehension-variable", "a lambda made outside a comprehension that reads the "

@@ -28,6 +28,7 @@ mod expressions;
 mod generators;
 mod lazy_generators;
 mod loops;
+mod mapping_keywords;
 mod nested;
 mod raising;
 mod shaped;

@@ -288,8 +288,8 @@ impl FnCompiler<'_> {
         if m == Method::Format {
             return self.format_keywords(obj, args, keywords, dst);
         }
-        if m == Method::Update {
-            return self.update_keywords(obj, args, keywords, dst);
+        if matches!(m, Method::Update | Method::Subtract) {
+            return self.fill_keywords(m, obj, args, keywords, dst);
         }
         let obj = self.expr(obj, None)?;
         // Python finds the method before it evaluates the arguments.
@@ -335,10 +335,14 @@ impl FnCompiler<'_> {
         if let Some(star) = crate::ops::star_params::star_op(name) {
             return self.call_star_op(star, args, keywords, dst);
         }
+        let f = crate::func::registry().get(name).map_err(|e| err(line, e.kind(), e.message()));
+        if super::mapping_keywords::MAPPING_CONSTRUCTORS.contains(&name) {
+            return self.mapping_with_keywords(name, f?, args, keywords, dst);
+        }
         let Some(op) = crate::ops::params::op_params(name) else {
             return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
         };
-        let f = crate::func::registry().get(name).map_err(|e| err(line, e.kind(), e.message()))?;
+        let f = f?;
         let sources = match op.bind(args.len(), keywords) {
             Ok(sources) => sources,
             // As CPython, a wrong call raises where it runs (a pipeline's step, where it loads).
@@ -443,7 +447,7 @@ impl FnCompiler<'_> {
     }
 
     /// The keywords' names (as constants) and values, evaluated in order.
-    fn named_values(&mut self, keywords: &[Keyword]) -> Result<Vec<(Reg, Reg)>> {
+    pub(super) fn named_values(&mut self, keywords: &[Keyword]) -> Result<Vec<(Reg, Reg)>> {
         keywords
             .iter()
             .map(|k| {
@@ -454,32 +458,11 @@ impl FnCompiler<'_> {
     }
 
     /// `dict[name] = value` for each of `items`, after the positional argument was applied: what
-    /// `dict(x, **kwargs)` and `d.update(x, **kwargs)` do.
+    /// `dict(x, **kwargs)` does.
     fn set_named(&mut self, dict: Reg, items: &[(Reg, Reg)]) {
         for &(key, value) in items {
             self.emit(Inst::SetItem { obj: dict, key, value });
         }
-    }
-
-    /// `d.update(x, **kwargs)`: the receiver checked first, every argument evaluated, then `x`
-    /// applied and the keywords set.
-    fn update_keywords(&mut self, obj: &Expr, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
-        if args.len() > 1 {
-            let message = format!("update expected at most 1 argument, got {}", args.len());
-            return self.raise_after_receiver(obj, Method::Update, args, keywords, &message, dst);
-        }
-        let obj = self.expr(obj, None)?;
-        self.emit(Inst::CheckMethod { obj, method: Method::Update });
-        let regs = self.exprs(args)?;
-        let items = self.named_values(keywords)?;
-        if !regs.is_empty() {
-            let args = self.operands(&regs);
-            let ignored = self.temp();
-            self.emit(Inst::CallMethod { dst: ignored, method: Method::Update, obj, args });
-        }
-        self.set_named(obj, &items);
-        let none = self.constant(Slot::default());
-        Ok(self.move_to(none, dst))
     }
 
     /// `s.format(*args, **kwargs)`: the keywords go in a dict that `{name}` fields look up.

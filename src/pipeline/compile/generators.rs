@@ -92,13 +92,24 @@ impl FnCompiler<'_> {
             )));
         }
         let item = |i: usize| Expr::Name { id: format!("{id}.item{i}") };
+        // map() and filter() take the set a display of constants builds, which CPython's optimizer
+        // folds into a frozenset only where a loop iterates the display itself: `iter(xs)`, which
+        // map() calls anyway, keeps it a built set here (its order differs from the frozenset's).
+        let iterable = |xs: &Expr| match xs {
+            Expr::Set { items } if items.iter().all(super::constants::is_folded_constant) => {
+                let iter =
+                    Expr::Attribute { value: Box::new(Expr::Name { id: "builtins".into() }), attr: "iter".into() };
+                Expr::Call { func: Box::new(iter), args: vec![xs.clone()], keywords: Vec::new() }
+            }
+            _ => xs.clone(),
+        };
         let call = |items: Vec<Expr>| Expr::Call { func: Box::new(f.clone()), args: items, keywords: Vec::new() };
         Some(Ok(match (id.as_str(), iterables) {
             ("map", []) => return fail("map() must have at least two arguments.".into()),
             ("map", [xs]) => Expr::GeneratorExp {
                 elt: Box::new(call(vec![item(0)])),
                 target: Box::new(Target::Name { id: format!("{id}.item0") }),
-                iter: Box::new(xs.clone()),
+                iter: Box::new(iterable(xs)),
                 ifs: Vec::new(),
                 more: Vec::new(),
             },
@@ -134,7 +145,7 @@ impl FnCompiler<'_> {
                 Expr::GeneratorExp {
                     elt: Box::new(item(0)),
                     target: Box::new(Target::Name { id: format!("{id}.item0") }),
-                    iter: Box::new(xs.clone()),
+                    iter: Box::new(iterable(xs)),
                     ifs: vec![test],
                     more: Vec::new(),
                 }
