@@ -72,3 +72,37 @@ def test_argument_errors_are_cpython_s():
 @pytest.fixture(scope="module")
 def lines():
     return corpus_lines(320)
+
+
+def str_of_bytes(data, which, encoding, errors):
+    if which == 0:
+        return str(data, encoding)
+    if which == 1:
+        return str(data, encoding, errors)
+    if which == 2:
+        return str(data, errors=errors)
+    if which == 3:
+        return str(data, encoding=encoding, errors=errors)
+    if which == 4:
+        return str(encoding=encoding)
+    return str(object=data)
+
+
+def test_str_decodes_bytes_as_cpython_does(lines):
+    # `str(b, encoding, errors)` is `b.decode(encoding, errors)`, with str()'s own errors for
+    # what is not bytes and for arguments that are not str.
+    data = [line.encode(enc, "replace") for line in lines[:12] for enc in ["utf-8", "latin-1"]]
+    data += [b"", b"\xff\xfe", "text", 5, None, [1]]
+    encodings = ["utf-8", "latin-1", "ascii", "utf-16", "bogus", None, 8]
+    handlers = ["strict", "ignore", "replace", "backslashreplace", "bogus", None, 1.5]
+    cases = [(d, which, encodings[(i + which) % len(encodings)], handlers[(i * 3 + which) % len(handlers)])
+             for i, d in enumerate(data) for which in range(6)]
+    check_all(str_of_bytes, cases)
+
+
+def rounding(x, nd):
+    return round(x, nd)
+
+
+def test_round_checks_the_number_before_ndigits():
+    check_all(rounding, [(x, nd) for x in [2.675, 7, True, "ab", None, [1]] for nd in [2, -1, None, "ab", 1.5]])

@@ -196,3 +196,49 @@ def test_python_functions_with_unsupported_yields_are_refused():
 
     with pytest.raises(SyntaxError, match="yield as an expression"):
         anyproc.script(uses_value)
+
+
+def call_until(words, stop, which):
+    it = iter(words)
+    try:
+        if which == 0:
+            return [list(iter(lambda: next(it), stop)), list(it)]
+        if which == 1:
+            c = iter(lambda: next(it), stop)
+            return [next(c, "end"), next(c, "end"), list(c), next(c, "end"), type(c).__name__]
+        if which == 2:
+            return list(iter(len, stop))
+        if which == 3:
+            return iter(words, stop)
+        if which == 4:
+            return [w for w in iter(lambda: next(it).upper(), stop.upper())]
+        return iter(lambda: 1, stop, 3)
+    except (TypeError, StopIteration) as e:
+        return [type(e).__name__, str(e)]
+
+
+def test_iter_of_a_callable_and_a_sentinel_equals_cpython():
+    # `iter(f, sentinel)`: f() until it returns the sentinel; a StopIteration out of f ends it.
+    lines = [line.split()[:8] for line in corpus_lines(30)[::6] if line.split()]
+    cases = [(ws, stop, which) for ws in lines for stop in [ws[len(ws) // 2], "absent"] for which in range(6)]
+    check_all(call_until, cases)
+
+
+def not_iterable_at_creation(x, which):
+    try:
+        if which == 0:
+            g = (y for y in x)
+        elif which == 1:
+            g = map(str, x)
+        else:
+            g = filter(None, x)
+        made = "made"
+    except TypeError as e:
+        return ["TypeError", str(e)]
+    return [made, list(g)]
+
+
+def test_a_generator_expression_checks_its_iterable_when_made():
+    # CPython calls iter() on the first iterable where the expression is, before any item.
+    check_all(not_iterable_at_creation, [(x, w) for x in [5, None, 2.5, "ab", [1, 2], {"k": 1}, b"z"]
+                                         for w in range(3)])

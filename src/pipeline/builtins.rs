@@ -61,7 +61,7 @@ macro_rules! builtins {
 builtins! {
     Len => "len" (1, 1),
     Range => "range" (1, 3),
-    Str => "str" (0, 1),
+    Str => "str" (0, 3),
     Int => "int" (0, 2),
     Float => "float" (0, 1),
     Bool => "bool" (0, 1),
@@ -93,7 +93,7 @@ builtins! {
     Hex => "hex" (1, 1),
     Oct => "oct" (1, 1),
     Bin => "bin" (1, 1),
-    Iter => "iter" (1, 1),
+    Iter => "iter" (1, 2),
     Next => "next" (1, 2),
     Print => "print" (0, VARIADIC),
 }
@@ -110,7 +110,8 @@ impl Builtin {
             (Builtin::Enumerate, _) if n == 0 => missing("'iterable'"),
             (Builtin::Sum, _) if n == 0 => type_error("sum() takes at least 1 positional argument (0 given)"),
             (Builtin::Type, _) => type_error("type() takes 1 or 3 arguments"),
-            (Builtin::Sorted, _) => type_error(format!("sorted expected 1 argument, got {n}")),
+            // Types (`reversed`) and functions that take `*args` word it so.
+            (Builtin::Sorted | Builtin::Reversed, _) => type_error(format!("{name} expected 1 argument, got {n}")),
             // The type constructors (`list(a, b)`) word it as CPython's `_PyArg_NoKwnames` does.
             (_, (0, 1)) if self != Builtin::Str => type_error(format!("{name} expected at most 1 argument, got {n}")),
             (Builtin::Round | Builtin::Pow | Builtin::Enumerate | Builtin::Sum, (_, max)) | (_, (0, max)) => {
@@ -209,6 +210,7 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
     match b {
         Builtin::Len => len(args[0]).map(Slot::from_int),
         Builtin::Range => range(args),
+        Builtin::Str if args.len() > 1 => super::str_codecs::str_decoding(args),
         Builtin::Str => Ok(match args.first() {
             None => Slot::from_text(""),
             Some(a) if Text::of(a.value()).is_some() => a.to_owned(),
@@ -273,6 +275,9 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
         }
         Builtin::Zip => zip(args, false),
         Builtin::Print => super::print::print_values(args, AnyView::none(), AnyView::none()),
+        Builtin::Iter if args.len() == 2 => {
+            Ok(super::callable_iterator::call_until(args[0], args[1])?.into_any().resize())
+        }
         Builtin::Iter => Ok(Generator::iter(args[0])?.into_any().resize()),
         Builtin::Next => {
             let Some(g) = generator_of(args[0].value()) else {
@@ -588,16 +593,20 @@ const NDIGITS_MIN: i64 = -308;
 
 fn round(args: &[AnyView<'_>]) -> Result<Slot> {
     let x = args[0].value();
+    // CPython looks the number's `__round__` up before it reads `ndigits`.
+    if !matches!(x, Value::Int(_) | Value::Bool(_) | Value::Float(_)) {
+        return Err(type_error(format!("type {} doesn't define __round__ method", vname(x))));
+    }
     let nd = match args.get(1).map(|a| a.value()) {
         None | Some(Value::None) => None,
         Some(_) => Some(index_arg(&args[1])?),
     };
     match (x, nd) {
-        (Value::Int(_) | Value::Bool(_), None) => Ok(Slot::from_int(x.as_int().unwrap_or_default())),
-        (Value::Int(_) | Value::Bool(_), Some(nd)) => round_int(x.as_int().unwrap_or_default(), nd).map(Slot::from_int),
         (Value::Float(f), None) => float_to_int(f.round_ties_even()).map(Slot::from_int),
         (Value::Float(f), Some(nd)) => round_float(f, nd).map(Slot::from_float),
-        _ => Err(type_error(format!("type {} doesn't define __round__ method", vname(x)))),
+        // An int or a bool.
+        (_, None) => Ok(Slot::from_int(x.as_int().unwrap_or_default())),
+        (_, Some(nd)) => round_int(x.as_int().unwrap_or_default(), nd).map(Slot::from_int),
     }
 }
 

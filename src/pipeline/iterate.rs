@@ -107,6 +107,16 @@ impl LoopState {
         }
     }
 
+    /// Whether `v` can be iterated (what [`LoopState::start`] takes), checked without starting:
+    /// a generator expression's first iterable is checked where the expression is, as CPython's
+    /// `GET_ITER` checks it, though its loop starts only when the first item is asked for.
+    pub fn check_iterable(v: AnyView<'_>) -> Result<()> {
+        if super::value_ops::is_iterable(v.value()) || super::deque_ops::deque_of(v.value()).is_some() {
+            return Ok(());
+        }
+        LoopState::start(v).map(drop)
+    }
+
     /// Starts iterating `v`; an error for values that are not iterable.
     pub fn start(v: AnyView<'_>) -> Result<LoopState> {
         match v.value() {

@@ -13,6 +13,7 @@ pub mod builtins;
 mod bytes_layout;
 mod bytes_methods;
 mod bytes_pieces;
+mod callable_iterator;
 pub(crate) mod char_marks;
 mod codec_names;
 mod codec_units;

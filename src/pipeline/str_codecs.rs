@@ -10,7 +10,7 @@ use super::Slot;
 use super::codec_names::{Named, codec_named};
 use super::codec_units::{byte_of, decode_until_error, encode_whole, read_mark, unencodable_reason};
 use super::unicode_errors::{decode_error, encode_error};
-use super::value_ops::{Text, text_slot, type_error, vname};
+use super::value_ops::{Text, arg_vname, text_slot, type_error, vname};
 use crate::error::{Error, ErrorKind, Result};
 use crate::{AnyView, Value};
 
@@ -57,16 +57,29 @@ fn codec_args(method: &str, args: &[AnyView<'_>]) -> Result<(Named, std::result:
     let text_arg = |i: usize, what: &str, default: &'static str| -> Result<String> {
         match args.get(i).map(|a| a.value()) {
             None => Ok(default.to_string()),
-            Some(v) => Text::of(v).map(|t| t.as_str().into_owned()).ok_or_else(|| {
-                // Argument Clinic names None itself, any other value by its type.
-                let got = if matches!(v, Value::None) { "None".into() } else { vname(v) };
-                type_error(format!("{method}() argument '{what}' must be str, not {got}"))
-            }),
+            Some(v) => Text::of(v)
+                .map(|t| t.as_str().into_owned())
+                .ok_or_else(|| type_error(format!("{method}() argument '{what}' must be str, not {}", arg_vname(v)))),
         }
     };
     let encoding = text_arg(0, "encoding", "utf-8")?;
     let errors = text_arg(1, "errors", "strict")?;
     Ok((codec_named(&encoding)?, handler(&errors)))
+}
+
+/// `str(object, encoding, errors)`: bytes decoded, with CPython's errors (the encoding's and the
+/// handler's types are checked first, as its argument parser does).
+pub(crate) fn str_decoding(args: &[AnyView<'_>]) -> Result<Slot> {
+    for (a, what) in args[1..].iter().zip(["encoding", "errors"]) {
+        if Text::of(a.value()).is_none() {
+            return Err(type_error(format!("str() argument '{what}' must be str, not {}", arg_vname(a.value()))));
+        }
+    }
+    match args[0].value() {
+        Value::Bytes(b) => decode(b, &args[1..]),
+        x if Text::of(x).is_some() => Err(type_error("decoding str is not supported")),
+        x => Err(type_error(format!("decoding to str: need a bytes-like object, {} found", vname(x)))),
+    }
 }
 
 /// `bytes()`, `bytes(n)`, `bytes(text, encoding[, errors])`, `bytes(iterable_of_ints)` and
@@ -77,8 +90,7 @@ pub(crate) fn bytes_builtin(args: &[AnyView<'_>]) -> Result<Slot> {
     let v = first.value();
     for (a, what) in args[1..].iter().zip(["encoding", "errors"]) {
         if Text::of(a.value()).is_none() {
-            let got = if matches!(a.value(), Value::None) { "None".into() } else { vname(a.value()) };
-            return Err(type_error(format!("bytes() argument '{what}' must be str, not {got}")));
+            return Err(type_error(format!("bytes() argument '{what}' must be str, not {}", arg_vname(a.value()))));
         }
     }
     match (Text::of(v), args.len()) {

@@ -19,6 +19,10 @@ use crate::pipeline::methods::Method;
 /// ones but the last take when a later one is given.
 type KeywordParams = (&'static [&'static str], usize, &'static [Literal]);
 
+/// What `str`'s `object` and `encoding` are when a later parameter is given without them.
+static STR_FILLERS: std::sync::LazyLock<[Literal; 2]> =
+    std::sync::LazyLock::new(|| [Literal::Bytes(Vec::new()), Literal::Str("utf-8".into())]);
+
 /// The keyword parameters of a built-in.
 fn builtin_params(b: Builtin) -> Option<KeywordParams> {
     Some(match b {
@@ -28,6 +32,8 @@ fn builtin_params(b: Builtin) -> Option<KeywordParams> {
         // `int(base=2)` is refused before binding, with CPython's message.
         Builtin::Int => (&["", "base"], 1, &[]),
         Builtin::Pow => (&["base", "exp", "mod"], 2, &[]),
+        // `str(b, errors="ignore")` decodes with UTF-8, `str(encoding="x")` gives "".
+        Builtin::Str => (&["object", "encoding", "errors"], 0, &STR_FILLERS[..]),
         _ => return None,
     })
 }

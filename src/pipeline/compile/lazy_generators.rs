@@ -14,9 +14,21 @@
 
 use super::{FnCompiler, err};
 use crate::error::{ErrorKind, Result};
+use crate::pipeline::Slot;
 use crate::pipeline::ast::Expr;
 use crate::pipeline::ir::{Inst, Reg};
+use crate::pipeline::iterate::LoopState;
 use crate::pipeline::lambdas::{GENEXPR_NAME, def_free_names, genexp_def};
+use crate::{AnyValue, AnyView, PackedFunc};
+use std::sync::LazyLock;
+
+/// The function that fails as `iter(x)` fails for a value `x` that cannot be iterated.
+fn check_iterable_func() -> PackedFunc {
+    static FUNC: LazyLock<PackedFunc> = LazyLock::new(|| {
+        PackedFunc::new(|args: &[AnyView<'_>]| LoopState::check_iterable(args[0]).map(|()| AnyValue::none()))
+    });
+    FUNC.clone()
+}
 
 impl FnCompiler<'_> {
     /// The generator a generator expression `e` makes; `values_now` when the values its
@@ -41,8 +53,13 @@ impl FnCompiler<'_> {
                 ),
             ));
         }
-        // The first iterable is evaluated here, before the generator exists, as in Python.
+        // The first iterable is evaluated here, before the generator exists, as in Python, and a
+        // value that cannot be iterated fails here too (`(x for x in 5)`, `map(f, None)`).
         let iterable = self.iterable(comp.iter)?;
+        let check = self.constant(Slot::from(check_iterable_func()));
+        let args = self.operands(&[iterable]);
+        let ignored = self.temp();
+        self.emit(Inst::CallValue { dst: ignored, callee: check, args });
         // The captured variables are its first parameters, before the iterable.
         def.params.splice(0..0, captured.iter().cloned());
         let callee = self.temp();
