@@ -10,7 +10,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::{OpEntry, Registry};
 use crate::pipeline::methods::arity_error;
-use crate::pipeline::value_ops::{Text, vname};
+use crate::pipeline::value_ops::{Text, arg_vname};
 use crate::{AnyValue, AnyView};
 use unicode_normalization::{IsNormalized, UnicodeNormalization};
 
@@ -29,7 +29,7 @@ fn one_char(name: &str, v: &AnyView<'_>) -> Result<char> {
         Some((Some(c), None)) => Ok(c),
         _ => Err(Error::new(
             ErrorKind::Type,
-            format!("{name}() argument must be a unicode character, not {}", vname(v.value())),
+            format!("{name}() argument must be a unicode character, not {}", arg_vname(v.value())),
         )),
     }
 }
@@ -39,7 +39,7 @@ fn form_and_text(name: &str, args: &[AnyView<'_>]) -> Result<(Option<Form>, Stri
     check_count(name, args, 2)?;
     let arg = |i: usize| {
         Text::of(args[i].value()).map(|t| t.as_str().into_owned()).ok_or_else(|| {
-            let message = format!("{name}() argument {} must be str, not {}", i + 1, vname(args[i].value()));
+            let message = format!("{name}() argument {} must be str, not {}", i + 1, arg_vname(args[i].value()));
             Error::new(ErrorKind::Type, message)
         })
     };

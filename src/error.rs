@@ -51,11 +51,14 @@ pub enum ErrorKind {
     UnicodeEncode,
     /// Bytes a codec cannot decode (Python's `UnicodeDecodeError`, a `ValueError`).
     UnicodeDecode,
+    /// What a type leaves undefined on purpose (Python's `NotImplementedError`, a
+    /// `RuntimeError`): `Counter.fromkeys`.
+    NotImplemented,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order (bit `k as u32` of a clause's mask).
-    pub const ALL: [ErrorKind; 21] = [
+    pub const ALL: [ErrorKind; 22] = [
         ErrorKind::Type,
         ErrorKind::Value,
         ErrorKind::Index,
@@ -77,6 +80,7 @@ impl ErrorKind {
         ErrorKind::Lookup,
         ErrorKind::UnicodeEncode,
         ErrorKind::UnicodeDecode,
+        ErrorKind::NotImplemented,
     ];
 
     /// The kind named `name` (`ValueError`, ...), as the C ABI's `error_set` receives it.
@@ -108,6 +112,7 @@ impl ErrorKind {
             ErrorKind::Lookup => "LookupError",
             ErrorKind::UnicodeEncode => "UnicodeEncodeError",
             ErrorKind::UnicodeDecode => "UnicodeDecodeError",
+            ErrorKind::NotImplemented => "NotImplementedError",
         }
     }
 }

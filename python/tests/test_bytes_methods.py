@@ -206,3 +206,10 @@ def test_translate_and_maketrans_equal_cpython(samples):
 
     check_all(odd_tables, [(b"abc", t) for t in [bytes(range(256)), bytes(255), b"x", "x" * 256, None, 3,
                                                   bytes(range(255, -1, -1))]])
+
+
+def test_hex_takes_the_length_of_any_sized_separator_first():
+    def hexes(data, sep):
+        return data.hex(sep)
+
+    check_all(hexes, [(b"ab", sep) for sep in [[], [1], (1, 2), {1, 2}, {"k": 1}, 5, 2.5, None, "", "ab", ":"]])

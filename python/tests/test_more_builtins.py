@@ -100,3 +100,21 @@ def test_an_unknown_name_is_a_name_error():
         anyproc.script_source("def f(x):\n    y = x\n    return undefined_helper(y)\n", "f")
     with pytest.raises(NameError, match="line 2: name 'nowhere' is not defined"):
         anyproc.script_source("def f(x):\n    return nowhere + x\n", "f")
+
+
+def three_argument_pow(b, e, m):
+    return pow(b, e, m)
+
+
+def test_three_argument_pow_refuses_as_cpython_does():
+    # A float anywhere refuses the modulus (CPython tries its __pow__); other types are unsupported.
+    values = [2, -3, True, 2.5, -0.0, "a", None, [1], 0]
+    check_all(three_argument_pow, [(b, e, m) for b in values for e in values for m in values[:6] + [7]])
+
+
+def chr_of(i):
+    return chr(i)
+
+
+def test_chr_of_ints_past_a_c_int_is_cpythons_overflow():
+    check_all(chr_of, [(i,) for i in [2**31, 2**31 - 1, -2**31, -2**31 - 1, 2**40, 2**62, -2**63, 0x10FFFF, 0x110000, -1]])

@@ -4,6 +4,8 @@ forms anyscript refuses."""
 
 from __future__ import annotations
 
+import collections
+
 import anyproc
 import pytest
 from conftest import corpus_lines
@@ -131,3 +133,36 @@ def test_printed_source_parses_back(lines):
 @pytest.fixture(scope="module")
 def lines():
     return corpus_lines(400)
+
+
+def not_implemented(words, which):
+    try:
+        if which == 0:
+            raise NotImplementedError(f"no rule for {words[0]}")
+        if which == 1:
+            return collections.Counter(words).fromkeys(words)
+        if which == 2:
+            raise NotImplementedError
+        return len(words)
+    except NotImplementedError as e:
+        return ["NotImplementedError", str(e), isinstance(e, RuntimeError)]
+
+
+def caught_as_runtime_error(words):
+    try:
+        raise NotImplementedError(words[0])
+    except RuntimeError as e:
+        return [type(e).__name__, e.args]
+
+
+def test_not_implemented_error_is_a_runtime_error_as_in_cpython():
+    words = ["tokens", "and", "more"]
+    check_all(not_implemented, [(words, which) for which in range(4)])
+    check_all(caught_as_runtime_error, [(words,)])
+    # It reaches Python as itself.
+    with pytest.raises(NotImplementedError, match="tokens"):
+        anyproc.script(raise_it)(words)
+
+
+def raise_it(words):
+    raise NotImplementedError(words[0])

@@ -67,3 +67,31 @@ def test_padding_to_a_width_too_large_for_memory_is_a_memory_error():
     except MemoryError:
         return
     raise AssertionError("expected MemoryError")
+
+
+def argument_order(text, which, a, b):
+    if which == 0:
+        return text.find(a, b)
+    if which == 1:
+        return text.count(a, 0, b)
+    if which == 2:
+        return text.rindex(a, b)
+    if which == 3:
+        return text.split(a, b)
+    if which == 4:
+        return text.rsplit(a, b)
+    if which == 5:
+        return text.join(a)
+    if which == 6:
+        return text.replace(a, "x")
+    if which == 7:
+        return text.removeprefix(a)
+    return str.maketrans("a", a)
+
+
+def test_arguments_are_checked_in_cpythons_order_with_its_words():
+    # find/count/index read their bounds before `sub`; split reads `maxsplit` before `sep`; a
+    # bytes object joins as ints; Argument Clinic's errors name None as "None".
+    values = ["a", "", ",", None, 1, 2.5, b",", b"", [1], ("a", "b"), {"k": 1}]
+    cases = [("a,b a", which, a, b) for which in range(9) for a in values for b in values[:7]]
+    check_all(argument_order, cases)

@@ -17,11 +17,14 @@ pub fn pow(args: &[AnyView<'_>]) -> Result<Slot> {
         let names = [b, e, m].map(|v| format!("'{}'", vname(v))).join(", ");
         type_error(format!("unsupported operand type(s) for ** or pow(): {names}"))
     };
+    // A float among the operands, wherever it is: CPython tries its `__pow__`, which refuses any
+    // third argument, before it gives up on the others.
+    if [b, e, m].iter().any(|v| matches!(v, Value::Float(_))) {
+        return Err(type_error("pow() 3rd argument not allowed unless all arguments are integers"));
+    }
     match (num(b), num(e), num(m)) {
         (Some(Num::Int(b)), Some(Num::Int(e)), Some(Num::Int(m))) => pow_mod(b, e, m).map(Slot::from_int),
-        // A float among the operands: its `__pow__` refuses any third argument.
-        (Some(Num::Int(_)), Some(Num::Int(_)), None) | (None, _, _) | (_, None, _) => Err(unsupported()),
-        _ => Err(type_error("pow() 3rd argument not allowed unless all arguments are integers")),
+        _ => Err(unsupported()),
     }
 }
 

@@ -294,8 +294,7 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
             let i = index_arg(&args[0])?;
             // CPython reads the argument as a C int first.
             if i32::try_from(i).is_err() {
-                let side = if i > 0 { "greater than maximum" } else { "less than minimum" };
-                return Err(Error::new(ErrorKind::Overflow, format!("signed integer is {side}")));
+                return Err(Error::new(ErrorKind::Overflow, "Python int too large to convert to C int"));
             }
             let c = u32::try_from(i)
                 .ok()

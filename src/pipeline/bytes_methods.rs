@@ -303,7 +303,9 @@ fn hex(b: &[u8], args: &[AnyView<'_>]) -> Result<Slot> {
         Value::Bytes(s) => s.to_vec(),
         other => match super::value_ops::Text::of(other) {
             Some(t) => t.as_str().chars().map(|c| if c.is_ascii() { c as u8 } else { 0x80 }).collect(),
-            None => return Err(type_error(format!("object of type '{}' has no len()", vname(other)))),
+            // CPython takes the length of any sized `sep` before it looks at its type.
+            None if super::value_ops::len(args[0])? != 1 => return Err(Error::value("sep must be length 1.")),
+            None => return Err(type_error("sep must be str or bytes.")),
         },
     };
     let sep = match sep[..] {

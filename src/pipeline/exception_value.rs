@@ -40,7 +40,7 @@ const fn group(name: &'static str, base: Option<&'static str>) -> Class {
 }
 
 /// The exception classes a script can name, with CPython's bases.
-const CLASSES: [Class; 23] = [
+const CLASSES: [Class; 24] = [
     group("BaseException", None),
     group("Exception", Some("BaseException")),
     group("ArithmeticError", Some("Exception")),
@@ -55,6 +55,7 @@ const CLASSES: [Class; 23] = [
     class("KeyError", "LookupError", ErrorKind::Key),
     class("IndexError", "LookupError", ErrorKind::Index),
     class("RuntimeError", "Exception", ErrorKind::Runtime),
+    class("NotImplementedError", "RuntimeError", ErrorKind::NotImplemented),
     class("ZeroDivisionError", "ArithmeticError", ErrorKind::ZeroDivision),
     class("OverflowError", "ArithmeticError", ErrorKind::Overflow),
     class("NameError", "Exception", ErrorKind::Name),
@@ -393,7 +394,8 @@ mod tests {
             ("UnboundLocalError", bits(&[UnboundLocal])),
             ("ZeroDivisionError", bits(&[ZeroDivision])),
             ("StopIteration", bits(&[StopIteration])),
-            ("RuntimeError", bits(&[Runtime])),
+            ("RuntimeError", bits(&[Runtime, NotImplemented])),
+            ("NotImplementedError", bits(&[NotImplemented])),
             ("AttributeError", bits(&[Attribute])),
         ];
         for (name, want) in expected {
@@ -416,7 +418,8 @@ mod tests {
             assert_eq!(raised_kind(refused), None, "{refused}");
         }
         let [all, raised, caught] = class_names();
-        assert_eq!((all.len(), raised.len(), caught.len()), (23, 16, 24));
+        assert_eq!(raised_kind("NotImplementedError"), Some(ErrorKind::NotImplemented));
+        assert_eq!((all.len(), raised.len(), caught.len()), (24, 17, 25));
         assert_eq!(raised_kind("JSONDecodeError"), None);
         assert!(caught.contains(&"IOError") && !caught.contains(&"SyntaxError"));
     }
@@ -440,6 +443,7 @@ mod tests {
             "UnboundLocalError",
             "AssertionError",
             "StopIteration",
+            "NotImplementedError",
         ] {
             let kind = ErrorKind::from_name(name).expect(name);
             let e = Exception::new(kind, None).unwrap();

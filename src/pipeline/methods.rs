@@ -394,7 +394,7 @@ fn counter_method(method: Method, v: Value<'_>, args: &[AnyView<'_>]) -> Result<
         }
         Method::Fromkeys => {
             let message = "Counter.fromkeys() is undefined.  Use Counter(iterable) instead.";
-            Err(Error::new(crate::ErrorKind::Runtime, message))
+            Err(Error::new(crate::ErrorKind::NotImplemented, message))
         }
         Method::Get => dict_get(dict_obj(v).expect("a Counter"), args),
         _ => dict_method(method, d, args),

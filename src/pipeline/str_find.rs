@@ -25,9 +25,10 @@ pub(super) fn search(m: Method, t: Text<'_>, receiver: &AnyView<'_>, args: &[Any
 
 /// `t.find(sub, start, end)` and its kin (`m`).
 fn find(m: Method, t: Text<'_>, receiver: &AnyView<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
+    // CPython reads the bounds before it looks at `sub`.
+    let (start, end) = (opt_index(args.get(1))?, opt_index(args.get(2))?);
     let x = args[0].value();
     let sub = Text::of(x).ok_or_else(|| type_error(format!("must be str, not {}", vname(x))))?.as_str();
-    let (start, end) = (opt_index(args.get(1))?, opt_index(args.get(2))?);
     let sublen = sub.chars().count() as i64;
     let found = match t {
         Text::Ucs4(u) => {

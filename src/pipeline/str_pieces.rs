@@ -3,7 +3,7 @@
 
 use super::Slot;
 use super::methods::Method;
-use super::value_ops::{Text, c_int_arg, text_item, text_slot, type_error, value_error, vname};
+use super::value_ops::{Text, arg_vname, c_int_arg, text_item, text_slot, type_error, value_error, vname};
 use crate::container::try_reserve_items;
 use crate::{AnyValue, AnyView, List, Result, Tuple, Value};
 
@@ -30,7 +30,7 @@ pub(crate) fn partition(m: Method, t: Text<'_>, sep: &AnyView<'_>) -> Result<Slo
 pub(crate) fn remove_affix(m: Method, t: Text<'_>, affix: &AnyView<'_>) -> Result<Slot> {
     let x = affix.value();
     let Some(affix) = Text::of(x) else {
-        return Err(type_error(format!("{}() argument must be str, not {}", m.name(), vname(x))));
+        return Err(type_error(format!("{}() argument must be str, not {}", m.name(), arg_vname(x))));
     };
     let (s, affix) = (t.as_str(), affix.as_str());
     let kept = if m == Method::Removeprefix { s.strip_prefix(&*affix) } else { s.strip_suffix(&*affix) };

@@ -2,7 +2,7 @@
 //! text-cleaning idiom `text.translate(str.maketrans("", "", punctuation))`.
 
 use super::Slot;
-use super::value_ops::{Text, dict_of, get_item, text_slot, type_error, value_error, vname};
+use super::value_ops::{Text, arg_vname, dict_of, get_item, text_slot, type_error, value_error};
 use crate::error::{ErrorKind, Result};
 use crate::{AnyValue, AnyView, Dict, Value};
 
@@ -14,7 +14,11 @@ pub(crate) fn maketrans(args: &[AnyView<'_>]) -> Result<Slot> {
     let [x, rest @ ..] = args else { return Err(type_error("maketrans expected at least 1 argument, got 0")) };
     for (i, a) in rest.iter().enumerate() {
         if Text::of(a.value()).is_none() {
-            return Err(type_error(format!("maketrans() argument {} must be str, not {}", i + 2, vname(a.value()))));
+            return Err(type_error(format!(
+                "maketrans() argument {} must be str, not {}",
+                i + 2,
+                arg_vname(a.value())
+            )));
         }
     }
     let Some(y) = rest.first() else {

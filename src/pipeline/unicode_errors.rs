@@ -5,7 +5,7 @@
 
 use super::exception_value::{Exception, exception_of};
 use super::str_codecs::escaped_bare;
-use super::value_ops::{Text, index_arg, type_error, vname};
+use super::value_ops::{Text, arg_vname, index_arg, type_error, vname};
 use crate::error::{Error, ErrorKind, Result};
 use crate::{AnyValue, AnyView, Value};
 
@@ -50,7 +50,7 @@ pub(crate) fn construct(kind: ErrorKind, args: &[AnyView<'_>]) -> Result<Excepti
         let v = args[i].value();
         match Text::of(v) {
             Some(_) => Ok(()),
-            None => Err(type_error(format!("argument {} must be str, not {}", i + 1, vname(v)))),
+            None => Err(type_error(format!("argument {} must be str, not {}", i + 1, arg_vname(v)))),
         }
     };
     must_be_str(0)?;

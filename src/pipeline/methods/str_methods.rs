@@ -10,7 +10,7 @@ use crate::container::try_reserve_items;
 use crate::pipeline::Slot;
 use crate::pipeline::format::FormatArgs;
 use crate::pipeline::value_ops::{
-    Text, dict_of, index_arg, iter_items, seq_obj, text_item, text_slot, type_error, value_error, vname,
+    Text, arg_vname, dict_of, index_arg, iter_items, seq_obj, text_item, text_slot, type_error, value_error, vname,
 };
 use crate::{AnyValue, AnyView, Error, List, Result, Value};
 use std::borrow::Cow;
@@ -267,13 +267,14 @@ fn rsplit_whitespace(s: &str, maxsplit: i64) -> Result<Vec<&str>> {
 }
 
 pub(super) fn split(m: Method, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
+    // CPython's argument parser reads `maxsplit` before split() looks at `sep`.
+    let maxsplit = args.get(1).map(index_arg).transpose()?.unwrap_or(-1);
     let sep = match args.first().map(|a| a.value()) {
         None | Some(Value::None) => None,
         Some(x) => {
             Some(Text::of(x).ok_or_else(|| type_error(format!("must be str or None, not {}", vname(x))))?.as_str())
         }
     };
-    let maxsplit = args.get(1).map(index_arg).transpose()?.unwrap_or(-1);
     let s = t.as_str();
     // `maxsplit + 1` pieces at most; a negative count means no limit.
     let limit = usize::try_from(maxsplit).map_or(usize::MAX, |k| k.saturating_add(1));
@@ -353,6 +354,9 @@ pub(crate) fn for_each_join_piece(it: Value<'_>, f: &mut dyn FnMut(usize, Value<
         src.chars().enumerate().try_for_each(|(i, c)| f(i, AnyValue::from_char(c).value()))
     } else if let Some(d) = dict_of(it) {
         d.keys().iter().enumerate().try_for_each(|(i, k)| f(i, k.value()))
+    } else if let Value::Bytes(b) = it {
+        // Its items are ints: bytes to join, an error for str's join.
+        b.iter().enumerate().try_for_each(|(i, &c)| f(i, Value::Int(i64::from(c))))
     } else if crate::pipeline::set_ops::set_of(it).is_some() || crate::pipeline::deque_ops::deque_of(it).is_some() {
         iter_items(it)?.iter().enumerate().try_for_each(|(i, x)| f(i, x.value()))
     } else {
@@ -365,7 +369,7 @@ pub(super) fn replace(t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
         let x = args[k].value();
         Text::of(x)
             .map(|p| p.as_str().into_owned())
-            .ok_or_else(|| type_error(format!("replace() argument {} must be str, not {}", k + 1, vname(x))))
+            .ok_or_else(|| type_error(format!("replace() argument {} must be str, not {}", k + 1, arg_vname(x))))
     };
     let (old, new) = (text_arg(0)?, text_arg(1)?);
     let count = args.get(2).map(index_arg).transpose()?.unwrap_or(-1);
