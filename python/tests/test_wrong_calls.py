@@ -5,6 +5,7 @@ case is compared with CPython 3.11 running the same function."""
 
 from __future__ import annotations
 
+import collections
 import math
 import unicodedata
 
@@ -194,3 +195,31 @@ def test_bytes_class_methods_count_as_cpython():
         return out
 
     check_all(class_methods, [(n,) for n in range(4)])
+
+
+def keyword_to_a_method(kind, which):
+    x = {"str": "a,b", "bytes": b"a,b", "list": [1], "dict": {"a": 1}, "Counter": collections.Counter("ab"),
+         "deque": collections.deque([1])}[kind]
+    try:
+        if which == 0:
+            return x.count(x=1)
+        if which == 1:
+            return x.index(value=1)
+        if which == 2:
+            return x.get(key="a")
+        if which == 3:
+            return x.center(width=5)
+        return x.pop(index=0)
+    except (TypeError, AttributeError) as e:
+        return [type(e).__name__, str(e)]
+
+
+def test_keywords_to_a_method_without_them_name_the_receivers_type():
+    # "str.count() takes no keyword arguments": the type is the receiver's, known when it runs.
+    kinds = ["str", "bytes", "list", "dict", "Counter", "deque"]
+    check_all(keyword_to_a_method, [(kind, which) for kind in kinds for which in range(5)])
+    check_all(most_common, [(n,) for n in [0, 1, 5, None]])
+
+
+def most_common(n):
+    return collections.Counter("abracadabra").most_common(n=n)

@@ -486,6 +486,22 @@ pub fn bind_method_func(method: Method) -> crate::PackedFunc {
     FUNCS[method as usize].clone()
 }
 
+/// The function that gives CPython's message for `method` of its argument called with keywords
+/// it does not take: `str.count() takes no keyword arguments`, the type named as a direct call
+/// names it (dict's methods of a Counter are `dict.x`).
+pub fn no_keywords_message_func(method: Method) -> crate::PackedFunc {
+    crate::PackedFunc::new(move |args: &[AnyView<'_>]| {
+        let v = args[0].value();
+        let owner = match Recv::of(v) {
+            Some(r) => counts::owner_name(r, method, v, false),
+            None => {
+                return Ok(AnyValue::from_text(&format!("{}() takes no keyword arguments", method.qualified_name())));
+            }
+        };
+        Ok(AnyValue::from_text(&format!("{owner}.{}() takes no keyword arguments", method.name())))
+    })
+}
+
 /// A type's static method as a function value (`f = str.maketrans`): `method` called on
 /// `receiver`, an empty value of the type, which the method does not read.
 pub fn static_method_func(method: Method, receiver: Slot) -> crate::PackedFunc {

@@ -56,6 +56,7 @@ fn method_params(m: Method) -> Option<KeywordParams> {
             (&["string", "pos", "endpos"], 1, &[Literal::Int(0)])
         }
         Method::Groups | Method::Groupdict => (&["default"], 0, &[]),
+        Method::MostCommon => (&["n"], 0, &[]),
         // OrderedDict's (a dict's `popitem` takes none, and says so when it runs).
         Method::MoveToEnd => (&["key", "last"], 1, &[]),
         Method::Popitem => (&["last"], 0, &[]),
@@ -153,6 +154,15 @@ impl FnCompiler<'_> {
         if self.f.line_labels.iter().any(|(l, _)| *l == self.line) {
             return Err(err(self.line, e.kind(), e.message()));
         }
+        self.arguments_for_effect(args, keywords)?;
+        let message = self.constant(Slot::from_text(e.message()));
+        self.emit(Inst::Raise { kind: e.kind(), value: message });
+        Ok(self.dst(dst))
+    }
+
+    /// Evaluates a call's arguments for their effects only, in order, as CPython evaluates them
+    /// before a call that then fails.
+    fn arguments_for_effect(&mut self, args: &[Expr], keywords: &[Keyword]) -> Result<()> {
         for a in args {
             match a {
                 Expr::Starred { value } => self.expr(value, None)?,
@@ -162,8 +172,30 @@ impl FnCompiler<'_> {
         for k in keywords {
             self.expr(&k.value, None)?;
         }
-        let message = self.constant(Slot::from_text(e.message()));
-        self.emit(Inst::Raise { kind: e.kind(), value: message });
+        Ok(())
+    }
+
+    /// `obj.m(..., k=v)` (`obj` evaluated and `m` found) of a method that takes no keywords:
+    /// CPython's TypeError once the arguments are evaluated, naming the type of the receiver
+    /// (`str.count()`, `bytes.center()`), which is known only when the call runs.
+    fn raise_no_keywords(
+        &mut self,
+        obj: Reg,
+        m: Method,
+        args: &[Expr],
+        keywords: &[Keyword],
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
+        if self.f.line_labels.iter().any(|(l, _)| *l == self.line) {
+            let message = format!("{}() takes no keyword arguments", m.qualified_name());
+            return Err(err(self.line, ErrorKind::Type, message));
+        }
+        self.arguments_for_effect(args, keywords)?;
+        let words = self.constant(Slot::from(crate::pipeline::methods::no_keywords_message_func(m)));
+        let operands = self.operands(&[obj]);
+        let message = self.temp();
+        self.emit(Inst::CallValue { dst: message, callee: words, args: operands });
+        self.emit(Inst::Raise { kind: ErrorKind::Type, value: message });
         Ok(self.dst(dst))
     }
 
@@ -307,10 +339,7 @@ impl FnCompiler<'_> {
         let (spec, defaults) = match (random_op, method_params(m)) {
             (Some(op), _) => (op.binding(), op.defaults.to_vec()),
             (None, Some(params)) => (keyword_params(name, params), fillers_of(params)),
-            (None, None) => {
-                let message = format!("{}() takes no keyword arguments", m.qualified_name());
-                return self.raise_when_called(args, keywords, crate::Error::new(ErrorKind::Type, message), dst);
-            }
+            (None, None) => return self.raise_no_keywords(obj, m, args, keywords, dst),
         };
         let bound = match random_op {
             Some(op) => op.bind(args.len(), keywords),
