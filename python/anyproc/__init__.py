@@ -72,3 +72,24 @@ def load_module(path: Any, override: bool = False) -> Module:
     for name in module.functions:
         ops._invalidate(name)
     return module
+
+
+def _share_hash_secret() -> bool:
+    """Hands this Python's hash secret to anyproc, so that ``hash()`` in a script is Python's own.
+
+    CPython keeps it in ``_Py_HashSecret`` (read here with ctypes); anyproc takes it only if its
+    hash of a probe string then equals Python's. Where it cannot be read, anyproc keeps the key
+    ``PYTHONHASHSEED`` gives, or a random one.
+    """
+    probe = "anyproc hash probe"
+    try:
+        import ctypes
+
+        raw = bytes((ctypes.c_uint8 * 16).in_dll(ctypes.pythonapi, "_Py_HashSecret"))
+    except (AttributeError, ValueError, OSError, ImportError):
+        return False
+    k0, k1 = int.from_bytes(raw[:8], "little"), int.from_bytes(raw[8:], "little")
+    return _native._set_hash_secret(k0, k1, hash(None), probe, hash(probe))
+
+
+_share_hash_secret()

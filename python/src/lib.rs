@@ -15,6 +15,7 @@ mod function;
 mod function_type;
 mod gc_pause;
 mod generator;
+mod hash_secret;
 mod iterator;
 mod module;
 mod ndarray;
@@ -54,5 +55,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pipeline::_pipeline_from_pickle, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_pending_exceptions, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_exception_classes, m)?)?;
+    m.add_function(wrap_pyfunction!(hash_secret::_set_hash_secret, m)?)?;
     Ok(())
 }

@@ -118,3 +118,28 @@ def chr_of(i):
 
 def test_chr_of_ints_past_a_c_int_is_cpythons_overflow():
     check_all(chr_of, [(i,) for i in [2**31, 2**31 - 1, -2**31, -2**31 - 1, 2**40, 2**62, -2**63, 0x10FFFF, 0x110000, -1]])
+
+
+def hashes(xs):
+    out = []
+    for x in xs:
+        try:
+            out.append(hash(x))
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_hash_is_this_pythons_own():
+    # str and bytes hash with this process's secret (anyproc reads it at import), None with its
+    # address, numbers and tuples as CPython does: `hash(w) % buckets` gives Python's buckets.
+    words = [w for line in corpus_lines(60) for w in line.split()][:400]
+    values = words + [w.encode("utf-8") for w in words[:50]] + [
+        "", "é", "€x", "🎉", "naïve café", "a" * 100, b"", 0, 1, -1, 2**61 - 1, 2**61, -2**62, 1.5, -0.0, 1e300,
+        float("inf"), float("-inf"), True, False, None, ("a", 1, (b"x", 2.5)), (), [1], {"k": 1}, {1}, ([1],)]
+    check_all(hashes, [(values,)])
+
+    def buckets(ws, n):
+        return [hash(w) % n for w in ws]
+
+    check_all(buckets, [(words, n) for n in [2, 1024, 2**20]])

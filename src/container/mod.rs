@@ -12,6 +12,7 @@ mod py_hash;
 mod set;
 mod set_algebra;
 mod set_table;
+mod str_hash;
 mod tuple;
 
 pub use crate::any::push_chars;
@@ -19,6 +20,7 @@ pub use deque::{Deque, DequeObj, deque_obj};
 pub use dict::{Dict, DictKind, DictObj};
 pub use list::{List, ListObj, items_in_slot, list_len_in_slot, try_reserve_items};
 pub use list_cursor::ListCursor;
-pub use py_hash::{float_hash, int_hash, py_hash};
+pub use py_hash::{float_hash, int_hash, py_hash, python_hash};
 pub use set::{Set, SetObj, SetOperand};
+pub use str_hash::{HashSecret, set_hash_secret, str_hash_keyed};
 pub use tuple::{Tuple, TupleObj};

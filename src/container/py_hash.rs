@@ -28,10 +28,26 @@ static TEXT_KEY: LazyLock<foldhash::fast::RandomState> = LazyLock::new(foldhash:
 /// `hash(v)` as CPython computes it for numbers and tuples; a `TypeError` for a list, a dict or
 /// a set, which CPython refuses as unhashable.
 pub fn py_hash(v: Value<'_>) -> Result<i64> {
-    hash_at(v, 0)
+    hash_at(v, 0, false)
 }
 
-fn hash_at(v: Value<'_>, depth: usize) -> Result<i64> {
+/// `hash(v)` as the Python that runs the script computes it: [`py_hash`], but str, bytes and
+/// None hash with the process's secret (`str_hash.rs`), as CPython's do.
+pub fn python_hash(v: Value<'_>) -> Result<i64> {
+    hash_at(v, 0, true)
+}
+
+/// [`py_hash`], or [`python_hash`] when `python`.
+fn hash_at(v: Value<'_>, depth: usize, python: bool) -> Result<i64> {
+    if python {
+        match v {
+            Value::None => return Ok(super::str_hash::none_hash()),
+            Value::Str(s) => return Ok(super::str_hash::str_hash(s)),
+            Value::UStr(u) => return Ok(super::str_hash::chars_hash(u.iter().copied())),
+            Value::Bytes(b) => return Ok(super::str_hash::bytes_hash(b)),
+            _ => {}
+        }
+    }
     Ok(match v {
         Value::None => NONE_HASH,
         Value::Bool(b) => b as i64,
@@ -50,7 +66,7 @@ fn hash_at(v: Value<'_>, depth: usize) -> Result<i64> {
                     return Err(Error::runtime("maximum recursion depth exceeded while calling a Python object"));
                 }
                 let items: Vec<AnyValue> = crate::List::from_value(v).map(|l| l.to_vec()).unwrap_or_default();
-                tuple_hash(items.iter().map(|x| hash_at(x.value(), depth + 1)), items.len())?
+                tuple_hash(items.iter().map(|x| hash_at(x.value(), depth + 1, python)), items.len())?
             }
             ti::LIST | ti::DICT | ti::SET | ti::NDARRAY => {
                 return Err(Error::new(ErrorKind::Type, format!("unhashable type: '{}'", o.type_name())));

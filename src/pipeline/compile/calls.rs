@@ -370,14 +370,14 @@ impl FnCompiler<'_> {
         if let Some(star) = crate::ops::star_params::star_op(name) {
             return self.call_star_op(star, args, keywords, dst);
         }
-        let f = crate::func::registry().get(name).map_err(|e| err(line, e.kind(), e.message()));
+        let registered = || crate::func::registry().get(name).map_err(|e| err(line, e.kind(), e.message()));
         if super::mapping_keywords::MAPPING_CONSTRUCTORS.contains(&name) {
-            return self.mapping_with_keywords(name, f?, args, keywords, dst);
+            return self.mapping_with_keywords(name, registered()?, args, keywords, dst);
         }
         let Some(op) = crate::ops::params::op_params(name) else {
             return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
         };
-        let f = f?;
+        let f = registered()?;
         let sources = match op.bind(args.len(), keywords) {
             Ok(sources) => sources,
             // As CPython, a wrong call raises where it runs (a pipeline's step, where it loads).
