@@ -4,6 +4,7 @@ exceptions and messages equal CPython's on real text."""
 
 from __future__ import annotations
 
+import collections
 import re
 
 import anyproc
@@ -136,7 +137,8 @@ def test_hash_is_this_pythons_own():
     words = [w for line in corpus_lines(60) for w in line.split()][:400]
     values = words + [w.encode("utf-8") for w in words[:50]] + [
         "", "é", "€x", "🎉", "naïve café", "a" * 100, b"", 0, 1, -1, 2**61 - 1, 2**61, -2**62, 1.5, -0.0, 1e300,
-        float("inf"), float("-inf"), True, False, None, ("a", 1, (b"x", 2.5)), (), [1], {"k": 1}, {1}, ([1],)]
+        float("inf"), float("-inf"), True, False, None, ("a", 1, (b"x", 2.5)), (), [1], {"k": 1}, {1}, ([1],),
+        collections.Counter("ab"), collections.defaultdict(int), collections.OrderedDict(), collections.deque([1])]
     check_all(hashes, [(values,)])
 
     def buckets(ws, n):

@@ -277,7 +277,11 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
         Builtin::Zip => zip(args, false),
         Builtin::Print => super::print::print_values(args, AnyView::none(), AnyView::none()),
         // The Python process's own hash (`container::str_hash`): `hash(w) % buckets` as in Python.
-        Builtin::Hash => crate::container::python_hash(args[0].value()).map(Slot::from_int),
+        Builtin::Hash => {
+            // The type CPython names (`Counter`, `collections.deque`) before the hash is taken.
+            super::value_ops::check_hashable(args[0].value())?;
+            crate::container::python_hash(args[0].value()).map(Slot::from_int)
+        }
         Builtin::Iter if args.len() == 2 => {
             Ok(super::callable_iterator::call_until(args[0], args[1])?.into_any().resize())
         }
