@@ -89,7 +89,9 @@ def _share_hash_secret() -> bool:
     except (AttributeError, ValueError, OSError, ImportError):
         return False
     k0, k1 = int.from_bytes(raw[:8], "little"), int.from_bytes(raw[8:], "little")
-    return _native._set_hash_secret(k0, k1, hash(None), probe, hash(probe))
+    import sys
+
+    return _native._set_hash_secret(k0, k1, hash(None), sys.hash_info.algorithm, probe, hash(probe))
 
 
 _share_hash_secret()

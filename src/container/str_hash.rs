@@ -1,4 +1,4 @@
-//! CPython 3.11's `hash()` of str and bytes: SipHash-1-3 keyed with the process's secret, over a
+//! CPython's `hash()` of str and bytes: SipHash-1-3 (3.11 on; SipHash-2-4 before) keyed with the process's secret, over a
 //! str's code points in CPython's fixed-width form (one byte each when all are below 256, else
 //! two, else four, little-endian), so that `hash(w)` in a script equals `hash(w)` in the Python
 //! that runs it (feature hashing, `hash(w) % buckets`).
@@ -8,7 +8,7 @@
 //! derives from `PYTHONHASHSEED` when that is set (`0`, or a number); else a random one, as an
 //! unseeded CPython's is.
 
-use siphasher::sip::SipHasher13;
+use siphasher::sip::{SipHasher13, SipHasher24};
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 
@@ -21,6 +21,8 @@ pub struct HashSecret {
     pub k1: u64,
     /// `hash(None)`.
     pub none_hash: i64,
+    /// Whether the rounds are SipHash-2-4's (CPython 3.10 and older), not SipHash-1-3's.
+    pub siphash24: bool,
 }
 
 static SECRET: OnceLock<HashSecret> = OnceLock::new();
@@ -44,7 +46,7 @@ fn secret() -> &'static HashSecret {
                 (random.hash_one(0u8), random.hash_one(1u8))
             }
         };
-        HashSecret { k0, k1, none_hash: NONE_HASH }
+        HashSecret { k0, k1, none_hash: NONE_HASH, siphash24: false }
     })
 }
 
@@ -79,9 +81,16 @@ fn keyed_bytes_hash(secret: &HashSecret, bytes: &[u8]) -> i64 {
     if bytes.is_empty() {
         return 0;
     }
-    let mut h = SipHasher13::new_with_keys(secret.k0, secret.k1);
-    h.write(bytes);
-    match h.finish() as i64 {
+    let hash = if secret.siphash24 {
+        let mut h = SipHasher24::new_with_keys(secret.k0, secret.k1);
+        h.write(bytes);
+        h.finish()
+    } else {
+        let mut h = SipHasher13::new_with_keys(secret.k0, secret.k1);
+        h.write(bytes);
+        h.finish()
+    };
+    match hash as i64 {
         -1 => -2,
         x => x,
     }
@@ -132,7 +141,7 @@ mod tests {
     // width: this process's secret is not touched (the hashes are keyed by hand).
     #[test]
     fn hashes_of_each_width_are_cpythons() {
-        let zero = HashSecret { k0: 0, k1: 0, none_hash: 0 };
+        let zero = HashSecret { k0: 0, k1: 0, none_hash: 0, siphash24: false };
         let zero_key = |bytes: &[u8]| keyed_bytes_hash(&zero, bytes);
         assert_eq!(str_hash_keyed(&zero, "€x"), -483_395_623_852_268_653);
         assert_eq!(str_hash_keyed(&zero, ""), 0);
@@ -140,5 +149,15 @@ mod tests {
         assert_eq!(zero_key(&[0xe9]), 6_047_309_291_227_476_195);
         assert_eq!(zero_key(&[0xac, 0x20, b'x', 0]), -483_395_623_852_268_653);
         assert_eq!(zero_key(&0x1F389u32.to_le_bytes()), -5_182_837_508_476_747_371);
+    }
+
+    // Expected: the SipHash paper's test vector (Aumasson and Bernstein, appendix A): key bytes
+    // 00..0f, message bytes 00..0e, SipHash-2-4 of it 0xa129ca6149be45e5; what CPython 3.10 and
+    // older use.
+    #[test]
+    fn siphash24_is_the_papers() {
+        let secret = HashSecret { k0: 0x0706_0504_0302_0100, k1: 0x0f0e_0d0c_0b0a_0908, none_hash: 0, siphash24: true };
+        let message: Vec<u8> = (0..15).collect();
+        assert_eq!(keyed_bytes_hash(&secret, &message), 0xa129_ca61_49be_45e5_u64 as i64);
     }
 }
