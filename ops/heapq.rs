@@ -17,7 +17,7 @@ use crate::ops::params::check_count;
 use crate::pipeline::ast::{CmpOp, UnaryOp};
 use crate::pipeline::keyed::{extreme, sort_keyed};
 use crate::pipeline::value_ops::{
-    callable, compare, index_arg, index_error, is_iterable, iter_items, len, list_of, py_lt, seq_obj,
+    arg_vname, callable, compare, index_arg, index_error, is_iterable, iter_items, len, list_of, py_lt, seq_obj,
     sort_by_python_lt, type_error, unary, vname,
 };
 use crate::{AnyValue, AnyView, List, Tuple, Value};
@@ -164,10 +164,7 @@ fn with_heap<R>(mut heap: List, f: impl FnOnce(&mut Vec<AnyValue>) -> Result<R>)
 /// The list a heap function is given, or CPython's TypeError naming `what` (its argument);
 /// Argument Clinic writes None as itself, other values by their type.
 fn heap_arg(name: &str, what: &str, v: &AnyView<'_>) -> Result<List> {
-    list_of(v.value()).ok_or_else(|| {
-        let given = if v.is_none() { "None".into() } else { vname(v.value()) };
-        type_error(format!("{name}() {what} must be list, not {given}"))
-    })
+    list_of(v.value()).ok_or_else(|| type_error(format!("{name}() {what} must be list, not {}", arg_vname(v.value()))))
 }
 
 /// A function of two positional arguments: CPython's count error otherwise.

@@ -15,7 +15,7 @@ use crate::ops::params::check_count;
 use crate::pipeline::ast::BinOp;
 use crate::pipeline::iterate::LoopState;
 use crate::pipeline::methods::arity_error;
-use crate::pipeline::value_ops::{binary, callable, index_arg, iter_items, not_callable, py_eq, type_error};
+use crate::pipeline::value_ops::{binary, callable, index_arg, iter_items, not_callable, plural, py_eq, type_error};
 use crate::{AnyValue, AnyView, FromAny, List, PackedFunc, Tuple, Value};
 
 /// Registers the `itertools.*` ops and `functools.reduce`.
@@ -77,10 +77,6 @@ pub(super) fn counted(name: &str, args: &[AnyView<'_>], min: usize, max: usize) 
         _ => return Ok(()),
     };
     Err(type_error(message))
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 fn chain(args: &[AnyView<'_>]) -> Result<AnyValue> {

@@ -3,7 +3,7 @@
 //! is called from outside with positional arguments only.
 
 use crate::pipeline::ast::Keyword;
-use crate::pipeline::value_ops::type_error;
+use crate::pipeline::value_ops::{plural, type_error};
 use crate::{Error, Result};
 
 /// Where one parameter's value comes from.
@@ -115,10 +115,6 @@ fn check_builtin_call(params: &Params<'_>, positional: usize, keywords: &[Keywor
         return Err(type_error(format!("'{}' is an invalid keyword argument for {name}()", k.arg)));
     }
     Ok(())
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// `f() takes from 1 to 2 positional arguments but 3 were given`, and with keyword-only

@@ -11,7 +11,7 @@ use super::generator::{Generator, generator_of};
 use super::iterate::LoopState;
 use super::methods::{arity_error, decimal_value, is_space};
 use super::value_ops::{
-    Text, arg_vname, binary, dict_update_from, index_arg, iter_items, len, overflow, py_gt, py_lt, repr_value,
+    Text, arg_vname, binary, dict_update_from, index_arg, iter_items, len, overflow, plural, py_gt, py_lt, repr_value,
     sort_values, to_str, truthy, try_repr_value, type_error, value_error, vname,
 };
 use crate::container::try_reserve_items;
@@ -333,10 +333,6 @@ fn format_builtin(args: &[AnyView<'_>]) -> Result<Slot> {
         },
     };
     Ok(Slot::from_text(&format_value(args[0], &spec)?))
-}
-
-fn plural(k: usize) -> &'static str {
-    if k == 1 { "" } else { "s" }
 }
 
 /// Lists longer than this fail instead of exhausting memory (Python's range is lazy).

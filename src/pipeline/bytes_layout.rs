@@ -132,14 +132,7 @@ pub(crate) fn is_title(b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::value_ops::repr_value;
-
-    fn show(r: Result<Slot>) -> String {
-        match r {
-            Ok(v) => repr_value(v.view().value()),
-            Err(e) => format!("{:?}: {}", e.kind(), e.message()),
-        }
-    }
+    use crate::pipeline::test_values::outcome as show;
 
     // Expected: CPython 3.11's results for the same calls.
     #[test]

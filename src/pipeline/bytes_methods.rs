@@ -52,7 +52,7 @@ pub(crate) fn bytes_arg<'v>(x: Value<'v>) -> Result<&'v [u8]> {
 }
 
 /// Whether `c` is what bytes call whitespace.
-fn is_space(c: u8) -> bool {
+pub(crate) fn is_space(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c')
 }
 
@@ -350,10 +350,7 @@ mod tests {
     use super::*;
 
     fn run(m: Method, b: &[u8], args: &[AnyView<'_>]) -> String {
-        match call(m, b, args) {
-            Ok(v) => crate::pipeline::value_ops::repr_value(v.view().value()),
-            Err(e) => format!("{:?}: {}", e.kind(), e.message()),
-        }
+        crate::pipeline::test_values::outcome(call(m, b, args))
     }
 
     // Expected: CPython 3.11's results for the same calls.

@@ -2,9 +2,9 @@
 //! and the class methods `bytes.fromhex` and `bytes.maketrans`, as CPython 3.11 has them.
 
 use super::Slot;
-use super::bytes_methods::{bytes_arg, grow};
+use super::bytes_methods::{bytes_arg, grow, is_space};
 use super::methods::Method;
-use super::value_ops::{Text, arg_vname, c_int_arg, type_error, value_error};
+use super::value_ops::{Text, arg_vname, type_error, value_error};
 use crate::container::try_reserve_items;
 use crate::{AnyValue, AnyView, List, Result, Tuple, Value};
 
@@ -34,14 +34,7 @@ pub(crate) fn remove_affix(m: Method, b: &[u8], affix: &AnyView<'_>) -> Result<S
 
 /// `b.splitlines(keepends=False)`: the lines, split at `\n`, `\r` and `\r\n` only.
 pub(crate) fn splitlines(b: &[u8], keepends: Option<&AnyView<'_>>) -> Result<Slot> {
-    // CPython takes an int (or bool) here, nothing else.
-    let keep = match keepends {
-        None => false,
-        Some(k) => match k.value() {
-            Value::Bool(b) => b,
-            _ => c_int_arg(k)? != 0,
-        },
-    };
+    let keep = super::str_pieces::keepends_arg(keepends)?;
     let mut lines: Vec<AnyValue> = Vec::new();
     let mut start = 0;
     let mut i = 0;
@@ -77,7 +70,7 @@ pub(crate) fn fromhex(s: &AnyView<'_>) -> Result<Slot> {
     grow(&mut out, digits.len() / 2)?;
     let mut i = 0;
     while i < digits.len() {
-        if matches!(digits[i], b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c') {
+        if is_space(digits[i]) {
             i += 1;
             continue;
         }
@@ -132,14 +125,7 @@ pub(crate) fn translate(b: &[u8], args: &[AnyView<'_>]) -> Result<Slot> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::value_ops::repr_value;
-
-    fn show(r: Result<Slot>) -> String {
-        match r {
-            Ok(v) => repr_value(v.view().value()),
-            Err(e) => format!("{:?}: {}", e.kind(), e.message()),
-        }
-    }
+    use crate::pipeline::test_values::outcome as show;
 
     // Expected: CPython 3.11's results for the same calls.
     #[test]

@@ -6,7 +6,7 @@
 //! receiver's encoding (a UCS4 receiver gives UCS4 results).
 
 use super::Slot;
-use super::value_ops::{Text, dict_in_view, dict_obj, dict_of, list_of, tuple_obj, type_error, vname};
+use super::value_ops::{Text, dict_in_view, dict_obj, dict_of, list_of, plural, tuple_obj, type_error, vname};
 use crate::any::type_index as ti;
 use crate::container::{DictKind, DictObj};
 use crate::{AnyValue, AnyView, Error, Result, Value};
@@ -288,13 +288,12 @@ impl Method {
 
 /// A wrong argument count, worded as CPython words it.
 pub(crate) fn arity_error(qualified: &str, name: &str, (min, max): (usize, usize), n: usize) -> Error {
-    let s = |k: usize| if k == 1 { "" } else { "s" };
     type_error(match (min, max) {
         (0, 0) => format!("{qualified}() takes no arguments ({n} given)"),
         (1, 1) => format!("{qualified}() takes exactly one argument ({n} given)"),
         _ if min == max => format!("{name} expected {min} arguments, got {n}"),
-        _ if n > max => format!("{name} expected at most {max} argument{}, got {n}", s(max)),
-        _ => format!("{name} expected at least {min} argument{}, got {n}", s(min)),
+        _ if n > max => format!("{name} expected at most {max} argument{}, got {n}", plural(max)),
+        _ => format!("{name} expected at least {min} argument{}, got {n}", plural(min)),
     })
 }
 

@@ -67,14 +67,21 @@ fn codec_args(method: &str, args: &[AnyView<'_>]) -> Result<(Named, std::result:
     Ok((codec_named(&encoding)?, handler(&errors)))
 }
 
+/// CPython's TypeError of type `func` (`str`, `bytes`) given an `encoding` or `errors` (`names`,
+/// in that order) that is not a str, as its argument parser checks them before anything else.
+fn check_codec_names(func: &str, names: &[AnyView<'_>]) -> Result<()> {
+    for (a, what) in names.iter().zip(["encoding", "errors"]) {
+        if Text::of(a.value()).is_none() {
+            return Err(type_error(format!("{func}() argument '{what}' must be str, not {}", arg_vname(a.value()))));
+        }
+    }
+    Ok(())
+}
+
 /// `str(object, encoding, errors)`: bytes decoded, with CPython's errors (the encoding's and the
 /// handler's types are checked first, as its argument parser does).
 pub(crate) fn str_decoding(args: &[AnyView<'_>]) -> Result<Slot> {
-    for (a, what) in args[1..].iter().zip(["encoding", "errors"]) {
-        if Text::of(a.value()).is_none() {
-            return Err(type_error(format!("str() argument '{what}' must be str, not {}", arg_vname(a.value()))));
-        }
-    }
+    check_codec_names("str", &args[1..])?;
     match args[0].value() {
         Value::Bytes(b) => decode(b, &args[1..]),
         x if Text::of(x).is_some() => Err(type_error("decoding str is not supported")),
@@ -88,11 +95,7 @@ pub(crate) fn str_decoding(args: &[AnyView<'_>]) -> Result<Slot> {
 pub(crate) fn bytes_builtin(args: &[AnyView<'_>]) -> Result<Slot> {
     let Some(first) = args.first() else { return Ok(Slot::from_bytes(b"")) };
     let v = first.value();
-    for (a, what) in args[1..].iter().zip(["encoding", "errors"]) {
-        if Text::of(a.value()).is_none() {
-            return Err(type_error(format!("bytes() argument '{what}' must be str, not {}", arg_vname(a.value()))));
-        }
-    }
+    check_codec_names("bytes", &args[1..])?;
     match (Text::of(v), args.len()) {
         (Some(_), 1) => return Err(type_error("string argument without an encoding")),
         (Some(t), _) => return encode_for("bytes", t, &args[1..]),

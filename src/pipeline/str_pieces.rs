@@ -42,16 +42,20 @@ fn is_line_break(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
+/// `splitlines`' `keepends` (of str or bytes): an int or a bool, as CPython takes it, nothing else.
+pub(crate) fn keepends_arg(keepends: Option<&AnyView<'_>>) -> Result<bool> {
+    match keepends {
+        None => Ok(false),
+        Some(k) => match k.value() {
+            Value::Bool(b) => Ok(b),
+            _ => Ok(c_int_arg(k)? != 0),
+        },
+    }
+}
+
 /// `t.splitlines(keepends=False)`: the lines, split at every Unicode line boundary.
 pub(crate) fn splitlines(t: Text<'_>, keepends: Option<&AnyView<'_>>) -> Result<Slot> {
-    // CPython takes an int (or bool) here, nothing else.
-    let keep = match keepends {
-        None => false,
-        Some(k) => match k.value() {
-            Value::Bool(b) => b,
-            _ => c_int_arg(k)? != 0,
-        },
-    };
+    let keep = keepends_arg(keepends)?;
     let s = t.as_str();
     let mut lines: Vec<AnyValue> = Vec::new();
     let mut start = 0;

@@ -58,6 +58,14 @@ pub fn method_repr(recv: &str, name: &str, args: &[Slot]) -> String {
         .map_or_else(|e| e.message().to_string(), |v| super::value_ops::repr_value(v.value()))
 }
 
+/// A call's result as its repr, or its error as `Kind: message`: what the op tests compare.
+pub fn outcome(r: crate::Result<Slot>) -> String {
+    match r {
+        Ok(v) => super::value_ops::repr_value(v.value()),
+        Err(e) => format!("{:?}: {}", e.kind(), e.message()),
+    }
+}
+
 /// The str a script's `main()` returns, `body` being its indented lines; an error as
 /// `Kind: message`.
 pub fn run_main(body: &str) -> String {

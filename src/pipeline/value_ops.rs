@@ -80,6 +80,11 @@ pub(crate) fn overflow(op: &str) -> Error {
     Error::new(ErrorKind::Overflow, format!("integer overflow in {op}"))
 }
 
+/// `"s"` unless `n` is 1, for CPython's counts in messages ("1 argument", "2 arguments").
+pub(crate) fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 /// How CPython names the type of a bad argument (`_PyArg_BadArgument`: "must be str, not None"):
 /// as [`vname`] does, but None by itself.
 pub(crate) fn arg_vname(v: Value<'_>) -> Cow<'static, str> {

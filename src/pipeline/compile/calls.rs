@@ -492,6 +492,15 @@ impl FnCompiler<'_> {
             .collect()
     }
 
+    /// A dict of the keywords' names and values, evaluated in order.
+    pub(super) fn keywords_dict(&mut self, keywords: &[Keyword]) -> Result<Reg> {
+        let pairs: Vec<Reg> = self.named_values(keywords)?.into_iter().flat_map(|(k, v)| [k, v]).collect();
+        let items = self.operands(&pairs);
+        let dict = self.temp();
+        self.emit(Inst::BuildDict { dst: dict, items });
+        Ok(dict)
+    }
+
     /// `dict[name] = value` for each of `items`, after the positional argument was applied: what
     /// `dict(x, **kwargs)` does.
     fn set_named(&mut self, dict: Reg, items: &[(Reg, Reg)]) {
@@ -505,10 +514,7 @@ impl FnCompiler<'_> {
         let obj = self.expr(obj, None)?;
         self.emit(Inst::CheckMethod { obj, method: Method::Format });
         let positional = self.exprs(args)?;
-        let pairs: Vec<Reg> = self.named_values(keywords)?.into_iter().flat_map(|(k, v)| [k, v]).collect();
-        let items = self.operands(&pairs);
-        let kwargs = self.temp();
-        self.emit(Inst::BuildDict { dst: kwargs, items });
+        let kwargs = self.keywords_dict(keywords)?;
         let regs: Vec<Reg> = [obj, kwargs].into_iter().chain(positional).collect();
         let args = self.operands(&regs);
         let d = self.dst(dst);

@@ -60,15 +60,6 @@ impl FnCompiler<'_> {
         Ok(self.move_to(made, dst))
     }
 
-    /// A dict of the keywords' names and values, evaluated in order.
-    fn keywords_dict(&mut self, keywords: &[Keyword]) -> Result<Reg> {
-        let pairs: Vec<Reg> = self.named_values(keywords)?.into_iter().flat_map(|(k, v)| [k, v]).collect();
-        let items = self.operands(&pairs);
-        let dict = self.temp();
-        self.emit(Inst::BuildDict { dst: dict, items });
-        Ok(dict)
-    }
-
     /// `obj.method(*regs)`, its result dropped.
     fn call_method_on(&mut self, method: Method, obj: Reg, regs: &[Reg]) {
         let args = self.operands(regs);

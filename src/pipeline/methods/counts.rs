@@ -7,7 +7,7 @@
 
 use super::{Method, Recv, arity_error};
 use crate::container::DictKind;
-use crate::pipeline::value_ops::{dict_obj, type_error};
+use crate::pipeline::value_ops::{dict_obj, plural, type_error};
 use crate::{Error, Value};
 
 /// How a method of CPython 3.11 reads its arguments.
@@ -60,11 +60,6 @@ pub(super) fn owner_name(r: Recv, m: Method, v: Value<'_>, bound: bool) -> &'sta
         (Recv::Counter, _) if !bound && !matches!(reading(r, m), Reading::Python(_)) => "dict",
         _ => r.name(),
     }
-}
-
-/// `"s"` unless `k` is 1.
-fn plural(k: usize) -> &'static str {
-    if k == 1 { "" } else { "s" }
 }
 
 /// The TypeError of `n` arguments to `m` of a receiver of type `r` (named `owner`), which takes
