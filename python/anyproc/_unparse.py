@@ -237,6 +237,8 @@ def stmt(s: Dict[str, Any], indent: str, out: List[str]) -> None:
     elif kind == "def":
         for line in unparse_function(s["function"]).splitlines():
             out.append(f"{indent}{line}")
+    elif kind == "nonlocal":
+        out.append(f"{indent}nonlocal {', '.join(s['names'])}")
     elif kind in ("break", "continue", "pass"):
         out.append(f"{indent}{kind}")
     else:

@@ -68,7 +68,7 @@ _UNSUPPORTED = {
     "AsyncFunctionDef": "async def", "TryStar": "except* (exception groups)",
     "With": "with statements", "AsyncWith": "async with", "AsyncFor": "async for",
     "Import": "import statements", "ImportFrom": "import statements",
-    "Global": "global statements", "Nonlocal": "nonlocal statements", "Match": "match statements",
+    "Global": "global statements", "Match": "match statements",
     "Yield": "yield as an expression (only as a statement, `yield x`)",
     "YieldFrom": "yield from as an expression (only as a statement)", "Await": "await",
     "Starred": "*args (starred expressions)", "MatMult": "the @ operator",
@@ -496,6 +496,8 @@ class _Lowerer:
         self.fn, self.src = fn, _Source(fn)
         # How many `except` clauses enclose the statement being lowered (a bare `raise` needs one).
         self.clauses = 0
+        # How many `def`s enclose it (a `nonlocal` outside them names a Python function's variable).
+        self.nesting = 0
         node = self.src.node
         for deco in node.decorator_list:
             # `@anyproc.script` and `@anyproc.script(while_limit=...)`: the function being
@@ -592,10 +594,12 @@ class _Lowerer:
         saved = self.locals, self.clauses, self.imports, self.import_nodes
         self.locals, self.clauses = saved[0] | set(_registers(params, extra)) | _assigned_names(node), 0
         self.imports, self.import_nodes = dict(self.imports), set(self.import_nodes)
+        self.nesting += 1
         try:
             self.leading_imports(body)
             lowered = {"name": node.name, "params": params, "body": self.block(body), "line": self.src.line(node)}
         finally:
+            self.nesting -= 1
             self.locals, self.clauses, self.imports, self.import_nodes = saved
         if defaults:
             lowered["defaults"] = defaults
@@ -755,6 +759,12 @@ class _Lowerer:
             return {"line": line, "stmt": "continue"}
         if isinstance(node, ast.Pass):
             return {"line": line, "stmt": "pass"}
+        if isinstance(node, ast.Nonlocal):
+            if not self.nesting:
+                raise self.src.error(node, f"'nonlocal {', '.join(node.names)}' in the scripted function itself (a "
+                                           "script cannot assign the variables of the Python function around it; "
+                                           "nonlocal inside a def nested in the script is supported)")
+            return {"line": line, "stmt": "nonlocal", "names": list(node.names)}
         if isinstance(node, ast.Raise):
             return self.raise_(node, line)
         if isinstance(node, ast.Try):

@@ -13,21 +13,13 @@ def uses_lambda_reading_a_changing_variable(text):
     return f(text)
 
 
-def uses_nested_def_reading_a_changing_variable(text):
-    n = 0
-    def count():  # unsupported: nested function 'count' reads the enclosing function's variable 'n'
-        return n
-    n = len(text)
-    return count()
-
-
-def uses_nested_def_made_in_a_loop(text):
-    fs = []
+def uses_recursive_nested_def_made_in_a_loop(text):
+    out = []
     for w in text.split():
-        def g():  # unsupported: nested function 'g' reads the enclosing function's variable 'w'
-            return w
-        fs.append(g)
-    return [f() for f in fs]
+        def rev(s):  # unsupported: nested function 'rev' reads its own name
+            return s if len(s) < 2 else rev(s[1:]) + s[0]
+        out.append(rev(w))
+    return out
 
 
 def uses_class(text):
@@ -70,15 +62,6 @@ def uses_nested_mutable_keyword_default(text):
     def split(s, *, seen=[]):  # unsupported: of nested function 'split' is a list, dict or set
         return s.split()
     return split(text)
-
-
-def uses_nonlocal(text):
-    n = 0
-    def bump():
-        nonlocal n  # unsupported: nonlocal
-        n += 1
-    bump()
-    return n
 
 
 def uses_decorated_nested_def(text):

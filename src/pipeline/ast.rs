@@ -176,6 +176,9 @@ pub enum StmtKind {
     /// enclosing function's variables (see `compile/nested.rs`). Its body is not one of
     /// [`StmtKind::blocks`]: it runs in a frame of its own.
     Def { function: Box<FunctionDef> },
+    /// `nonlocal a, b`: in a nested function, the names are the enclosing function's variables,
+    /// which its assignments change (see `compile/cells.rs`).
+    Nonlocal { names: Vec<String> },
 }
 
 /// `except (T1, T2) as name: body`; no types for a bare `except:`.
@@ -247,6 +250,7 @@ impl StmtKind {
             StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Pass
+            | StmtKind::Nonlocal { .. }
             | StmtKind::Reraise
             | StmtKind::Try { .. }
             | StmtKind::Def { .. } => {}

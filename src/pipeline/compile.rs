@@ -19,9 +19,11 @@ use std::collections::{HashMap, HashSet};
 
 mod call_sites;
 mod calls;
+mod cells;
 mod constants;
 mod displays;
 
+pub(crate) use cells::declared_nonlocal;
 pub use constants::module_globals;
 mod exceptions;
 mod expressions;
@@ -125,6 +127,7 @@ fn compile_unguarded(
         inner.f.shape = lifted.shape.map(Box::new);
         inner.free_maybe_unbound = lifted.maybe_unbound;
         inner.free_undefined = lifted.undefined;
+        inner.free_cells = lifted.cells;
         inner.own = lifted.own_name.map(|name| (name, module.first_lifted + next as u32));
         out.push(inner.compile(&def)?);
         next += 1;
@@ -182,6 +185,8 @@ struct Lifted {
     own_name: Option<String>,
     /// Its other kinds of parameters, if it has any.
     shape: Option<Shape>,
+    /// The enclosing variables it is given the cells of, not the values (`compile/cells.rs`).
+    cells: Vec<String>,
 }
 
 impl ModuleScope<'_> {
@@ -214,6 +219,10 @@ struct FinallyCtx {
     continues: Vec<usize>,
 }
 
+/// A lambda (or generator expression) of a statement: its line, itself, and the variables it
+/// reads that may change once it is made (None: a comprehension's variable).
+type NotedLambda = (u32, Expr, Option<Vec<String>>);
+
 struct FnCompiler<'a> {
     module: &'a ModuleScope<'a>,
     f: Function,
@@ -243,15 +252,19 @@ struct FnCompiler<'a> {
     finally_nesting: u32,
     /// A nested function's name in its source and its index, when it reads its own name.
     own: Option<(String, u32)>,
-    /// The lambdas of the function's statements by line, each with whether it may read this
-    /// function's variables wherever it goes: none of those variables can change once the
-    /// lambda is made (`compile/nested.rs`). Found by value, not place: `map(lambda ...)` is
-    /// compiled from a copy.
-    frozen_lambdas: RefCell<Vec<(u32, Expr, bool)>>,
+    /// The lambdas of the function's statements by line, each with the variables it reads that
+    /// may change once it is made (None: a comprehension's), which decide whether it may read
+    /// this function's variables wherever it goes (`compile/nested.rs`). Found by value, not
+    /// place: `map(lambda ...)` is compiled from a copy.
+    frozen_lambdas: RefCell<Vec<NotedLambda>>,
     /// How many assignments (a `def` is one) each local has in the function's source.
     assignment_counts: HashMap<String, usize>,
     /// The nested functions defined so far whose calls by name are direct calls.
     nested_callees: HashMap<String, nested::NestedCallee>,
+    /// The cell variables (`compile/cells.rs`): each name with the register of its cell.
+    cells: HashMap<String, Reg>,
+    /// The enclosing function's cell variables this one was given the cells of.
+    free_cells: Vec<String>,
 }
 
 fn err(line: u32, kind: ErrorKind, msg: impl Into<String>) -> Error {
@@ -533,6 +546,8 @@ impl<'a> FnCompiler<'a> {
             frozen_lambdas: RefCell::default(),
             assignment_counts,
             nested_callees: HashMap::new(),
+            cells: HashMap::new(),
+            free_cells: Vec::new(),
         }
     }
 
@@ -553,7 +568,12 @@ impl<'a> FnCompiler<'a> {
             self.emit(Inst::Unbind { dst });
         }
         // Name where a compile error is: the step for a pipeline's steps, else the function.
-        self.check_nested_defs(&def.body).and_then(|()| self.block(&def.body)).map_err(|e| {
+        let compiled = self.check_nested_defs(&def.body).and_then(|mut cells| {
+            cells.extend(cells::nonlocal_targets(&def.body));
+            self.set_up_cells(def, cells)?;
+            self.block(&def.body)
+        });
+        compiled.map_err(|e| {
             let label = self.f.line_labels.iter().find(|(l, _)| *l == self.line).map(|(_, label)| label.clone());
             e.context(label.unwrap_or_else(|| self.f.label.clone()))
         })?;

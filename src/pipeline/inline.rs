@@ -152,6 +152,9 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             }
             Inst::FuncRef { dst, func } => Inst::FuncRef { dst: reg(dst), func },
             Inst::Bind { dst, func, args } => Inst::Bind { dst: reg(dst), func, args: operands(args) },
+            Inst::CellNew { dst, src } => Inst::CellNew { dst: reg(dst), src: reg(src) },
+            Inst::CellGet { dst, cell } => Inst::CellGet { dst: reg(dst), cell: reg(cell) },
+            Inst::CellSet { cell, src } => Inst::CellSet { cell: reg(cell), src: reg(src) },
             Inst::IterStart { slot, src } => Inst::IterStart { slot: slot + loop_base, src: reg(src) },
             Inst::IterView { slot, src, view } => Inst::IterView { slot: slot + loop_base, src: reg(src), view },
             Inst::RangeStart { slot, start, stop, step } => {
@@ -253,6 +256,8 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::FuncRef { dst, .. }
             | Inst::Bind { dst, .. }
             | Inst::Unbind { dst }
+            | Inst::CellNew { dst, .. }
+            | Inst::CellGet { dst, .. }
             | Inst::ForNext { dst, .. } => mark(dst),
             Inst::Binary { dst, a, in_place, .. } => {
                 mark(dst);
@@ -292,6 +297,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::Reraise { .. }
             | Inst::Yield { .. }
             | Inst::DelItem { .. }
+            | Inst::CellSet { .. }
             | Inst::Guard { .. } => {}
         }
     }

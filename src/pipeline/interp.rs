@@ -10,6 +10,7 @@ use super::Slot;
 use super::ast::{BinOp, CmpOp, UnaryOp};
 use super::binding::{missing_error, too_many_positional};
 use super::builtins::{Builtin, call_builtin};
+use super::cell::{cell_get, cell_set, new_cell};
 use super::direct::{Direct, located, with_op_name};
 use super::generator::{Generator, Suspended};
 use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
@@ -625,6 +626,16 @@ impl Vm<'_> {
                     }
                 }
                 Inst::Unbind { dst } => reg!(dst) = unbound_mark(),
+                Inst::CellNew { dst, src } => reg!(dst) = new_cell(reg!(src).clone()),
+                Inst::CellGet { dst, cell } => match cell_get(&reg!(cell)) {
+                    Some(v) => reg!(dst) = v,
+                    None => fail!(Error::runtime("internal error: a cell variable's register holds no cell")),
+                },
+                Inst::CellSet { cell, src } => {
+                    if !cell_set(&reg!(cell), reg!(src).clone()) {
+                        fail!(Error::runtime("internal error: a cell variable's register holds no cell"));
+                    }
+                }
                 Inst::CheckBound { reg, message, name_error } => {
                     if is_unbound(&reg!(reg)) {
                         let kind = if name_error { ErrorKind::Name } else { ErrorKind::UnboundLocal };

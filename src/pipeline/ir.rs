@@ -130,6 +130,13 @@ pub enum Inst {
     Guard { slot: u32 },
     /// Gives `dst` the unbound mark: a local that some read may find unassigned starts so.
     Unbind { dst: Reg },
+    /// `dst = a new cell holding src's value` (perhaps the unbound mark): a variable that nested
+    /// functions share (`pipeline/cell.rs`).
+    CellNew { dst: Reg, src: Reg },
+    /// `dst = the value in the cell in cell` (perhaps the unbound mark).
+    CellGet { dst: Reg, cell: Reg },
+    /// Puts `src`'s value in the cell in `cell`.
+    CellSet { cell: Reg, src: Reg },
     /// Fails with the error whose message is constant `message` (a `NameError`, or an
     /// `UnboundLocalError` unless `name_error`) when `reg` still holds the unbound mark.
     CheckBound { reg: Reg, message: u32, name_error: bool },
@@ -415,6 +422,9 @@ impl fmt::Display for Function {
                 Inst::GuardReset { slot } => format!("loop{slot} = counter 0"),
                 Inst::Guard { slot } => format!("loop{slot} += 1 (capped)"),
                 Inst::Unbind { dst } => format!("{} = unbound", r(dst)),
+                Inst::CellNew { dst, src } => format!("{} = cell({})", r(dst), r(src)),
+                Inst::CellGet { dst, cell } => format!("{} = {}.contents", r(dst), r(cell)),
+                Inst::CellSet { cell, src } => format!("{}.contents = {}", r(cell), r(src)),
                 Inst::CheckBound { reg, .. } => format!("check {} is bound", r(reg)),
                 Inst::Return { src } => format!("return {}", r(src)),
                 Inst::Yield { src } => format!("yield {}", r(src)),

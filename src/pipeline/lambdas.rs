@@ -1,16 +1,20 @@
 //! `lambda` expressions, and what nested functions read. Each lambda becomes a function of the module (`<lambda>`) whose first
 //! parameters are the enclosing function's variables it reads, passed their values when the
-//! lambda is made.
+//! lambda is made (or their cells, for cell variables: `compile/cells.rs`).
 //!
-//! Rationale: anyscript has no cells, so a lambda sees the values its enclosing variables have
-//! when it is made, where Python's sees them when it runs. The two agree while the variables
-//! cannot change between the two, which holds for a lambda passed straight to a built-in or a
-//! method (`sorted(xs, key=lambda w: counts[w])`): the callee keeps no reference to it, and the
-//! enclosing function does not run while it does. The compiler allows such a lambda only there;
-//! one that reads no enclosing variable is an ordinary function value and goes anywhere.
+//! Rationale: a lambda given the values of its enclosing variables when it is made sees what
+//! Python's sees, which reads them when it runs, while the variables cannot change between the
+//! two. That holds for a lambda passed straight to a built-in or a method (`sorted(xs,
+//! key=lambda w: counts[w])`): the callee keeps no reference to it, and the enclosing function
+//! does not run while it does. It holds too wherever the variables are not assigned again after
+//! the lambda is made, and for cell variables, which the lambda reads through their cells. The
+//! compiler allows a lambda only there (a lambda does not make a variable a cell: that would slow
+//! every read of a loop variable that a `key=` lambda reads); one that reads no enclosing
+//! variable is an ordinary function value and goes anywhere.
 
 use super::ast::{Expr, FunctionDef, Stmt, StmtKind};
-use super::compile::{collect_assigned, visit_children};
+use super::compile::{declared_nonlocal, visit_children};
+use super::unbound::bound_by_statements;
 
 /// The name every lambda has in errors and listings, as in Python.
 pub const LAMBDA_NAME: &str = "<lambda>";
@@ -28,11 +32,17 @@ pub fn free_names(params: &[String], body: &Expr) -> Vec<String> {
 /// it assigns), each once, in order of first read; those that functions nested in it read
 /// from it included.
 pub fn def_free_names(def: &FunctionDef) -> Vec<String> {
-    let mut own = def.registers();
-    collect_assigned(&def.body, &mut own);
+    // Bound by its statements: a comprehension's variable is the comprehension's own, and a
+    // read of the same name outside it is the enclosing function's (`reads` keeps them apart).
+    let mut own: Vec<String> = def.registers();
+    own.extend(bound_by_statements(&[], &def.body));
+    // A name it declares `nonlocal` is the enclosing function's, read or assigned.
+    let nonlocal = declared_nonlocal(def);
+    own.retain(|n| !nonlocal.contains(n));
     let bound: Vec<&str> = own.iter().map(String::as_str).collect();
     let mut out = Vec::new();
     block_reads(&def.body, &bound, &mut out);
+    out.extend(nonlocal.into_iter().filter(|n| !out.contains(n)).collect::<Vec<_>>());
     out
 }
 

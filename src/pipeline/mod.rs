@@ -14,6 +14,7 @@ mod bytes_layout;
 mod bytes_methods;
 mod bytes_pieces;
 mod callable_iterator;
+mod cell;
 pub(crate) mod char_marks;
 mod codec_names;
 mod codec_units;

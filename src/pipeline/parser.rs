@@ -25,7 +25,7 @@ mod trailers;
 pub const MAX_DEPTH: usize = 200;
 
 /// Python keywords anyscript rejects wherever they appear.
-const UNSUPPORTED_KEYWORDS: &[&str] = &["class", "with", "import", "from", "global", "nonlocal", "async", "await"];
+const UNSUPPORTED_KEYWORDS: &[&str] = &["class", "with", "import", "from", "global", "async", "await"];
 
 /// Parses a module of top-level `def`s.
 pub fn parse_module(src: &str) -> crate::Result<Module> {

@@ -128,7 +128,7 @@ impl Walk<'_> {
             }
             StmtKind::YieldFrom { value } => self.reads(value, &assigned),
             StmtKind::Break | StmtKind::Continue => return None,
-            StmtKind::Pass => {}
+            StmtKind::Pass | StmtKind::Nonlocal { .. } => {}
             StmtKind::Raise { value, cause, .. } => {
                 for v in value.iter().chain(cause) {
                     self.reads(v, &assigned);

@@ -1,6 +1,6 @@
 # Functions run both by anyproc's interpreter and by CPython (tests/interp_cpython.rs):
 # every function takes one line of real text and must give the same result in both.
-# Plain Python in the anyscript subset: no imports, classes, try or nested defs.
+# Plain Python in the anyscript subset: no imports, classes or try; one nested def (shared_counts).
 
 
 def unicode_split_any(word):
@@ -356,12 +356,32 @@ def char_classes(text):
             list(lengths | {0, 64, 128}), [n for n in lengths if n in codes], sorted(seen ^ vowels)[:5]]
 
 
+def shared_counts(text):
+    seen = {}
+    total = 0
+    longest = ""
+
+    def note(word):
+        nonlocal total, longest
+        total += 1
+        seen[word] = seen.get(word, 0) + 1
+        if len(word) > len(longest):
+            longest = word
+        return seen[word]
+
+    repeats = 0
+    for word in text.lower().split():
+        if note(word) > 1:
+            repeats += 1
+    return [total, repeats, longest, len(seen)]
+
+
 CASES = [
     "unicode_split_any", "count_vowels", "word_lengths", "capitalize_words", "first_long_word",
     "reverse_words", "char_histogram", "collatz_steps", "fizz", "dedupe", "pairs_with_break",
     "numbers", "stats", "tags", "clean", "zipped", "nested", "find_all", "wrap_lines",
     "skip_and_stop", "append_loops", "formatted", "ranked", "vocab_stats", "pruned", "safe_numbers",
-    "char_classes",
+    "char_classes", "shared_counts",
 ]
 
 

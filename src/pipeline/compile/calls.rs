@@ -560,6 +560,7 @@ impl FnCompiler<'_> {
     pub(super) fn make_lifted(&mut self, dst: Reg, def: FunctionDef, captured: &[String]) -> Result<()> {
         let (values, maybe_unbound, undefined) = self.captured_values(captured)?;
         let n_captured = captured.len();
+        let cells = self.cells_among(captured);
         let func = self.module.add_lifted(Lifted {
             def,
             n_captured,
@@ -568,6 +569,7 @@ impl FnCompiler<'_> {
             defaults: Vec::new(),
             own_name: None,
             shape: None,
+            cells,
         });
         self.make_function(dst, func, &values);
         Ok(())
@@ -583,7 +585,10 @@ impl FnCompiler<'_> {
         let mut undefined = Vec::new();
         let mut values = Vec::with_capacity(captured.len());
         for n in captured {
-            let r = if self.statement_bound.contains(n) || self.comprehension_depth > 0 {
+            let r = if let Some(&cell) = self.cells.get(n) {
+                // Given the cell, not its value: the function reads it when it runs.
+                cell
+            } else if self.statement_bound.contains(n) || self.comprehension_depth > 0 {
                 self.locals[n]
             } else if self.resolves_outside(n) {
                 self.load_name(n)?

@@ -54,6 +54,9 @@ impl FnCompiler<'_> {
             // A register for the error itself only where a bare `raise` needs it.
             let keep = if reraises(&h.body) { self.temp() } else { NO_REG };
             let target = self.here();
+            if let Some(name) = &h.name {
+                self.stored(name);
+            }
             self.clause_errors.push(keep);
             let compiled = self.block(&h.body);
             self.clause_errors.pop();
@@ -63,6 +66,9 @@ impl FnCompiler<'_> {
             if bind != NO_REG {
                 // CPython deletes the `as` variable when the clause ends.
                 self.emit(Inst::Unbind { dst: bind });
+                if let Some(name) = &h.name {
+                    self.stored(name);
+                }
             }
             exits.push(self.emit(Inst::Jump { to: 0 }));
         }

@@ -199,6 +199,7 @@ impl FnCompiler<'_> {
                 let v = self.expr(value, None)?;
                 let r = self.locals[target];
                 self.emit(Inst::Move { dst: r, src: v });
+                self.stored(target);
                 Ok(self.move_to(r, dst))
             }
             Expr::Lambda { params, body } => {
@@ -240,6 +241,9 @@ impl FnCompiler<'_> {
         // function's variable: the name is looked up as if the function never assigned it.
         let comprehension_only = !self.statement_bound.contains(id) && self.comprehension_depth == 0;
         if let Some(&r) = self.locals.get(id).filter(|_| !comprehension_only) {
+            if let Some(&cell) = self.cells.get(id) {
+                return Ok(self.load_cell(id, cell));
+            }
             self.check_bound(id, r);
             return Ok(r);
         }

@@ -95,10 +95,12 @@ impl FnCompiler<'_> {
         let body_start = self.here();
         let outer = if scoped { self.bind_own_registers(target) } else { Vec::new() };
         let next_inst = match (target, item_names) {
-            (_, Some((k, v))) => {
+            (_, Some((k, v))) if !self.is_cell(k) && !self.is_cell(v) => {
                 Inst::ForNextItem { slot, key: self.locals[k], value: self.locals[v], body: body_start }
             }
-            (Target::Name { id }, None) => Inst::ForNext { slot, dst: self.locals[id], body: body_start },
+            (Target::Name { id }, _) if !self.is_cell(id) => {
+                Inst::ForNext { slot, dst: self.locals[id], body: body_start }
+            }
             _ => {
                 let dst = self.temp();
                 self.assign(target, dst)?;
@@ -111,19 +113,24 @@ impl FnCompiler<'_> {
         self.patch(enter, next);
         self.emit(next_inst);
         self.leave_loop(next, orelse)?;
-        for (name, reg) in outer {
-            self.locals.insert(name, reg);
+        for (name, reg, cell) in outer {
+            self.locals.insert(name.clone(), reg);
+            if let Some(cell) = cell {
+                self.cells.insert(name, cell);
+            }
         }
         Ok(())
     }
 
-    /// Gives each name `target` binds a new register; returns the registers they had.
-    fn bind_own_registers(&mut self, target: &Target) -> Vec<(String, Reg)> {
+    /// Gives each name `target` binds a new register (a plain one: a comprehension's variable
+    /// is not the cell variable of the same name); returns the registers and cells they had.
+    fn bind_own_registers(&mut self, target: &Target) -> Vec<(String, Reg, Option<Reg>)> {
         let mut outer = Vec::new();
         for name in target.names().into_iter().map(str::to_string) {
             let own = self.temp();
+            let cell = self.cells.remove(&name);
             if let Some(reg) = self.locals.insert(name.clone(), own) {
-                outer.push((name, reg));
+                outer.push((name, reg, cell));
             }
         }
         outer
@@ -131,7 +138,13 @@ impl FnCompiler<'_> {
 
     /// Runs the append-loop matcher over this function's scope.
     pub(super) fn scope<R>(&self, f: impl FnOnce(&Scope<'_>) -> R) -> R {
-        f(&Scope { locals: &self.locals, is_defined: &|id| self.is_defined(id) })
+        if self.cells.is_empty() {
+            return f(&Scope { locals: &self.locals, is_defined: &|id| self.is_defined(id) });
+        }
+        // A cell variable's register is not where its value is: no fused loop touches one.
+        let mut locals = self.locals.clone();
+        locals.retain(|name, _| !self.is_cell(name));
+        f(&Scope { locals: &locals, is_defined: &|id| self.is_defined(id) })
     }
 
     /// Emits the fused form of an append loop and the jump past the loop that follows it

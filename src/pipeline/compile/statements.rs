@@ -27,7 +27,7 @@ impl FnCompiler<'_> {
     pub(super) fn check_method_first(&mut self, obj: Reg, method: Method, args: &[Expr]) {
         let cannot_fail = |a: &Expr| match a {
             Expr::Const { .. } => true,
-            Expr::Name { id } => !self.maybe_unbound.contains(id),
+            Expr::Name { id } => !self.maybe_unbound.contains(id) && !self.is_cell(id),
             _ => false,
         };
         if !args.iter().all(cannot_fail) {
@@ -59,6 +59,7 @@ impl FnCompiler<'_> {
                 if let [Target::Name { id }] = targets.as_slice() {
                     let dst = self.locals[id];
                     self.expr(value, Some(dst))?;
+                    self.stored(id);
                 } else {
                     let v = self.expr_in_temp(value)?;
                     for t in targets {
@@ -121,7 +122,8 @@ impl FnCompiler<'_> {
             }
             StmtKind::Break => self.leave_iteration(true)?,
             StmtKind::Continue => self.leave_iteration(false)?,
-            StmtKind::Pass => {}
+            // Compiled where the function begins (`compile/cells.rs`).
+            StmtKind::Pass | StmtKind::Nonlocal { .. } => {}
             StmtKind::Raise { exc, value, cause } => self.raise(exc, value.as_ref(), cause.as_ref())?,
             StmtKind::Reraise => self.reraise()?,
             StmtKind::Def { function } => self.nested_def(function)?,
@@ -160,6 +162,7 @@ impl FnCompiler<'_> {
                 if dst != v {
                     self.emit(Inst::Move { dst, src: v });
                 }
+                self.stored(id);
             }
             Target::Subscript { value, index } => {
                 let obj = self.expr(value, None)?;
@@ -194,6 +197,14 @@ impl FnCompiler<'_> {
 
     fn aug_assign(&mut self, target: &Target, op: BinOp, value: &Expr) -> Result<()> {
         match target {
+            Target::Name { id } if self.is_cell(id) => {
+                // Read out of the cell, changed, and put back (a list grows in place first).
+                let cur = self.load_name(id)?;
+                let b = self.expr(value, None)?;
+                self.emit(Inst::Binary { op, dst: cur, a: cur, b, in_place: true });
+                let cell = self.cells[id];
+                self.emit(Inst::CellSet { cell, src: cur });
+            }
             Target::Name { id } => {
                 let dst = self.locals[id];
                 self.check_bound(id, dst);

@@ -2,7 +2,7 @@
 //! targets.
 
 use super::super::ast::{Expr, Literal, Stmt, StmtKind, Target};
-use super::super::lexer::{Tok, Token};
+use super::super::lexer::{Tok, Token, is_keyword};
 use super::{Parser, Result, UNSUPPORTED_KEYWORDS, aug_assign_op, not_supported};
 
 impl Parser {
@@ -87,6 +87,7 @@ impl Parser {
             Some("raise") => self.raise_statement()?,
             Some("assert") => self.assert_statement()?,
             Some("del") => self.del_statement()?,
+            Some("nonlocal") => self.nonlocal_statement()?,
             Some(word @ ("if" | "while" | "for" | "def" | "elif" | "else" | "try" | "except" | "finally")) => {
                 return Err(self.error(format!("invalid syntax: '{word}' cannot appear here")));
             }
@@ -94,6 +95,25 @@ impl Parser {
             _ => self.expression_statement()?,
         };
         Ok(Stmt { line, kind })
+    }
+
+    /// `nonlocal name (',' name)*`.
+    fn nonlocal_statement(&mut self) -> Result<StmtKind> {
+        self.bump();
+        let mut names = Vec::new();
+        loop {
+            match self.peek() {
+                Tok::Name(n) if !is_keyword(n) => {
+                    names.push(n.clone());
+                    self.bump();
+                }
+                _ => return Err(self.error("expected a name after 'nonlocal'")),
+            }
+            if !self.eat_op(",") {
+                break;
+            }
+        }
+        Ok(StmtKind::Nonlocal { names })
     }
 
     fn return_statement(&mut self) -> Result<StmtKind> {

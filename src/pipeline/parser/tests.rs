@@ -485,6 +485,7 @@ fn assignments() {
 #[test]
 fn simple_statements() {
     assert_eq!(stmt("pass"), StmtKind::Pass);
+    assert_eq!(stmt("nonlocal a, b"), StmtKind::Nonlocal { names: vec!["a".into(), "b".into()] });
     assert_eq!(stmt("return"), StmtKind::Return { value: None });
     let StmtKind::Return { value: Some(v) } = stmt("return a, b") else { panic!() };
     assert_eq!(show(&v), "(tuple a b)");
@@ -1169,7 +1170,8 @@ fn unsupported_constructs() {
         ("import os", "line 1, column 1: 'import' is not supported"),
         ("from os import path", "line 1, column 1: 'from' is not supported"),
         ("def f(x):\n    global y", "line 2, column 5: 'global' is not supported"),
-        ("def f(x):\n    nonlocal y", "line 2, column 5: 'nonlocal' is not supported"),
+        ("def f(x):\n    nonlocal", "line 2, column 13: expected a name after 'nonlocal'"),
+        ("def f(x):\n    nonlocal a,", "line 2, column 16: expected a name after 'nonlocal'"),
         ("yield 1", "line 1, column 1: 'yield' outside function"),
         (
             "def f(x):\n    y = yield x",
