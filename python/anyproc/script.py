@@ -779,24 +779,8 @@ class _Lowerer:
             return {"line": line, "stmt": "delete", "targets": [self.target(t) for t in node.targets]}
         raise self.src.error(node, _UNSUPPORTED.get(kind, f"{kind} statements"))
 
-    @staticmethod
-    def _in_this_function(root: ast.AST, target: ast.AST) -> bool:
-        """Whether ``target`` (inside ``root``) is not inside a def or lambda nested in ``root``."""
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            if node is target:
-                return True
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                stack.extend(ast.iter_child_nodes(node))
-        return False
-
     def try_(self, node: ast.Try, line: int) -> Dict[str, Any]:
         """``try``/``except``/``else``/``finally``; the clauses name exceptions by plain names."""
-        for inner in ast.walk(node):
-            # Anywhere in the statement, but not in a function or lambda defined there.
-            if isinstance(inner, (ast.Yield, ast.YieldFrom)) and self._in_this_function(node, inner):
-                raise self.src.error(inner, "'yield' inside 'try' (its clauses and 'finally:' included)")
         handlers = []
         for h in node.handlers:
             kinds = [] if h.type is None else _flat_types(h.type)

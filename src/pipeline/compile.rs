@@ -109,7 +109,7 @@ fn compile_unguarded(
     for def in functions {
         let shape = module.functions[def.name.as_str()].shape.clone().map(Box::new);
         let plain = shaped::with_registers(def);
-        let def = yields::lowered(&plain)?;
+        let def = yields::lowered(&plain).map_err(|e| e.context(format!("function '{}'", plain.name)))?;
         let mut compiler = FnCompiler::new(&module, &def, labels);
         compiler.f.shape = shape;
         out.push(compiler.compile(&def)?);
@@ -120,7 +120,7 @@ fn compile_unguarded(
         // Taken out of the list first: compiling one may add those inside it.
         let pending = module.lifted.borrow().get(next).cloned();
         let Some(lifted) = pending else { break };
-        let def = yields::lowered(&lifted.def)?;
+        let def = yields::lowered(&lifted.def).map_err(|e| e.context(format!("function '{}'", lifted.def.name)))?;
         let mut inner = FnCompiler::new(&module, &def, labels);
         inner.f.n_captured = lifted.n_captured as u32;
         inner.f.defaults = lifted.defaults;

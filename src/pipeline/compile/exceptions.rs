@@ -19,7 +19,7 @@ const MAX_FINALLY_NESTING: u32 = 4;
 
 /// Whether `body` holds a bare `raise` (one of a nested `try`'s clause too: it may re-raise this
 /// clause's error from a `finally:` or `else:` block, so the register is kept either way).
-fn reraises(body: &[Stmt]) -> bool {
+pub(super) fn reraises(body: &[Stmt]) -> bool {
     body.iter().any(|s| matches!(s.kind, StmtKind::Reraise) || s.kind.blocks().into_iter().any(reraises))
 }
 
