@@ -22,6 +22,7 @@ pub mod math_float;
 pub mod math_int;
 pub mod merge_queue;
 pub mod normalize;
+pub mod operator;
 pub mod params;
 pub mod random;
 pub mod re;
@@ -55,5 +56,6 @@ pub fn register(reg: &Registry) -> Result<()> {
     itertools_select::register(reg)?;
     random::register(reg)?;
     json::register(reg)?;
+    operator::register(reg)?;
     Ok(())
 }

@@ -35,6 +35,7 @@ import itertools
 import json
 import linecache
 import math
+import operator
 import random
 import re
 import textwrap
@@ -250,7 +251,7 @@ _MISSING = object()
 
 
 #: Python's library functions that are ops of the same dotted names (``ops/itertools.rs``,
-#: ``ops/heapq.rs``, ``ops/bisect.rs``, ``ops/random/``; ``bisect.bisect`` and ``bisect.insort`` are the
+#: ``ops/heapq.rs``, ``ops/bisect.rs``, ``ops/operator.rs``, ``ops/random/``; ``bisect.bisect`` and ``bisect.insort`` are the
 #: ``_right`` functions; ``random``'s are bound methods of its hidden generator).
 #: (``itertools.chain.from_iterable`` is a new bound method at each read: found by ``==``.)
 _LIBRARY_OPS = [(f, name) for f, name in [
@@ -270,6 +271,10 @@ _LIBRARY_OPS = [(f, name) for f, name in [
     (bisect.bisect_left, "bisect.bisect_left"), (bisect.bisect_right, "bisect.bisect_right"),
     (bisect.insort_left, "bisect.insort_left"), (bisect.insort_right, "bisect.insort_right"),
     (json.loads, "json.loads"), (json.dumps, "json.dumps")] if f is not None] + [
+    (getattr(operator, name), f"operator.{name}") for name in (
+        "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and_", "or_", "xor", "lshift", "rshift", "concat",
+        "eq", "ne", "lt", "le", "gt", "ge", "is_", "is_not", "contains", "getitem", "countOf", "indexOf", "neg",
+        "pos", "invert", "inv", "not_", "truth", "abs", "index", "itemgetter", "methodcaller")] + [
     (getattr(random, name), f"random.{name}") for name in (
         "random", "seed", "getrandbits", "randrange", "randint", "choice", "shuffle", "sample", "choices", "uniform",
         "gauss", "normalvariate", "lognormvariate", "expovariate", "triangular", "paretovariate", "weibullvariate",

@@ -83,7 +83,13 @@ pub(crate) fn percent_format(fmt: Text<'_>, args: AnyView<'_>) -> Result<String>
 
 fn format_chars(chars: &[char], args: AnyView<'_>) -> Result<String> {
     let value = args.value();
-    let mapping: Option<Slot> = dict_of(value).map(|_| args.to_owned());
+    // What CPython takes as a mapping (`PyMapping_Check`, not a tuple or str): a dict, and any
+    // value with items by subscript, a list or bytes too: `'%(k)s' % [1]` looks the key up in the
+    // list, and `'ab' % [1, 2]` is not an error of unused arguments.
+    let subscriptable = dict_of(value).is_some()
+        || (crate::pipeline::value_ops::seq_obj(value).is_some() && !crate::pipeline::value_ops::is_tuple(value))
+        || crate::pipeline::str_codecs::bytes_of(value).is_some();
+    let mapping: Option<Slot> = subscriptable.then(|| args.to_owned());
     // Only a tuple is an argument list: a list is one argument, as in CPython.
     let mut state = match tuple_obj(value) {
         Some(list) => {
@@ -402,6 +408,11 @@ mod tests {
         assert_eq!(pct("%(a", dict(vec![])), "ValueError: incomplete format key");
         assert_eq!(pct("%(a)", dict(vec![(s("a"), i(1))])), "ValueError: incomplete format");
         assert_eq!(pct("abc", i(5)), "TypeError: not all arguments converted during string formatting");
+        // A list is a mapping to CPython's `%`: its arguments are not counted, its keys are indices.
+        let two = || list(vec![i(1), i(2)]);
+        assert_eq!(pct("ab", two()), "ab");
+        assert_eq!(pct("%s", two()), "[1, 2]");
+        assert_eq!(pct("%(k)s", two()), "TypeError: list indices must be integers or slices, not str");
         assert_eq!(pct("%x", f(3.9)), "TypeError: %x format: an integer is required, not float");
         assert_eq!(pct("%d", s("s")), "TypeError: %d format: a real number is required, not str");
         assert_eq!(pct("%c", s("ab")), "TypeError: %c requires int or char");
