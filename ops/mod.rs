@@ -15,6 +15,7 @@ pub mod combinatorics;
 pub mod heapq;
 pub mod heapq_merge;
 pub mod itertools;
+pub mod itertools_infinite;
 pub mod itertools_select;
 pub mod json;
 pub mod math;
@@ -50,6 +51,7 @@ pub fn register(reg: &Registry) -> Result<()> {
     unicodedata::register(reg)?;
     collections::register(reg)?;
     itertools::register(reg)?;
+    itertools_infinite::register(reg)?;
     bisect::register(reg)?;
     heapq::register(reg)?;
     combinatorics::register(reg)?;

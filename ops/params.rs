@@ -243,6 +243,14 @@ pub const OP_PARAMS: &[OpParams] = &[
         defaults: &[NONE, NONE],
         builtin: true,
     },
+    OpParams {
+        op: "itertools.count",
+        name: "count",
+        names: &["start", "step"],
+        positional: 2,
+        defaults: &[ZERO, Literal::Int(1)],
+        builtin: true,
+    },
 ];
 
 /// The parameters of op `name`, if it takes keyword arguments.

@@ -103,7 +103,9 @@ def expr(e: Expr) -> str:
         return f"({expr(e['elt'])}{_comprehension(e)})"
     if kind == "lambda":
         # Not an atom: as an operand, `operand` parenthesises it.
-        params = ", ".join(e["params"])
+        names, defaults = e["params"], e.get("defaults", [])
+        first = len(names) - len(defaults)
+        params = ", ".join(names[:first] + [f"{n}={expr(d)}" for n, d in zip(names[first:], defaults)])
         return f"lambda {params}: {expr(e['body'])}" if params else f"lambda: {expr(e['body'])}"
     raise ValueError(f"unknown expression kind {kind!r}")
 

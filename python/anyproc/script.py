@@ -264,7 +264,8 @@ _LIBRARY_OPS = [(f, name) for f, name in [
     (itertools.permutations, "itertools.permutations"), (itertools.takewhile, "itertools.takewhile"),
     (itertools.dropwhile, "itertools.dropwhile"), (itertools.filterfalse, "itertools.filterfalse"),
     (itertools.compress, "itertools.compress"), (itertools.starmap, "itertools.starmap"),
-    (itertools.zip_longest, "itertools.zip_longest"),
+    (itertools.zip_longest, "itertools.zip_longest"), (itertools.count, "itertools.count"),
+    (itertools.cycle, "itertools.cycle"), (itertools.repeat, "itertools.repeat"),
     (heapq.heappush, "heapq.heappush"), (heapq.heappop, "heapq.heappop"), (heapq.heapify, "heapq.heapify"),
     (heapq.heapreplace, "heapq.heapreplace"), (heapq.heappushpop, "heapq.heappushpop"),
     (heapq.merge, "heapq.merge"), (heapq.nsmallest, "heapq.nsmallest"), (heapq.nlargest, "heapq.nlargest"),
@@ -1014,11 +1015,12 @@ class _Lowerer:
         args = node.args
         for what, present in (("*args in a lambda", args.vararg), ("**kwargs in a lambda", args.kwarg),
                               ("keyword-only arguments in a lambda", args.kwonlyargs),
-                              ("positional-only parameters in a lambda", args.posonlyargs),
-                              ("default values in a lambda", args.defaults)):
+                              ("positional-only parameters in a lambda", args.posonlyargs)):
             if present:
                 raise self.src.error(node, what)
         params = [a.arg for a in args.args]
+        # Evaluated where the lambda is made, in the enclosing scope.
+        defaults = [self.expr(d) for d in args.defaults]
         own = set(params) | _assigned_names(node)
         saved = self.locals
         self.locals = saved | own
@@ -1026,7 +1028,10 @@ class _Lowerer:
             body = self.expr(node.body)
         finally:
             self.locals = saved
-        return {"expr": "lambda", "params": params, "body": body}
+        lowered = {"expr": "lambda", "params": params, "body": body}
+        if defaults:
+            lowered["defaults"] = defaults
+        return lowered
 
     def builtin(self, name: str) -> Dict[str, Any]:
         """The built-in ``name`` for an f-string to call: by its name, or as ``builtins.name``

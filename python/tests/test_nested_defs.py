@@ -220,12 +220,10 @@ def main(text):
     assert anyproc.script_source(source, "main")("a b a") == ({"a": 2, "b": 1}, 120)
 
 
-# What anyscript still refuses, each naming its line: a default Python would make anew at each
-# `def`, a lambda that reads a variable assigned again after it is made (a nested `def` is given
+# What anyscript still refuses, each naming its line: a lambda that reads a variable assigned again after it is made (a nested `def` is given
 # the variable's cell instead, `test_nonlocal.py`), and a nested function that calls itself by a
 # name assigned again.
 REFUSED = [
-    ("def f(x):\n    def g(acc=[]):\n        return acc\n    return g()\n", 2, "list, dict or set"),
     ("def f(x):\n    try:\n        int(x)\n    except ValueError as e:\n        h = lambda: str(e)\n"
      "    return h()\n", 5, "'e'"),
     ("def f(x):\n    for i in range(3):\n        def g(n):\n            return g(n - 1) if n else i\n"
@@ -248,6 +246,9 @@ SHARED = [
     "def f(x):\n    n = 1\n    def g():\n        return n\n    n = 2\n    return g()\n",
     "def f(x):\n    fs = []\n    for i in range(3):\n        def g():\n            return i\n        fs.append(g)\n"
     "    return [h() for h in fs]\n",
+    # A default made anew each time the `def` runs, and one that is no constant.
+    "def f(x):\n    out = []\n    for i in range(3):\n        def g(v, acc=[], k=i * 2):\n            acc.append(v + k)\n"
+    "            return acc\n        out.append((g(1), g(2)))\n    return out\n",
     # An `except ... as e` name is unbound when its clause ends: Python's function then raises.
     "def f(x):\n    try:\n        int(x)\n    except ValueError as e:\n        def g():\n            return e\n"
     "    return g()\n",

@@ -103,8 +103,8 @@ def uses_keyword_only_object_default(text, *, sep=object()):  # unsupported: def
     return text.split(sep)
 
 
-def uses_lambda_default(text):
-    return sorted(text, key=lambda c, k=1: c)  # unsupported: default values in a lambda
+def uses_lambda_star_args(text):
+    return sorted(text, key=lambda c, *rest: c)  # unsupported: *args in a lambda
 
 
 def uses_raise_of_exception(text):

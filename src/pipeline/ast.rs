@@ -407,8 +407,14 @@ pub enum Expr {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         more: Vec<CompFor>,
     },
-    /// `lambda params: body`, compiled as a function of the module (see `compile/lambdas.rs`).
-    Lambda { params: Vec<String>, body: Box<Expr> },
+    /// `lambda params: body`, compiled as a function of the module (see `compile/lambdas.rs`);
+    /// `defaults` are those of its last parameters, evaluated where it is made.
+    Lambda {
+        params: Vec<String>,
+        body: Box<Expr>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        defaults: Vec<Expr>,
+    },
     /// `(target := value)`: assigns `value` to the function's variable `target` and is its value.
     Named { target: String, value: Box<Expr> },
     /// `*value`: an item of a list, tuple or set display (`[*a, b]`), whose items it adds; an

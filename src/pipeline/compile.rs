@@ -22,6 +22,7 @@ mod calls;
 mod cells;
 mod constants;
 mod displays;
+mod made_defaults;
 
 pub(crate) use cells::declared_nonlocal;
 pub use constants::module_globals;
@@ -128,6 +129,7 @@ fn compile_unguarded(
         inner.free_maybe_unbound = lifted.maybe_unbound;
         inner.free_undefined = lifted.undefined;
         inner.free_cells = lifted.cells;
+        inner.fills = lifted.fills;
         inner.own = lifted.own_name.map(|name| (name, module.first_lifted + next as u32));
         out.push(inner.compile(&def)?);
         next += 1;
@@ -187,6 +189,9 @@ struct Lifted {
     shape: Option<Shape>,
     /// The enclosing variables it is given the cells of, not the values (`compile/cells.rs`).
     cells: Vec<String>,
+    /// Its parameters whose defaults were made with it, each with the hidden parameter holding
+    /// the default (`compile/made_defaults.rs`).
+    fills: Vec<(String, String)>,
 }
 
 impl ModuleScope<'_> {
@@ -265,6 +270,10 @@ struct FnCompiler<'a> {
     cells: HashMap<String, Reg>,
     /// The enclosing function's cell variables this one was given the cells of.
     free_cells: Vec<String>,
+    /// Its parameters whose defaults were made with it (`compile/made_defaults.rs`).
+    fills: Vec<(String, String)>,
+    /// The registers kept for the defaults made by each nested `def` (by line and name).
+    made_default_regs: HashMap<(u32, String), Vec<Reg>>,
 }
 
 fn err(line: u32, kind: ErrorKind, msg: impl Into<String>) -> Error {
@@ -392,7 +401,10 @@ pub fn visit_children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
                 ifs.iter().for_each(&mut *f);
             }
         }
-        Expr::Lambda { body, .. } => f(body),
+        Expr::Lambda { body, defaults, .. } => {
+            defaults.iter().for_each(&mut *f);
+            f(body);
+        }
         Expr::Named { value, .. } => f(value),
         Expr::Starred { value } => f(value),
     }
@@ -548,6 +560,8 @@ impl<'a> FnCompiler<'a> {
             nested_callees: HashMap::new(),
             cells: HashMap::new(),
             free_cells: Vec::new(),
+            fills: Vec::new(),
+            made_default_regs: HashMap::new(),
         }
     }
 
@@ -567,10 +581,13 @@ impl<'a> FnCompiler<'a> {
         for dst in unbound {
             self.emit(Inst::Unbind { dst });
         }
+        let fills = std::mem::take(&mut self.fills);
+        self.fill_made_defaults(&fills);
         // Name where a compile error is: the step for a pipeline's steps, else the function.
         let compiled = self.check_nested_defs(&def.body).and_then(|mut cells| {
             cells.extend(cells::nonlocal_targets(&def.body));
             self.set_up_cells(def, cells)?;
+            self.reserve_made_defaults(&def.body);
             self.block(&def.body)
         });
         compiled.map_err(|e| {

@@ -155,6 +155,7 @@ fn inline_at(caller: &mut Function, at: usize, call: Call, callee: &Function, ar
             Inst::CellNew { dst, src } => Inst::CellNew { dst: reg(dst), src: reg(src) },
             Inst::CellGet { dst, cell } => Inst::CellGet { dst: reg(dst), cell: reg(cell) },
             Inst::CellSet { cell, src } => Inst::CellSet { cell: reg(cell), src: reg(src) },
+            Inst::DefaultFill { dst, src } => Inst::DefaultFill { dst: reg(dst), src: reg(src) },
             Inst::IterStart { slot, src } => Inst::IterStart { slot: slot + loop_base, src: reg(src) },
             Inst::IterView { slot, src, view } => Inst::IterView { slot: slot + loop_base, src: reg(src), view },
             Inst::RangeStart { slot, start, stop, step } => {
@@ -258,6 +259,7 @@ fn written_params(f: &Function) -> Vec<bool> {
             | Inst::Unbind { dst }
             | Inst::CellNew { dst, .. }
             | Inst::CellGet { dst, .. }
+            | Inst::DefaultFill { dst, .. }
             | Inst::ForNext { dst, .. } => mark(dst),
             Inst::Binary { dst, a, in_place, .. } => {
                 mark(dst);

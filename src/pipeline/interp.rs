@@ -631,6 +631,11 @@ impl Vm<'_> {
                     Some(v) => reg!(dst) = v,
                     None => fail!(Error::runtime("internal error: a cell variable's register holds no cell")),
                 },
+                Inst::DefaultFill { dst, src } => {
+                    if is_default_mark(&reg!(dst)) {
+                        reg!(dst) = reg!(src).clone();
+                    }
+                }
                 Inst::CellSet { cell, src } => {
                     if !cell_set(&reg!(cell), reg!(src).clone()) {
                         fail!(Error::runtime("internal error: a cell variable's register holds no cell"));
@@ -740,6 +745,23 @@ static UNBOUND_MARK: u8 = 0;
 
 fn unbound_mark() -> Slot {
     Slot::from_opaque_ptr(std::ptr::addr_of!(UNBOUND_MARK).cast_mut().cast())
+}
+
+/// What a parameter whose default is made with its function holds until the function's
+/// first instruction gives it that default ([`Inst::DefaultFill`]): its static default, an opaque
+/// pointer to this static, which no value from outside holds.
+static DEFAULT_MARK: u8 = 0;
+
+/// The default mark (see [`DEFAULT_MARK`]).
+pub(crate) fn default_mark() -> Slot {
+    Slot::from_opaque_ptr(std::ptr::addr_of!(DEFAULT_MARK).cast_mut().cast())
+}
+
+/// Whether `slot` holds [`default_mark`].
+#[inline]
+fn is_default_mark(slot: &Slot) -> bool {
+    let mark = std::ptr::addr_of!(DEFAULT_MARK) as u64;
+    slot.type_index() == OPAQUE_PTR && matches!(slot.value(), Value::Pod(_, bits) if bits == mark)
 }
 
 /// Whether `slot` holds [`unbound_mark`].

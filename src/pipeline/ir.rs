@@ -137,6 +137,9 @@ pub enum Inst {
     CellGet { dst: Reg, cell: Reg },
     /// Puts `src`'s value in the cell in `cell`.
     CellSet { cell: Reg, src: Reg },
+    /// `dst = src` when `dst` holds the default mark: a parameter its caller left out gets the
+    /// default its function was made with (`compile/made_defaults.rs`).
+    DefaultFill { dst: Reg, src: Reg },
     /// Fails with the error whose message is constant `message` (a `NameError`, or an
     /// `UnboundLocalError` unless `name_error`) when `reg` still holds the unbound mark.
     CheckBound { reg: Reg, message: u32, name_error: bool },
@@ -425,6 +428,7 @@ impl fmt::Display for Function {
                 Inst::CellNew { dst, src } => format!("{} = cell({})", r(dst), r(src)),
                 Inst::CellGet { dst, cell } => format!("{} = {}.contents", r(dst), r(cell)),
                 Inst::CellSet { cell, src } => format!("{}.contents = {}", r(cell), r(src)),
+                Inst::DefaultFill { dst, src } => format!("{} = {} if left out", r(dst), r(src)),
                 Inst::CheckBound { reg, .. } => format!("check {} is bound", r(reg)),
                 Inst::Return { src } => format!("return {}", r(src)),
                 Inst::Yield { src } => format!("yield {}", r(src)),

@@ -80,7 +80,9 @@ fn reads<'e>(e: &'e Expr, bound: &[&'e str], out: &mut Vec<String>) {
             }
             comp.elements().for_each(|x| reads(x, &inside, out));
         }
-        Expr::Lambda { params, body } => {
+        Expr::Lambda { params, body, defaults } => {
+            // Its defaults are read where it is made.
+            defaults.iter().for_each(|d| reads(d, bound, out));
             let mut inside = bound.to_vec();
             inside.extend(params.iter().map(String::as_str));
             reads(body, &inside, out);
@@ -141,7 +143,7 @@ mod tests {
     use crate::pipeline::parser::parse_expr;
 
     fn free(src: &str) -> Vec<String> {
-        let Expr::Lambda { params, body } = parse_expr(src).expect("parses") else { panic!("not a lambda: {src}") };
+        let Expr::Lambda { params, body, .. } = parse_expr(src).expect("parses") else { panic!("not a lambda: {src}") };
         free_names(&params, &body)
     }
 

@@ -240,7 +240,8 @@ impl Walk<'_> {
                 comp.elements().for_each(|x| self.reads(x, &inside));
             }
             // A lambda reads the enclosing function's variables when it is made (see `lambdas`).
-            Expr::Lambda { params, body } => {
+            Expr::Lambda { params, body, defaults } => {
+                defaults.iter().for_each(|d| self.reads(d, assigned));
                 let mut inside = assigned.clone();
                 inside.extend(params.iter().cloned());
                 self.reads(body, &inside);

@@ -1,6 +1,7 @@
 # Functions run both by anyproc's interpreter and by CPython (tests/interp_cpython.rs):
 # every function takes one line of real text and must give the same result in both.
-# Plain Python in the anyscript subset: no imports, classes or try; one nested def (shared_counts).
+# Plain Python in the anyscript subset: no imports or classes; nested defs in shared_counts and
+# scaled_numbers.
 
 
 def unicode_split_any(word):
@@ -376,12 +377,24 @@ def shared_counts(text):
     return [total, repeats, longest, len(seen)]
 
 
+def scaled_numbers(text):
+    def numbers(words):
+        for w in words:
+            try:
+                yield int(w.strip(".,;:()"))
+            except ValueError:
+                continue
+
+    scales = [lambda x, k=k: x * k for k in (1, 10)]
+    return [f(n) for n in numbers(text.split()) for f in scales]
+
+
 CASES = [
     "unicode_split_any", "count_vowels", "word_lengths", "capitalize_words", "first_long_word",
     "reverse_words", "char_histogram", "collatz_steps", "fizz", "dedupe", "pairs_with_break",
     "numbers", "stats", "tags", "clean", "zipped", "nested", "find_all", "wrap_lines",
     "skip_and_stop", "append_loops", "formatted", "ranked", "vocab_stats", "pruned", "safe_numbers",
-    "char_classes", "shared_counts",
+    "char_classes", "shared_counts", "scaled_numbers",
 ]
 
 

@@ -3,6 +3,7 @@
 //! module, a built-in, a method, or the key-taking built-ins of `keyed`).
 
 use super::generators::takes_a_generator;
+use super::made_defaults::MadeDefaults;
 use super::{FnCompiler, Lifted, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
@@ -448,7 +449,9 @@ impl FnCompiler<'_> {
         let mut given = [None, None, None];
         for k in keywords {
             let r = match &k.value {
-                Expr::Lambda { params, body } if k.arg == "key" => self.lambda(params, body, None, true)?,
+                Expr::Lambda { params, body, defaults } if k.arg == "key" => {
+                    self.lambda(params, body, defaults, None, true)?
+                }
                 value => self.expr(value, None)?,
             };
             given[allowed.iter().position(|&a| a == k.arg).expect("checked above")] = Some(r);
@@ -529,9 +532,14 @@ impl FnCompiler<'_> {
         &mut self,
         params: &[String],
         body: &Expr,
+        defaults: &[Expr],
         dst: Option<Reg>,
         may_capture: bool,
     ) -> Result<Reg> {
+        // Named as CPython names it in errors: by where it is defined.
+        let name = format!("{}.<locals>.{LAMBDA_NAME}", self.f.name);
+        // Its defaults are evaluated first, where it is made (`compile/made_defaults.rs`).
+        let made = self.made_defaults(&name, params, defaults)?;
         let captured: Vec<String> =
             free_names(params, body).into_iter().filter(|n| self.locals.contains_key(n)).collect();
         if let (Some(first), false) = (captured.first(), may_capture) {
@@ -546,11 +554,10 @@ impl FnCompiler<'_> {
                 ),
             ));
         }
-        // Named as CPython names it in errors: by where it is defined.
-        let name = format!("{}.<locals>.{LAMBDA_NAME}", self.f.name);
-        let def = lifted(&name, &captured, params, body, self.line);
+        let first_params: Vec<String> = captured.iter().chain(&made.hidden).cloned().collect();
+        let def = lifted(&name, &first_params, params, body, self.line);
         let d = self.dst(dst);
-        self.make_lifted(d, def, &captured)?;
+        self.make_lifted_with(d, def, &captured, made)?;
         Ok(d)
     }
 
@@ -558,18 +565,26 @@ impl FnCompiler<'_> {
     /// generator expression's) whose first parameters are the enclosing variables `captured`,
     /// given their values now.
     pub(super) fn make_lifted(&mut self, dst: Reg, def: FunctionDef, captured: &[String]) -> Result<()> {
-        let (values, maybe_unbound, undefined) = self.captured_values(captured)?;
-        let n_captured = captured.len();
+        self.make_lifted_with(dst, def, captured, MadeDefaults::default())
+    }
+
+    /// [`make_lifted`](Self::make_lifted) of a function whose first parameters, after
+    /// `captured`, are the hidden parameters of the defaults `made` with it.
+    fn make_lifted_with(&mut self, dst: Reg, def: FunctionDef, captured: &[String], made: MadeDefaults) -> Result<()> {
+        let (mut values, maybe_unbound, undefined) = self.captured_values(captured)?;
+        values.extend(&made.values);
+        let n_captured = captured.len() + made.hidden.len();
         let cells = self.cells_among(captured);
         let func = self.module.add_lifted(Lifted {
             def,
             n_captured,
             maybe_unbound,
             undefined,
-            defaults: Vec::new(),
+            defaults: made.marks(),
             own_name: None,
             shape: None,
             cells,
+            fills: made.fills,
         });
         self.make_function(dst, func, &values);
         Ok(())

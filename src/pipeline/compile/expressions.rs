@@ -202,9 +202,9 @@ impl FnCompiler<'_> {
                 self.stored(target);
                 Ok(self.move_to(r, dst))
             }
-            Expr::Lambda { params, body } => {
+            Expr::Lambda { params, body, defaults } => {
                 let frozen = self.is_frozen_lambda(e);
-                self.lambda(params, body, dst, frozen)
+                self.lambda(params, body, defaults, dst, frozen)
             }
             Expr::Starred { .. } => {
                 Err(err(line, ErrorKind::Parse, "starred expressions are not supported in anyscript here"))

@@ -15,11 +15,12 @@
 //! A nested function that reads its own name (recursion) is given itself, with the same values;
 //! where that name may be assigned again after the `def`, it is refused, naming the line.
 
+use super::made_defaults::MadeDefaults;
 use super::{FnCompiler, Lifted, Slot, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::ast::{Expr, FunctionDef, Keyword, Stmt, StmtKind};
 use crate::pipeline::compile::visit_children;
-use crate::pipeline::ir::{Reg, Shape};
+use crate::pipeline::ir::{Inst, Reg, Shape};
 use crate::pipeline::lambdas::{def_free_names, free_names, genexp_def};
 use crate::pipeline::unbound::bound_by_statements;
 use std::collections::HashSet;
@@ -48,25 +49,46 @@ impl FnCompiler<'_> {
     /// `def name(...): body` inside this function: binds `name` to the nested function.
     pub(super) fn nested_def(&mut self, def: &FunctionDef) -> Result<()> {
         let (captured, reads_itself) = self.captured_by(def);
-        let defaults = nested_defaults(def)?;
         let shape = super::shaped::shape_of(def)?;
-        let (values, maybe_unbound, undefined) = self.captured_values(&captured)?;
         // Named as CPython names it in errors and reprs: by where it is defined.
         let lifted_name = format!("{}.<locals>.{}", self.f.name, def.name);
+        // Defaults that are not constants (or are lists, dicts or sets, which Python makes anew
+        // each time the `def` runs) are evaluated here (`compile/made_defaults.rs`).
+        let mut made = if shape.is_none() && def.defaults.iter().any(made_at_def) {
+            self.made_defaults(&lifted_name, &def.params, &def.defaults)?
+        } else {
+            MadeDefaults::default()
+        };
+        // Kept where later statements do not write (see `reserve_made_defaults`).
+        let reserved = self.made_default_regs.get(&(self.line, def.name.clone())).cloned();
+        if let Some(regs) = reserved.as_ref().filter(|r| r.len() == made.values.len()) {
+            for (&dst, &src) in regs.iter().zip(&made.values) {
+                self.emit(Inst::Move { dst, src });
+            }
+            made.values = regs.clone();
+        }
+        let defaults = if made.fills.is_empty() { nested_defaults(def)? } else { made.marks() };
+        let (mut values, maybe_unbound, undefined) = self.captured_values(&captured)?;
+        values.extend(&made.values);
         let lifted = FunctionDef {
             name: lifted_name.clone(),
-            params: captured.iter().cloned().chain(def.registers()).collect(),
+            params: captured.iter().chain(&made.hidden).cloned().chain(def.registers()).collect(),
             defaults: Vec::new(),
             extra: Default::default(),
             body: def.body.clone(),
             line: def.line,
         };
-        let n_captured = captured.len();
+        let n_captured = captured.len() + made.hidden.len();
         let own_name = reads_itself.then(|| def.name.clone());
         let callee_defaults = defaults.clone();
         let cells = self.cells_among(&captured);
         let shape_copy = shape.clone();
-        let lifted = Lifted { def: lifted, n_captured, maybe_unbound, undefined, defaults, own_name, shape, cells };
+        // The values of defaults made here are in temporaries, which later statements reuse: a
+        // call by name goes through the function value, which holds them.
+        let direct = made.fills.is_empty() || reserved.is_some();
+        let fills = made.fills;
+        let lifted =
+            Lifted { def: lifted, n_captured, maybe_unbound, undefined, defaults, own_name, shape, cells, fills };
         let shape = shape_copy;
         let func = self.module.add_lifted(lifted);
         let dst = self.locals[&def.name];
@@ -75,7 +97,7 @@ impl FnCompiler<'_> {
         // nested function may assign) and the values it was made with are those of the
         // variables (which cannot change after the `def`; a cell is passed itself).
         let once = self.assignment_counts.get(&def.name) == Some(&1) && !self.is_cell(&def.name);
-        if once && captured.iter().all(|n| self.statement_bound.contains(n)) {
+        if once && direct && captured.iter().all(|n| self.statement_bound.contains(n)) {
             let callee = NestedCallee {
                 func,
                 qualname: lifted_name,
@@ -227,7 +249,7 @@ impl FnCompiler<'_> {
         for (lambda, comprehension_names) in lambdas {
             // A generator expression reads all but its first iterable later, as a lambda does.
             let reads = match lambda {
-                Expr::Lambda { params, body } => free_names(params, body),
+                Expr::Lambda { params, body, .. } => free_names(params, body),
                 _ => def_free_names(&genexp_def("", lambda, s.line)),
             };
             let locals: Vec<&String> = reads.iter().filter(|n| self.locals.contains_key(*n)).collect();
@@ -291,6 +313,12 @@ fn nested_defaults(def: &FunctionDef) -> Result<Vec<Slot>> {
         ));
     }
     super::defaults_of(def)
+}
+
+/// Whether default `d` must be evaluated where its `def` runs: it is no constant, or it makes a
+/// list, dict or set, which Python makes anew each time.
+pub(super) fn made_at_def(d: &Expr) -> bool {
+    super::constants::constant_value(d).is_none() || holds_mutable(d)
 }
 
 /// Whether a constant display is or holds a list, dict or set.

@@ -4,8 +4,7 @@
 use super::super::ast::{BinOp, BoolOp, CmpOp, Expr, Literal, UnaryOp};
 use super::super::lexer::{INT_LITERAL_MAX, Tok, is_keyword};
 use super::{
-    BP_AND, BP_CMP, BP_NOT, BP_OR, BP_POW, BP_UNARY, Infix, Parser, Result, binary_op, boxed, not_supported,
-    single_compare_op,
+    BP_AND, BP_CMP, BP_NOT, BP_OR, BP_POW, BP_UNARY, Infix, Parser, Result, binary_op, boxed, single_compare_op,
 };
 
 impl Parser {
@@ -57,15 +56,17 @@ impl Parser {
     /// `lambda params: test`, on `lambda`; its parameters are plain names.
     fn lambda(&mut self) -> Result<Expr> {
         self.bump();
-        let mut params = Vec::new();
+        let (mut params, mut defaults) = (Vec::new(), Vec::new());
         while !self.eat_op(":") {
             if self.is_op("(") {
                 return Err(self.error("Lambda expression parameters cannot be parenthesized"));
             }
             let at = self.token().clone();
             let name = self.param_name()?;
-            if self.is_op("=") {
-                return Err(self.error(not_supported("default parameter values in lambdas are")));
+            if self.eat_op("=") {
+                defaults.push(self.test()?);
+            } else if !defaults.is_empty() {
+                return Err(self.error_at(&at, "non-default argument follows default argument"));
             }
             self.push_param(&mut params, name, &at)?;
             if !self.eat_op(",") {
@@ -77,7 +78,7 @@ impl Parser {
         self.enter()?;
         let body = self.test()?;
         self.leave();
-        Ok(Expr::Lambda { params, body: boxed(body) })
+        Ok(Expr::Lambda { params, body: boxed(body), defaults })
     }
 
     /// Everything below the conditional expression: `or`, `and`, `not`, comparisons and arithmetic.

@@ -60,7 +60,7 @@ fn show(e: &Expr) -> String {
         Expr::SetComp { elt, target, iter, ifs, more } => {
             format!("(setcomp {} {} {} [{}]{})", show(elt), show_target(target), show(iter), list(ifs), clauses(more))
         }
-        Expr::Lambda { params, body } => format!("(lambda [{}] {})", params.join(" "), show(body)),
+        Expr::Lambda { params, body, .. } => format!("(lambda [{}] {})", params.join(" "), show(body)),
         Expr::Starred { value } => format!("(star {})", show(value)),
         Expr::Named { target, value } => format!("(:= {target} {})", show(value)),
     }
@@ -1055,13 +1055,16 @@ fn lambdas() {
     let StmtKind::Assign { value, .. } = &s[0].kind else { panic!() };
     let StmtKind::Return { value: Some(ret) } = &s[1].kind else { panic!() };
     assert_eq!((show(value), show(ret)), ("(lambda [] x)".into(), "(lambda [k] k)".into()));
-    assert_eq!(parse_expr("lambda x: x").unwrap(), Expr::Lambda { params: vec!["x".into()], body: boxed(name("x")) });
+    assert_eq!(
+        parse_expr("lambda x: x").unwrap(),
+        Expr::Lambda { params: vec!["x".into()], body: boxed(name("x")), defaults: vec![] }
+    );
 }
 
 #[test]
 fn lambda_errors() {
     let cases: &[(&str, &str)] = &[
-        ("lambda x=1: x", "line 1, column 9: default parameter values in lambdas are not supported in anyscript"),
+        ("lambda x=1, y: x", "line 1, column 13: non-default argument follows default argument"),
         ("lambda *a: a", "line 1, column 8: '*args' parameters are not supported in anyscript"),
         ("lambda **k: k", "line 1, column 8: '**kwargs' parameters are not supported in anyscript"),
         ("lambda a, /: a", "line 1, column 11: positional-only parameters ('/') are not supported in anyscript"),
