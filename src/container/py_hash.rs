@@ -19,8 +19,6 @@ const MODULUS: u64 = (1 << 61) - 1;
 const BITS: i32 = 61;
 /// `hash(float('inf'))`.
 const INF_HASH: i64 = 314_159;
-/// `hash(None)`: the constant CPython 3.12 adopted (3.11 hashes None by its address).
-const NONE_HASH: i64 = 0xFCA8_6420;
 
 /// The per-process key of str and bytes hashes.
 static TEXT_KEY: LazyLock<foldhash::fast::RandomState> = LazyLock::new(foldhash::fast::RandomState::default);
@@ -49,7 +47,10 @@ fn hash_at(v: Value<'_>, depth: usize, python: bool) -> Result<i64> {
         }
     }
     Ok(match v {
-        Value::None => NONE_HASH,
+        // The running Python's (CPython 3.11 hashes None by its address, whose low bits, those
+        // a small set's layout reads, are the same in every process of one build), so a set
+        // holding None iterates in CPython's order; a constant from the CLI (`str_hash.rs`).
+        Value::None => super::str_hash::none_hash(),
         Value::Bool(b) => b as i64,
         Value::Int(i) => int_hash(i),
         Value::Float(f) => float_hash(f),
