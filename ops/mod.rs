@@ -25,6 +25,7 @@ pub mod merge_queue;
 pub mod normalize;
 pub mod operator;
 pub mod params;
+pub mod partial;
 pub mod random;
 pub mod re;
 pub mod seq;
@@ -59,5 +60,6 @@ pub fn register(reg: &Registry) -> Result<()> {
     random::register(reg)?;
     json::register(reg)?;
     operator::register(reg)?;
+    partial::register(reg)?;
     Ok(())
 }

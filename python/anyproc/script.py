@@ -255,7 +255,8 @@ _MISSING = object()
 #: ``_right`` functions; ``random``'s are bound methods of its hidden generator).
 #: (``itertools.chain.from_iterable`` is a new bound method at each read: found by ``==``.)
 _LIBRARY_OPS = [(f, name) for f, name in [
-    (functools.reduce, "functools.reduce"), (itertools.chain, "itertools.chain"),
+    (functools.reduce, "functools.reduce"), (functools.partial, "functools.partial"),
+    (itertools.chain, "itertools.chain"),
     (itertools.chain.from_iterable, "itertools.chain.from_iterable"), (itertools.islice, "itertools.islice"),
     (getattr(itertools, "pairwise", None), "itertools.pairwise"), (itertools.accumulate, "itertools.accumulate"),
     (itertools.product, "itertools.product"), (itertools.groupby, "itertools.groupby"),
