@@ -1,5 +1,5 @@
 //! `unicodedata.*`: the functions of Python's `unicodedata` module that text code reaches for
-//! (`normalize`, `is_normalized`, `category`, `combining`), with CPython 3.11's results and
+//! (`normalize`, `is_normalized`, `category`, `combining`, `name`), with CPython 3.11's results and
 //! messages. A script calls them as `unicodedata.category(c)`; `anyproc.script` maps Python's
 //! functions to them.
 //!
@@ -114,6 +114,27 @@ fn category(args: &[AnyView<'_>]) -> Result<AnyValue> {
     Ok(AnyValue::from_text(name))
 }
 
+/// `unicodedata.name(chr[, default])`: CPython's names are those of Unicode 14 (the table here
+/// is newer: a character assigned since has its name here where CPython has none).
+fn name(args: &[AnyView<'_>]) -> Result<AnyValue> {
+    match args.len() {
+        0 => return Err(Error::new(ErrorKind::Type, "name expected at least 1 argument, got 0")),
+        n if n > 2 => return Err(Error::new(ErrorKind::Type, format!("name expected at most 2 arguments, got {n}"))),
+        _ => {}
+    }
+    let c = one_char("name", &args[0]).map_err(|_| {
+        Error::new(
+            ErrorKind::Type,
+            format!("name() argument 1 must be a unicode character, not {}", arg_vname(args[0].value())),
+        )
+    })?;
+    match (unicode_names2::name(c), args.get(1)) {
+        (Some(found), _) => Ok(AnyValue::from_text(&found.to_string())),
+        (None, Some(default)) => Ok(default.to_owned()),
+        (None, None) => Err(Error::value("no such name")),
+    }
+}
+
 fn combining(args: &[AnyView<'_>]) -> Result<AnyValue> {
     check_count("combining", args, 1)?;
     let c = one_char("combining", &args[0])?;
@@ -146,6 +167,12 @@ pub fn register(reg: &Registry) -> Result<()> {
             "(chr) -> int",
             "The canonical combining class, as unicodedata.combining.",
             combining,
+        ),
+        (
+            "unicodedata.name",
+            "(*chr_default) -> str",
+            "The character's name in the Unicode standard, or default, as unicodedata.name.",
+            name,
         ),
     ];
     reg.register_ops(ops)

@@ -74,3 +74,34 @@ def test_every_assigned_code_point_equals_cpython():
 
 def test_printed_source_runs_the_same():
     check_printed_source(FUNCTIONS, [(t,) for t in TEXTS])
+
+
+def test_name_of_every_code_point_equals_cpythons():
+    # CPython 3.11 has Unicode 14's names; the table here is newer, so a character assigned
+    # since (CPython's category Cn) has a name here only. Every other name is CPython's.
+    ours = anyproc.script_source("def f(c):\n    return unicodedata.name(c, None)\n", "f")
+    newer = 0
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        c = chr(cp)
+        want, got = unicodedata.name(c, None), ours(c)
+        if want is None and got is not None and unicodedata.category(c) == "Cn":
+            newer += 1
+            continue
+        assert got == want, (hex(cp), want, got)
+    assert 0 < newer < 20000, newer
+
+
+def name_errors(which):
+    calls = [lambda: unicodedata.name("ab"), lambda: unicodedata.name(1), lambda: unicodedata.name("\n"),
+             lambda: unicodedata.name(), lambda: unicodedata.name("a", "b", "c"), lambda: unicodedata.name("\n", 0),
+             lambda: unicodedata.name("🎉", "?")]
+    try:
+        return calls[which]()
+    except (TypeError, ValueError) as e:
+        return type(e).__name__, str(e)
+
+
+def test_name_errors_equal_cpythons():
+    check_all(name_errors, [(k,) for k in range(7)])
