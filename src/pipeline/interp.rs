@@ -744,7 +744,7 @@ const LONG_EXTEND: usize = 4096;
 static UNBOUND_MARK: u8 = 0;
 
 fn unbound_mark() -> Slot {
-    Slot::from_opaque_ptr(std::ptr::addr_of!(UNBOUND_MARK).cast_mut().cast())
+    mark_slot(&UNBOUND_MARK)
 }
 
 /// What a parameter whose default is made with its function holds until the function's
@@ -754,20 +754,30 @@ static DEFAULT_MARK: u8 = 0;
 
 /// The default mark (see [`DEFAULT_MARK`]).
 pub(crate) fn default_mark() -> Slot {
-    Slot::from_opaque_ptr(std::ptr::addr_of!(DEFAULT_MARK).cast_mut().cast())
+    mark_slot(&DEFAULT_MARK)
 }
 
 /// Whether `slot` holds [`default_mark`].
 #[inline]
 fn is_default_mark(slot: &Slot) -> bool {
-    let mark = std::ptr::addr_of!(DEFAULT_MARK) as u64;
-    slot.type_index() == OPAQUE_PTR && matches!(slot.value(), Value::Pod(_, bits) if bits == mark)
+    holds_mark(slot, &DEFAULT_MARK)
 }
 
 /// Whether `slot` holds [`unbound_mark`].
 #[inline]
 fn is_unbound(slot: &Slot) -> bool {
-    let mark = std::ptr::addr_of!(UNBOUND_MARK) as u64;
+    holds_mark(slot, &UNBOUND_MARK)
+}
+
+/// A slot holding the address of `mark`, one of the interpreter's marks.
+fn mark_slot(mark: &'static u8) -> Slot {
+    Slot::from_opaque_ptr(std::ptr::from_ref(mark).cast_mut().cast())
+}
+
+/// Whether `slot` holds the address of `mark` ([`mark_slot`]).
+#[inline]
+fn holds_mark(slot: &Slot, mark: &'static u8) -> bool {
+    let mark = std::ptr::from_ref(mark) as u64;
     slot.type_index() == OPAQUE_PTR && matches!(slot.value(), Value::Pod(_, bits) if bits == mark)
 }
 

@@ -10,7 +10,7 @@
 //! parameter out, however it is bound (by position, by name, through a function value), gets
 //! the value the default had when the function was made.
 
-use super::nested::made_at_def;
+use super::nested::makes_defaults;
 use super::{FnCompiler, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
@@ -61,8 +61,7 @@ impl FnCompiler<'_> {
     pub(super) fn reserve_made_defaults(&mut self, body: &[Stmt]) {
         for s in body {
             if let StmtKind::Def { function } = &s.kind
-                && function.extra.is_empty()
-                && function.defaults.iter().any(made_at_def)
+                && makes_defaults(function)
             {
                 let regs = function.defaults.iter().map(|_| self.temp()).collect();
                 self.made_default_regs.insert((s.line, function.name.clone()), regs);

@@ -54,7 +54,7 @@ impl FnCompiler<'_> {
         let lifted_name = format!("{}.<locals>.{}", self.f.name, def.name);
         // Defaults that are not constants (or are lists, dicts or sets, which Python makes anew
         // each time the `def` runs) are evaluated here (`compile/made_defaults.rs`).
-        let mut made = if shape.is_none() && def.defaults.iter().any(made_at_def) {
+        let mut made = if makes_defaults(def) {
             self.made_defaults(&lifted_name, &def.params, &def.defaults)?
         } else {
             MadeDefaults::default()
@@ -82,14 +82,21 @@ impl FnCompiler<'_> {
         let own_name = reads_itself.then(|| def.name.clone());
         let callee_defaults = defaults.clone();
         let cells = self.cells_among(&captured);
-        let shape_copy = shape.clone();
         // The values of defaults made here are in temporaries, which later statements reuse: a
         // call by name goes through the function value, which holds them.
         let direct = made.fills.is_empty() || reserved.is_some();
         let fills = made.fills;
-        let lifted =
-            Lifted { def: lifted, n_captured, maybe_unbound, undefined, defaults, own_name, shape, cells, fills };
-        let shape = shape_copy;
+        let lifted = Lifted {
+            def: lifted,
+            n_captured,
+            maybe_unbound,
+            undefined,
+            defaults,
+            own_name,
+            shape: shape.clone(),
+            cells,
+            fills,
+        };
         let func = self.module.add_lifted(lifted);
         let dst = self.locals[&def.name];
         // Called by name where the function is known: a direct call (keywords bound as for the
@@ -315,9 +322,16 @@ fn nested_defaults(def: &FunctionDef) -> Result<Vec<Slot>> {
     super::defaults_of(def)
 }
 
+/// Whether nested function `def` has defaults evaluated where its `def` runs
+/// (`compile/made_defaults.rs`): one that [`made_at_def`] says must be, and only plain
+/// parameters (no `*args`, keyword-only or `**kwargs`).
+pub(super) fn makes_defaults(def: &FunctionDef) -> bool {
+    def.extra.is_empty() && def.defaults.iter().any(made_at_def)
+}
+
 /// Whether default `d` must be evaluated where its `def` runs: it is no constant, or it makes a
 /// list, dict or set, which Python makes anew each time.
-pub(super) fn made_at_def(d: &Expr) -> bool {
+fn made_at_def(d: &Expr) -> bool {
     super::constants::constant_value(d).is_none() || holds_mutable(d)
 }
 
