@@ -13,6 +13,7 @@ use super::itertools::counted;
 use crate::error::{Error, Result};
 use crate::func::{OpEntry, Registry};
 use crate::pipeline::ast::BinOp;
+use crate::pipeline::compile::DEFAULT_WHILE_LIMIT;
 use crate::pipeline::generator::{ForeignItems, Generator};
 use crate::pipeline::iterate::LoopState;
 use crate::pipeline::value_ops::{binary, index_arg, num, repr_value, type_error};
@@ -20,7 +21,7 @@ use crate::{AnyValue, AnyView};
 use parking_lot::Mutex;
 
 /// How many items an endless `count`, `cycle` or `repeat` gives before it fails.
-pub const ENDLESS_LIMIT: u64 = 10_000_000;
+pub const ENDLESS_LIMIT: u64 = DEFAULT_WHILE_LIMIT;
 
 /// Registers `itertools.count`, `itertools.cycle` and `itertools.repeat`.
 pub fn register(reg: &Registry) -> Result<()> {

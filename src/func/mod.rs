@@ -5,7 +5,9 @@ mod registry;
 mod testing;
 mod typed;
 
-pub use packed::{FuncObj, PackedFunc, call_obj};
+pub use packed::{
+    CallArgs, FuncObj, KeywordForm, PackedFunc, PositionalForm, call_obj, call_obj_keywords, obj_takes_keywords,
+};
 pub use registry::{FuncInfo, OpEntry, Registry, get_global_func, list_global_funcs, register_func, registry};
 pub(crate) use testing::register as register_testing;
 pub use typed::{IntoAnyResult, TypedFunc};

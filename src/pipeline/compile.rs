@@ -43,6 +43,9 @@ mod yields;
 /// Values a program can read by name without defining them: resources, constants, init results.
 pub type Globals = indexmap::IndexMap<String, Slot>;
 
+/// Iterations a `while` loop may run unless the caller sets its own [`Limits`].
+pub const DEFAULT_WHILE_LIMIT: u64 = 10_000_000;
+
 /// Limits a compiled program runs under.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -55,7 +58,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { while_limit: 10_000_000, max_depth: 200 }
+        Limits { while_limit: DEFAULT_WHILE_LIMIT, max_depth: 200 }
     }
 }
 

@@ -17,7 +17,7 @@ use super::ir::{Function, Inst, NO_REG, Operands, Program, Reg};
 use super::iterate::{LoopState, iter_values, unpack_items};
 use super::keyed::call_keyed;
 use super::methods::{call_method, check_method};
-use super::shaped_binding::{keyword_registers, outside_registers};
+use super::shaped_binding::{called_registers, keyword_registers, outside_registers};
 use super::value_ops::{
     binary, check_hashable, compare, del_item, dict_update_from, get_item, in_place_error, len, list_of, not_callable,
     set_item, slice, truthy, unary,
@@ -26,6 +26,7 @@ use crate::any::type_index::OPAQUE_PTR;
 use crate::any::{StackSlots, clear_values};
 use crate::container::{items_in_slot, list_len_in_slot, push_chars, try_reserve_items};
 use crate::error::{Error, ErrorKind, Result};
+use crate::func::CallArgs;
 use crate::func::call_obj;
 use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Tuple, Value};
 use arrayvec::ArrayVec;
@@ -118,35 +119,57 @@ pub(crate) fn resume(program: &Arc<Program>, func: u32, frame: &mut Suspended) -
     })
 }
 
-/// A function of `program` as a `PackedFunc`, callable from Rust, pipelines and Python.
+/// A function of `program` as a `PackedFunc`, callable from Rust, pipelines and Python, by
+/// position or with keyword arguments.
 pub fn as_packed_func(program: Arc<Program>, func: u32) -> PackedFunc {
     let f = &program.functions[func as usize];
     // `*args`, keyword-only and `**kwargs` parameters: every call binds its arguments first.
     if f.shape.is_some() {
-        return PackedFunc::new(move |args| {
-            let regs = outside_registers(&program.functions[func as usize], args)?;
-            let views: Vec<AnyView<'_>> = regs.iter().map(Slot::view).collect();
-            run(&program, func, &views)
-        });
+        return PackedFunc::with_keywords(
+            (program, func),
+            |(program, func), args| {
+                let regs = outside_registers(&program.functions[*func as usize], args)?;
+                let views: Vec<AnyView<'_>> = regs.iter().map(Slot::view).collect();
+                run(program, *func, &views)
+            },
+            |(program, func), args| by_name(program, *func, &[], args),
+        );
     }
-    // A function that only lists a word's characters, called once per word, is worth a closure
-    // of its own: the frameless form first, with no lookups on the way to it.
+    // A function that only lists a word's characters, called once per word, is worth a form
+    // of its own: the frameless one first, with no lookups on the way to it.
     if let Some(Direct::Extend(extend)) = &f.direct {
         let (extend, n_params) = (extend.clone(), f.n_params as usize);
-        return PackedFunc::new(move |args| {
-            if args.len() != n_params {
-                return call_with_defaults(&program, func, args);
-            }
-            extend.run(args).map_or_else(|| interpret(&program, func, args), Ok)
-        });
+        return PackedFunc::with_keywords(
+            (program, func, extend, n_params),
+            |(program, func, extend, n_params), args| {
+                if args.len() != *n_params {
+                    return call_with_defaults(program, *func, args);
+                }
+                extend.run(args).map_or_else(|| interpret(program, *func, args), Ok)
+            },
+            |(program, func, ..), args| by_name(program, *func, &[], args),
+        );
     }
-    PackedFunc::new(move |args| {
-        let f = &program.functions[func as usize];
-        if args.len() != f.n_params as usize {
-            return call_with_defaults(&program, func, args);
-        }
-        run(&program, func, args)
-    })
+    PackedFunc::with_keywords(
+        (program, func),
+        |(program, func), args| {
+            let f = &program.functions[*func as usize];
+            if args.len() != f.n_params as usize {
+                return call_with_defaults(program, *func, args);
+            }
+            run(program, *func, args)
+        },
+        |(program, func), args| by_name(program, *func, &[], args),
+    )
+}
+
+/// A call of function `func` of `program` with `args` as the call wrote them (after the values
+/// a lambda was made with, `captured`), bound as CPython binds them.
+#[cold]
+fn by_name(program: &Arc<Program>, func: u32, captured: &[AnyValue], args: &CallArgs<'_>) -> Result<AnyValue> {
+    let own = called_registers(&program.functions[func as usize], args)?;
+    let all: Vec<AnyView<'_>> = captured.iter().map(AnyValue::view).chain(own.iter().map(Slot::view)).collect();
+    run(program, func, &all)
 }
 
 /// A call from outside that leaves out parameters with defaults (given them here), or passes
@@ -180,25 +203,30 @@ pub fn registers_func(program: Arc<Program>, func: u32) -> PackedFunc {
 /// Function `func` of `program` with its first parameters given `captured`: what a lambda that
 /// reads its enclosing function's variables is, once made.
 pub fn bound_func(program: Arc<Program>, func: u32, captured: Vec<AnyValue>) -> PackedFunc {
-    PackedFunc::new(move |args| {
-        let f = &program.functions[func as usize];
-        if f.shape.is_some() {
-            let own = outside_registers(f, args)?;
-            let all: Vec<AnyView<'_>> = captured.iter().map(AnyValue::view).chain(own.iter().map(Slot::view)).collect();
-            return run(&program, func, &all);
-        }
-        let (given, n_params) = (captured.len() + args.len(), f.n_params as usize);
-        // A nested function's parameters may have defaults: the last ones left out take them.
-        if given > n_params || given + f.defaults.len() < n_params {
-            return Err(arity_error(f, args.len()));
-        }
-        let defaults = &f.defaults[f.defaults.len() - (n_params - given)..];
-        let all: Vec<AnyView<'_>> = (captured.iter().map(AnyValue::view))
-            .chain(args.iter().copied())
-            .chain(defaults.iter().map(Slot::view))
-            .collect();
-        run(&program, func, &all)
-    })
+    PackedFunc::with_keywords(
+        (program, func, captured),
+        |(program, func, captured), args| {
+            let f = &program.functions[*func as usize];
+            if f.shape.is_some() {
+                let own = outside_registers(f, args)?;
+                let all: Vec<AnyView<'_>> =
+                    captured.iter().map(AnyValue::view).chain(own.iter().map(Slot::view)).collect();
+                return run(program, *func, &all);
+            }
+            let (given, n_params) = (captured.len() + args.len(), f.n_params as usize);
+            // A nested function's parameters may have defaults: the last ones left out take them.
+            if given > n_params || given + f.defaults.len() < n_params {
+                return Err(arity_error(f, args.len()));
+            }
+            let defaults = &f.defaults[f.defaults.len() - (n_params - given)..];
+            let all: Vec<AnyView<'_>> = (captured.iter().map(AnyValue::view))
+                .chain(args.iter().copied())
+                .chain(defaults.iter().map(Slot::view))
+                .collect();
+            run(program, *func, &all)
+        },
+        |(program, func, captured), args| by_name(program, *func, captured, args),
+    )
 }
 
 /// The error for a call of `f` from outside with `given` arguments (not counting the values a

@@ -44,6 +44,13 @@ pub enum Keyed {
         /// One bit per arg, set for a `*iterable` one.
         starred: u16,
     },
+    /// A call of a function value with keyword arguments: operands `label, callee, names (a
+    /// str, joined by commas; `**` for a mapping), the keywords' values, the positional
+    /// arguments`.
+    Named {
+        /// One bit per positional argument, set for a `*iterable` one.
+        starred: u16,
+    },
     /// `*value` (`**value` for a dict) in a display: operands `container, value`.
     Unpack {
         /// The container the display builds.
@@ -65,7 +72,7 @@ impl Keyed {
             Keyed::Extreme { max: false, .. } => "min",
             Keyed::Format => "str.format",
             Keyed::Print { .. } => "print",
-            Keyed::Spread { .. } => "call",
+            Keyed::Spread { .. } | Keyed::Named { .. } => "call",
             Keyed::Unpack { into: Display::Dict } => "dict.unpack",
             Keyed::Unpack { into: Display::List } => "list.unpack",
             Keyed::SetSlice => "store_slice",
@@ -122,6 +129,9 @@ pub fn call_keyed(call: Keyed, args: &[AnyView<'_>]) -> Result<Slot> {
         }
         (Keyed::Spread { starred }, [label, receiver, callee, values @ ..]) => {
             super::spread::call_spread(*label, *receiver, *callee, values, starred)
+        }
+        (Keyed::Named { starred }, [label, callee, names, values @ ..]) => {
+            super::spread::call_named(*label, *callee, *names, values, starred)
         }
         (Keyed::Unpack { into }, [container, value]) => unpack_into(into, *container, *value).map(|()| Slot::default()),
         (Keyed::SetSlice, [obj, lower, upper, step, value]) => {

@@ -11,6 +11,7 @@ use super::ir::{Function, Shape};
 use super::spread::spread_args;
 use super::value_ops::type_error;
 use super::value_ops::{dict_of, to_str, vname};
+use crate::func::CallArgs;
 use crate::{AnyValue, AnyView, Dict, Error, Result, Tuple, Value};
 use std::ops::Range;
 
@@ -96,7 +97,7 @@ pub(crate) fn bind_shaped(params: &ShapedParams<'_>, n_args: usize, keywords: &[
 /// keyword-only parameters' defaults and an empty dict, as its parameters have them (after
 /// the enclosing variables a nested function reads, which the caller adds).
 pub(crate) fn outside_registers(f: &Function, args: &[AnyView<'_>]) -> Result<Vec<Slot>> {
-    bound_registers(f, args, &[], &[])
+    named_registers(f, args, &[], &[])
 }
 
 /// The registers of a call of `f` (a function of the module, shaped or not) that
@@ -112,15 +113,44 @@ pub(crate) fn keyword_registers(f: &Function, operands: &[AnyView<'_>]) -> Resul
     let names = to_str(*names)?;
     let names: Vec<&str> = names.split(',').collect();
     let (values, positional) = operands[2..].split_at(names.len());
-    let positional = spread_args(&f.name, positional, starred as u16)?;
-    let positional: Vec<AnyView<'_>> = positional.iter().map(AnyValue::view).collect();
-    if !names.contains(&DOUBLE_STAR) {
-        return bound_registers(f, &positional, &names, values);
+    let args = CallArgs { positional, starred: starred as u16, names: &names, values };
+    called_registers(f, &args)
+}
+
+/// The registers of a call of `f` with `args` as the call wrote them (after the enclosing
+/// variables a nested function reads, which the caller adds).
+pub(crate) fn called_registers(f: &Function, args: &CallArgs<'_>) -> Result<Vec<Slot>> {
+    if args.is_plain() {
+        return named_registers(f, args.positional, args.names, args.values);
     }
-    let (names, values) = merged_keywords(&f.name, &names, values)?;
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let values: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
-    bound_registers(f, &positional, &names, &values)
+    let resolved = ResolvedArgs::of(&f.name, args)?;
+    let names: Vec<&str> = resolved.names.iter().map(String::as_str).collect();
+    let (positional, values) = (views(&resolved.positional), views(&resolved.values));
+    named_registers(f, &positional, &names, &values)
+}
+
+fn views(values: &[AnyValue]) -> Vec<AnyView<'_>> {
+    values.iter().map(AnyValue::view).collect()
+}
+
+/// A call's arguments with its `*iterable`s spread and its `**mapping`s merged among the other
+/// keyword arguments.
+pub(crate) struct ResolvedArgs {
+    /// The positional arguments.
+    pub positional: Vec<AnyValue>,
+    /// The keyword arguments' names.
+    pub names: Vec<String>,
+    /// The keyword arguments' values.
+    pub values: Vec<AnyValue>,
+}
+
+impl ResolvedArgs {
+    /// `args` resolved, with CPython's errors naming the callee `name`.
+    pub(crate) fn of(name: &str, args: &CallArgs<'_>) -> Result<ResolvedArgs> {
+        let positional = spread_args(name, args.positional, args.starred)?;
+        let (names, values) = merged_keywords(name, args.names, args.values)?;
+        Ok(ResolvedArgs { positional, names, values })
+    }
 }
 
 /// The keyword arguments of a call with `**mapping` ones: each mapping's items in its place
@@ -157,8 +187,13 @@ fn merged_keywords(name: &str, names: &[&str], values: &[AnyView<'_>]) -> Result
 }
 
 /// The registers of a call of `f` with positional `args` and keyword arguments `names` =
-/// `values`.
-fn bound_registers(f: &Function, args: &[AnyView<'_>], names: &[&str], values: &[AnyView<'_>]) -> Result<Vec<Slot>> {
+/// `values` (after the enclosing variables a nested function reads, which the caller adds).
+pub(crate) fn named_registers(
+    f: &Function,
+    args: &[AnyView<'_>],
+    names: &[&str],
+    values: &[AnyView<'_>],
+) -> Result<Vec<Slot>> {
     let plain;
     let shape = match f.shape.as_deref() {
         Some(shape) => shape,

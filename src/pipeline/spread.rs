@@ -1,8 +1,11 @@
 //! Calls with `*iterable` arguments when they run: the items of each such argument take its
-//! place, then the callee is called through its value, as Python calls it.
+//! place, then the callee is called through its value, as Python calls it; and calls of a
+//! function value with keyword arguments, which the callee binds.
 
 use super::Slot;
+use super::shaped_binding::ResolvedArgs;
 use super::value_ops::{callable, is_iterable, iter_items, to_str, type_error, vname};
+use crate::func::CallArgs;
 use crate::{AnyValue, AnyView, Result, Value};
 
 /// `args` with the items of each one whose bit is set in `starred` in its place; CPython 3.11's
@@ -41,5 +44,35 @@ pub fn call_spread(
     };
     let values = spread_args(&name, args, starred)?;
     let views: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
+    f.call(&views).map(AnyValue::resize)
+}
+
+/// `callee(..., name=value, **mapping)` of a function value (see `Keyed::Named`): a function
+/// with a keyword form (the script's own) binds the call itself; any other takes positional
+/// arguments only.
+pub fn call_named(
+    label: AnyView<'_>,
+    callee: AnyView<'_>,
+    names: AnyView<'_>,
+    operands: &[AnyView<'_>],
+    starred: u16,
+) -> Result<Slot> {
+    let f = callable(callee.value())?;
+    let names = to_str(names)?;
+    let names: Vec<&str> = names.split(',').filter(|n| !n.is_empty()).collect();
+    let (values, positional) = operands.split_at(names.len());
+    let args = CallArgs { positional, starred, names: &names, values };
+    if f.takes_keywords() {
+        return f.call_keywords(&args).map(AnyValue::resize);
+    }
+    let label = to_str(label)?;
+    let resolved = ResolvedArgs::of(&label, &args)?;
+    if let Some(name) = resolved.names.first() {
+        return Err(type_error(format!(
+            "{label}() got keyword argument '{name}': a built-in or an op called through a function value takes \
+             positional arguments only in anyscript (call it by its name to pass keywords)"
+        )));
+    }
+    let views: Vec<AnyView<'_>> = resolved.positional.iter().map(AnyValue::view).collect();
     f.call(&views).map(AnyValue::resize)
 }

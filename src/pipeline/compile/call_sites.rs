@@ -11,6 +11,7 @@ use crate::pipeline::ast::{DOUBLE_STAR, Expr, Keyword};
 use crate::pipeline::builtins::Builtin;
 use crate::pipeline::exception_value::is_class_name;
 use crate::pipeline::ir::{Inst, Reg};
+use crate::pipeline::keyed::Keyed;
 use crate::pipeline::methods::Method;
 use crate::{FromAny, PackedFunc};
 
@@ -51,6 +52,9 @@ impl FnCompiler<'_> {
         let line = self.line;
         if keywords.iter().any(|k| k.arg == DOUBLE_STAR) {
             // `f(**mapping)`: bound when it runs, to a function whose parameters are known then.
+            if self.is_value_callee(func) {
+                return self.call_value_keywords(func, args, keywords, dst);
+            }
             let Some(f) = self.module_function(func) else {
                 let msg = "'**' arguments are not supported in anyscript but in calls of the script's own functions";
                 return Err(err(line, ErrorKind::Parse, msg));
@@ -191,12 +195,50 @@ impl FnCompiler<'_> {
 
     /// A call of a function value (a variable, a nested function, a lambda).
     fn call_value(&mut self, func: &Expr, args: &[Expr], keywords: &[Keyword], dst: Option<Reg>) -> Result<Reg> {
-        no_keywords(self.line, "a function value", keywords)?;
+        if !keywords.is_empty() {
+            return self.call_value_keywords(func, args, keywords, dst);
+        }
         let callee = self.expr(func, None)?;
         let regs = self.exprs(args)?;
         let args = self.operands(&regs);
         let d = self.dst(dst);
         self.emit(Inst::CallValue { dst: d, callee, args });
+        Ok(d)
+    }
+
+    /// Whether `func` is called through its value: a variable (a nested function's name among
+    /// them) or an expression that is no name (`fs[0]`, `make()`), not a module's function, a
+    /// built-in, an op or a method.
+    pub(super) fn is_value_callee(&self, func: &Expr) -> bool {
+        match func {
+            Expr::Name { id } => self.locals.contains_key(id),
+            Expr::Attribute { .. } => false,
+            _ => true,
+        }
+    }
+
+    /// `func(args, name=value, **mapping)` of a function value: the callee binds the arguments
+    /// when the call runs (a function of the script binds them as CPython does; a built-in or an
+    /// op, which take their arguments by position, refuses keywords then).
+    pub(super) fn call_value_keywords(
+        &mut self,
+        func: &Expr,
+        args: &[Expr],
+        keywords: &[Keyword],
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
+        let label = dotted_path(func).map_or_else(|| "function".to_string(), |(p, _)| p);
+        // Python evaluates the callee, then the positional arguments, then the keywords.
+        let callee = self.expr(func, None)?;
+        let (positional, starred) = self.spread_arguments(args, false)?;
+        let named = keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>()?;
+        let names: Vec<&str> = keywords.iter().map(|k| k.arg.as_str()).collect();
+        let mut regs =
+            vec![self.constant(Slot::from_text(&label)), callee, self.constant(Slot::from_text(&names.join(",")))];
+        regs.extend(named);
+        regs.extend(positional);
+        let (args, d) = (self.operands(&regs), self.dst(dst));
+        self.emit(Inst::CallKeyed { dst: d, call: Keyed::Named { starred }, args });
         Ok(d)
     }
 

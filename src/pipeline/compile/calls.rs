@@ -418,7 +418,9 @@ impl FnCompiler<'_> {
             Keyed::Sorted | Keyed::Sort => &["key", "reverse"],
             Keyed::Extreme { .. } => &["key", "default"],
             Keyed::Print { .. } => &["sep", "end", "flush"],
-            Keyed::Spread { .. } | Keyed::Unpack { .. } | Keyed::SetSlice | Keyed::DelSlice => &[],
+            Keyed::Spread { .. } | Keyed::Named { .. } | Keyed::Unpack { .. } | Keyed::SetSlice | Keyed::DelSlice => {
+                &[]
+            }
             // Compiled by `format_keywords`, which takes any name.
             Keyed::Format => &[],
         };

@@ -60,6 +60,11 @@ impl FnCompiler<'_> {
             self.emit(Inst::CallKeyed { dst: d, call: Keyed::Spread { starred: starred << 1 }, args });
             return Ok(d);
         }
+        if self.is_value_callee(func) {
+            // A function value: one of the script's own binds the call itself, naming itself in
+            // its errors.
+            return self.call_value_keywords(func, args, keywords, dst);
+        }
         if !keywords.is_empty() {
             let op = path
                 .as_ref()
@@ -71,6 +76,7 @@ impl FnCompiler<'_> {
             if let Some(func) = self.module_function(func) {
                 return self.call_spread_keywords(func, args, keywords, dst);
             }
+
             return refuse(
                 "a call with keyword arguments beside *args (but of the module's functions, print, zip and the \
                  ops taking *args)",
