@@ -61,5 +61,6 @@ pub fn register(reg: &Registry) -> Result<()> {
     json::register(reg)?;
     operator::register(reg)?;
     partial::register(reg)?;
-    Ok(())
+    // Last: the ops that Python's functions stand behind take keywords through their values too.
+    params::add_keyword_forms(reg)
 }

@@ -7,11 +7,12 @@
 //! left out before the last one given are filled in, and keyword-only parameters follow the
 //! positional ones. The op therefore sees one layout, whatever the call looked like.
 
-use crate::PackedFunc;
 use crate::error::Error;
-use crate::pipeline::ast::Keyword;
+use crate::func::CallArgs;
 use crate::pipeline::ast::Literal;
 use crate::pipeline::binding::{Params, Source, bind};
+use crate::pipeline::shaped_binding::ResolvedArgs;
+use crate::{AnyValue, AnyView, PackedFunc};
 
 /// One op's parameters, as its Python function declares them.
 pub struct OpParams {
@@ -265,15 +266,34 @@ pub fn check_count(name: &str, n: usize) -> crate::Result<()> {
     op.bind(n, &[]).map(|_| ())
 }
 
+/// Gives each op of [`OP_PARAMS`] a keyword form, which binds a call's keywords as a call by
+/// the op's name is bound where it is compiled (`fn(a, x, key=k)` of `fn = bisect.bisect_left`,
+/// `partial(re.sub, count=1)`): the registered op is replaced by the same function with that
+/// form, so the op stays one value however it is reached (`type(d) is collections.deque`).
+pub fn add_keyword_forms(reg: &crate::func::Registry) -> crate::Result<()> {
+    for op in OP_PARAMS {
+        let info =
+            reg.info(op.op).ok_or_else(|| Error::runtime(format!("{} is declared but not registered", op.op)))?;
+        let f =
+            PackedFunc::with_keywords((op, info.func), |(_, f), args| f.call(args), |(op, f), call| op.call(f, call));
+        reg.register(op.op, &info.signature, &info.doc, f, true)?;
+    }
+    Ok(())
+}
+
 /// Op `f` as a value a script passes around (`bisect.bisect_left` not called where it is
-/// named): called with positional arguments only, so none may land on a keyword-only
-/// parameter, as Python's function refuses them, with its message.
+/// named): called positionally, none of its arguments may land on a keyword-only parameter,
+/// as Python's function refuses them, with its message; its keyword form is the op's.
 pub fn as_value(name: &str, f: PackedFunc) -> PackedFunc {
     let Some(op) = op_params(name).filter(|p| p.positional < p.names.len()) else { return f };
-    PackedFunc::new(move |args| match too_many(op, args.len()) {
-        Some(e) => Err(e),
-        None => f.call(args),
-    })
+    PackedFunc::with_keywords(
+        (op, f),
+        |(op, f), args| match too_many(op, args.len()) {
+            Some(e) => Err(e),
+            None => f.call(args),
+        },
+        |(_, f), call| f.call_keywords(call),
+    )
 }
 
 /// CPython's error for `n` positional arguments to `op`, if they are too many: the binding a
@@ -283,10 +303,28 @@ fn too_many(op: &OpParams, n: usize) -> Option<Error> {
 }
 
 impl OpParams {
+    /// Calls `f`, the op, with `call` bound to its parameters by position.
+    fn call(&self, f: &PackedFunc, call: &CallArgs<'_>) -> crate::Result<AnyValue> {
+        let resolved = ResolvedArgs::of(self.name, call)?;
+        let names: Vec<&str> = resolved.names.iter().map(String::as_str).collect();
+        let sources = self.bind(resolved.positional.len(), &names)?;
+        let first_default = self.names.len() - self.defaults.len();
+        let args: Vec<AnyValue> = sources
+            .iter()
+            .map(|s| match *s {
+                Source::Positional(i) => resolved.positional[i].clone(),
+                Source::Keyword(k) => resolved.values[k].clone(),
+                Source::Default(i) => self.defaults[i - first_default].value(),
+            })
+            .collect();
+        let views: Vec<AnyView<'_>> = args.iter().map(AnyValue::view).collect();
+        f.call(&views)
+    }
+
     /// The source of each parameter for a call with `positional` positional arguments and
     /// `keywords`, or CPython's error. `random`'s functions are methods (the module's are bound
     /// to its hidden generator), whose `self` CPython counts in a wrong count's message.
-    pub(crate) fn bind(&self, positional: usize, keywords: &[Keyword]) -> crate::Result<Vec<Source>> {
+    pub(crate) fn bind(&self, positional: usize, keywords: &[&str]) -> crate::Result<Vec<Source>> {
         if !self.op.starts_with("random.") {
             return bind(&self.binding(), positional, keywords);
         }

@@ -1,36 +1,86 @@
-//! `functools.partial(func, *args)`: `func` with its first arguments given, as CPython's
-//! (`clean = partial(re.sub, r"\s+", " ")`, `map(partial(pad, width=...), ...)` without keywords).
+//! `functools.partial(func, *args, **keywords)`: `func` with its first arguments and some
+//! keyword arguments given, as CPython's (`clean = partial(re.sub, r"\s+", " ")`,
+//! `split_tabs = partial(str.split, sep="\t")`, `map(partial(pad, width=8), words)`).
 //!
 //! Rationale: the function value it makes calls `func` with the given arguments, then the
-//! call's own; errors are `func`'s, raised when the call runs, as CPython raises them.
-//! Keyword arguments to `partial` are not taken: an op takes its arguments by position.
+//! call's own, and with the given keywords updated by the call's (a call may set one again),
+//! as CPython's `partial.__call__` does; errors are `func`'s, raised when the call runs. Both
+//! `partial` and what it makes have keyword forms (`PackedFunc::with_keywords`), so a script's
+//! keywords reach them bound when the call runs; `func` takes keywords if it has a keyword
+//! form (the script's functions, methods, ops that Python's functions stand behind).
 
 use crate::error::Result;
-use crate::func::{OpEntry, Registry};
+use crate::func::{CallArgs, Registry};
+use crate::pipeline::shaped_binding::ResolvedArgs;
 use crate::pipeline::value_ops::{callable, type_error};
 use crate::{AnyValue, AnyView, PackedFunc};
 
 /// Registers `functools.partial`.
 pub fn register(reg: &Registry) -> Result<()> {
-    let ops: &[OpEntry] = &[(
-        "functools.partial",
-        "(*func_args) -> function",
-        "func with its first arguments given, as functools.partial.",
-        partial,
-    )];
-    reg.register_ops(ops)
+    let partial = PackedFunc::with_keywords((), |(), args| partial(args), |(), call| partial_with_keywords(call));
+    let doc = "func with its first arguments and some keyword arguments given, as functools.partial.";
+    reg.register("functools.partial", "(*func_args, **keywords) -> function", doc, partial, false)
+}
+
+/// What `partial` made: the function and what it was given.
+struct Partial {
+    func: PackedFunc,
+    args: Vec<AnyValue>,
+    names: Vec<String>,
+    values: Vec<AnyValue>,
 }
 
 fn partial(args: &[AnyView<'_>]) -> Result<AnyValue> {
-    let Some(func) = args.first() else {
+    let given: Vec<AnyValue> = args.iter().map(AnyView::to_owned).collect();
+    made(given, Vec::new(), Vec::new())
+}
+
+fn partial_with_keywords(call: &CallArgs<'_>) -> Result<AnyValue> {
+    let resolved = ResolvedArgs::of("partial", call)?;
+    made(resolved.positional, resolved.names, resolved.values)
+}
+
+/// The function `partial(*given, **dict(zip(names, values)))` makes, or CPython's error.
+fn made(mut given: Vec<AnyValue>, names: Vec<String>, values: Vec<AnyValue>) -> Result<AnyValue> {
+    if given.is_empty() {
         return Err(type_error("type 'partial' takes at least one argument"));
-    };
-    let func = callable(func.value()).map_err(|_| type_error("the first argument must be callable"))?;
-    let given: Vec<AnyValue> = args[1..].iter().map(AnyView::to_owned).collect();
-    let made = PackedFunc::new(move |call: &[AnyView<'_>]| {
-        let mut all: Vec<AnyView<'_>> = given.iter().map(AnyValue::view).collect();
-        all.extend_from_slice(call);
-        func.call(&all)
-    });
+    }
+    let func = callable(given[0].value()).map_err(|_| type_error("the first argument must be callable"))?;
+    given.remove(0);
+    let state = Partial { func, args: given, names, values };
+    let made = PackedFunc::with_keywords(
+        state,
+        |p, call| {
+            let mut all: Vec<AnyView<'_>> = p.args.iter().map(AnyValue::view).collect();
+            all.extend_from_slice(call);
+            if p.names.is_empty() {
+                return p.func.call(&all);
+            }
+            let names: Vec<&str> = p.names.iter().map(String::as_str).collect();
+            let values: Vec<AnyView<'_>> = p.values.iter().map(AnyValue::view).collect();
+            p.func.call_keywords(&CallArgs { positional: &all, starred: 0, names: &names, values: &values })
+        },
+        |p, call| {
+            let resolved = ResolvedArgs::of("partial", call)?;
+            let mut all: Vec<AnyView<'_>> = p.args.iter().map(AnyValue::view).collect();
+            all.extend(resolved.positional.iter().map(AnyValue::view));
+            // The given keywords updated by the call's, in the order of a dict updated so.
+            let mut names: Vec<&str> = p.names.iter().map(String::as_str).collect();
+            let mut values: Vec<AnyView<'_>> = p.values.iter().map(AnyValue::view).collect();
+            for (name, value) in resolved.names.iter().zip(&resolved.values) {
+                match names.iter().position(|n| n == name) {
+                    Some(i) => values[i] = value.view(),
+                    None => {
+                        names.push(name);
+                        values.push(value.view());
+                    }
+                }
+            }
+            if names.is_empty() {
+                return p.func.call(&all);
+            }
+            p.func.call_keywords(&CallArgs { positional: &all, starred: 0, names: &names, values: &values })
+        },
+    );
     Ok(made.into())
 }

@@ -7,6 +7,7 @@ says."""
 
 from __future__ import annotations
 
+import bisect
 import re
 
 import anyproc
@@ -120,14 +121,51 @@ def test_equals_cpython_on_real_text(fn):
         check_all(fn, [(line,) for line in LINES])
 
 
-def test_a_built_in_through_a_value_takes_no_keywords():
-    # CPython's sorted takes key= through any name; an op or a built-in called through a value
-    # takes positional arguments only in anyscript, and says so where the call runs.
-    source = "def f(xs):\n    s = [sorted][0]\n    return s(xs, reverse=True)\n"
-    ours = anyproc.script_source(source, "f")
-    kind, message = outcome(ours, [2, 1, 3])
+def values_of_every_kind(text):
+    # Built-ins, methods (through their type and bound), ops: each called through a value.
+    words = text.split()
+    order, pick, rnd, count_from = sorted, max, round, enumerate
+    split, bound_split, search, bisect_left = str.split, text.split, re.search, bisect.bisect_left
+    encode = text.encode
+    return [
+        order(words, key=len, reverse=True), pick(words, key=len, default=None), pick([], default=0),
+        rnd(len(text) / 3, ndigits=2), list(count_from(words, start=1))[:2], split(text, maxsplit=1),
+        bound_split(sep=" ", maxsplit=2), bool(search(r"\d", string=text)), encode(errors="replace"),
+        bisect_left(sorted(map(len, words)), 3, lo=0), int("ff", base=16), sum([1, 2], start=10),
+    ]
+
+
+def value_errors(text, which):
+    f = [len, sorted, max, str.split, text.split, re.sub, round][which]
+    try:
+        if which == 0:
+            return f(obj=text)
+        if which == 1:
+            return f(text, cmp=1)
+        if which == 2:
+            return f(text, default=1, key=None, other=2)
+        if which == 3:
+            return f(text, sep=1, maxsplit=1, x=2)
+        if which == 4:
+            return f(" ", sep=" ")
+        if which == 5:
+            return f(r"a", "b", text, flags=0, counts=1)
+        return f(number=1.5, digits=1)
+    except TypeError as e:
+        return str(e)
+
+
+def test_built_ins_methods_and_ops_through_a_value_bind_keywords():
+    check_all(values_of_every_kind, [(line,) for line in LINES if line.strip()])
+    check_all(value_errors, [(t, k) for t in ["ab c", "x"] for k in range(7)])
+
+
+def test_print_zip_and_dict_through_a_value_take_no_keywords():
+    # Called by their names they take `sep=`, `strict=` and names; through a value, anyscript
+    # says where the call runs that it passes them only by name.
+    source = "def f(xs):\n    p = [zip][0]\n    return p(xs, xs, strict=True)\n"
+    kind, message = outcome(anyproc.script_source(source, "f"), [2, 1, 3])
     assert kind == "TypeError", message
-    assert "s() got keyword argument 'reverse'" in message and "positional arguments only" in message
-    # Positionally, through the same path (a `**` of an empty mapping), it runs.
-    source = "def f(xs):\n    s = [sorted][0]\n    return s(xs, **{})\n"
+    assert "zip() got keyword argument 'strict' through a function value" in message
+    source = "def f(xs):\n    p = [zip][0]\n    return list(p(xs, xs, **{}))\n"
     check_source(source, "f", [([2, 1, 3],)])

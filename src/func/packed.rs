@@ -191,7 +191,9 @@ impl PackedFunc {
 fn call_keywords_raw(obj: NonNull<Object>, args: &CallArgs<'_>) -> Result<AnyValue> {
     // SAFETY: `obj` is a live FuncObj (callers hold it).
     let Some(entry) = unsafe { obj.cast::<FuncObj>().as_ref() }.keywords else {
-        return Err(Error::new(crate::error::ErrorKind::Type, "the function takes no keyword arguments"));
+        let first = args.names.first().copied().unwrap_or_default();
+        let message = format!("the function takes no keyword arguments (got '{first}')");
+        return Err(Error::new(crate::error::ErrorKind::Type, message));
     };
     // SAFETY: the entry was installed for exactly this object's type.
     catch_unwind(AssertUnwindSafe(|| unsafe { entry(obj, args) }))

@@ -327,6 +327,21 @@ pub enum Literal {
     Bytes(Vec<u8>),
 }
 
+impl Literal {
+    /// The literal as a value.
+    pub fn value(&self) -> crate::AnyValue {
+        use crate::AnyValue;
+        match self {
+            Literal::None => AnyValue::default(),
+            Literal::Bool(b) => AnyValue::from(*b),
+            Literal::Int(i) => AnyValue::from(*i),
+            Literal::Float(x) => AnyValue::from(*x),
+            Literal::Str(s) => AnyValue::from_text(s),
+            Literal::Bytes(b) => AnyValue::from_bytes(b),
+        }
+    }
+}
+
 /// An expression.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "expr", rename_all = "snake_case")]

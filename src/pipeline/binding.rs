@@ -2,7 +2,6 @@
 //! CPython 3.11's errors: where a call is compiled (its callee known), and where a function
 //! is called from outside with positional arguments only.
 
-use crate::pipeline::ast::Keyword;
 use crate::pipeline::value_ops::{plural, type_error};
 use crate::{Error, Result};
 
@@ -34,8 +33,8 @@ pub(crate) struct Params<'a> {
 }
 
 /// The source of each parameter of `params` for a call with `positional` positional arguments
-/// and `keywords`; parameters left out at the end are omitted unless `fill_trailing`.
-pub(crate) fn bind(params: &Params<'_>, positional: usize, keywords: &[Keyword]) -> Result<Vec<Source>> {
+/// and keyword arguments named `keywords`; parameters left out at the end are omitted unless `fill_trailing`.
+pub(crate) fn bind(params: &Params<'_>, positional: usize, keywords: &[&str]) -> Result<Vec<Source>> {
     let Params { name, names, n_defaults, builtin, .. } = *params;
     let n_required = names.len() - n_defaults;
     if builtin {
@@ -47,9 +46,8 @@ pub(crate) fn bind(params: &Params<'_>, positional: usize, keywords: &[Keyword])
         (0..names.len()).map(|i| (i < positional.min(max_positional)).then_some(Source::Positional(i))).collect();
     // A Python function reports the keywords' errors first, then the positional count, then
     // what is missing (a C function's were checked above, in its order).
-    for (k, kw) in keywords.iter().enumerate() {
-        let arg = &kw.arg;
-        let Some(i) = names.iter().position(|n| n == arg) else {
+    for (k, &arg) in keywords.iter().enumerate() {
+        let Some(i) = names.iter().position(|n| *n == arg) else {
             return Err(type_error(format!("{name}() got an unexpected keyword argument '{arg}'")));
         };
         if sources[i].is_some() {
@@ -58,7 +56,7 @@ pub(crate) fn bind(params: &Params<'_>, positional: usize, keywords: &[Keyword])
         sources[i] = Some(Source::Keyword(k));
     }
     if positional > max_positional {
-        let keyword_only_given = keywords.iter().filter(|k| names[max_positional..].contains(&k.arg.as_str())).count();
+        let keyword_only_given = keywords.iter().filter(|k| names[max_positional..].contains(k)).count();
         let min = n_required.min(max_positional);
         return Err(too_many_positional(name, (min, max_positional), positional, keyword_only_given));
     }
@@ -74,7 +72,7 @@ pub(crate) fn bind(params: &Params<'_>, positional: usize, keywords: &[Keyword])
 /// CPython's checks of a call of a C function (its `_PyArg_UnpackKeywords`), in its order: the
 /// count of all arguments, then of positional ones, a required one missing, one given both by
 /// name and by position, and last a name it does not take.
-fn check_builtin_call(params: &Params<'_>, positional: usize, keywords: &[Keyword]) -> Result<()> {
+fn check_builtin_call(params: &Params<'_>, positional: usize, keywords: &[&str]) -> Result<()> {
     let Params { name, names, n_defaults, positional: max_positional, .. } = *params;
     let n_given = positional + keywords.len();
     if n_given > names.len() {
@@ -100,7 +98,7 @@ fn check_builtin_call(params: &Params<'_>, positional: usize, keywords: &[Keywor
             plural(n)
         )));
     }
-    let named = |i: usize| keywords.iter().any(|k| k.arg == names[i]);
+    let named = |i: usize| keywords.contains(&names[i]);
     if let Some(i) = (positional..n_required).find(|&i| !named(i)) {
         return Err(type_error(format!("{name}() missing required argument '{}' (pos {})", names[i], i + 1)));
     }
@@ -111,8 +109,8 @@ fn check_builtin_call(params: &Params<'_>, positional: usize, keywords: &[Keywor
             i + 1
         )));
     }
-    if let Some(k) = keywords.iter().find(|k| !names.iter().any(|n| !n.is_empty() && *n == k.arg)) {
-        return Err(type_error(format!("'{}' is an invalid keyword argument for {name}()", k.arg)));
+    if let Some(k) = keywords.iter().find(|k| !names.iter().any(|n| !n.is_empty() && n == *k)) {
+        return Err(type_error(format!("'{k}' is an invalid keyword argument for {name}()")));
     }
     Ok(())
 }
@@ -145,14 +143,14 @@ pub(crate) fn missing_error(name: &str, missing: &[&str]) -> Error {
     type_error(format!("{name}() missing {} required positional argument{s}: {list}", missing.len()))
 }
 
+/// The names of a call's keyword arguments.
+pub(crate) fn keyword_names(keywords: &[crate::pipeline::ast::Keyword]) -> Vec<&str> {
+    keywords.iter().map(|k| k.arg.as_str()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::ast::{Expr, Literal};
-
-    fn kws(names: &[&str]) -> Vec<Keyword> {
-        names.iter().map(|n| Keyword { arg: n.to_string(), value: Expr::Const { value: Literal::None } }).collect()
-    }
 
     fn user<'a>(names: &'a [&'a str], n_defaults: usize) -> Params<'a> {
         Params { name: "f", names, positional: names.len(), n_defaults, builtin: false }
@@ -167,33 +165,30 @@ mod tests {
         use Source::*;
         let p = user(&["a", "b", "c"], 2);
         assert_eq!(bind(&p, 1, &[]).unwrap(), vec![Positional(0), Default(1), Default(2)]);
-        assert_eq!(bind(&p, 1, &kws(&["c"])).unwrap(), vec![Positional(0), Default(1), Keyword(0)]);
-        assert_eq!(bind(&p, 0, &kws(&["c", "a"])).unwrap(), vec![Keyword(1), Default(1), Keyword(0)]);
+        assert_eq!(bind(&p, 1, &["c"]).unwrap(), vec![Positional(0), Default(1), Keyword(0)]);
+        assert_eq!(bind(&p, 0, &["c", "a"]).unwrap(), vec![Keyword(1), Default(1), Keyword(0)]);
         let split = Params { name: "split", names: &["sep", "maxsplit"], positional: 2, n_defaults: 2, builtin: true };
-        assert_eq!(bind(&split, 0, &kws(&["maxsplit"])).unwrap(), vec![Default(0), Keyword(0)]);
+        assert_eq!(bind(&split, 0, &["maxsplit"]).unwrap(), vec![Default(0), Keyword(0)]);
         assert_eq!(bind(&split, 0, &[]).unwrap(), vec![]);
-        assert_eq!(bind(&split, 0, &kws(&["sep"])).unwrap(), vec![Keyword(0)]);
+        assert_eq!(bind(&split, 0, &["sep"]).unwrap(), vec![Keyword(0)]);
     }
 
     // CPython 3.11's messages for `"a".split(...)`, `round(...)` and `sum(...)`.
     #[test]
     fn builtin_errors_as_cpython_words_them() {
         let split = Params { name: "split", names: &["sep", "maxsplit"], positional: 2, n_defaults: 2, builtin: true };
-        assert_eq!(message(bind(&split, 0, &kws(&["x"]))), "'x' is an invalid keyword argument for split()");
-        assert_eq!(
-            message(bind(&split, 1, &kws(&["sep"]))),
-            "argument for split() given by name ('sep') and position (1)"
-        );
+        assert_eq!(message(bind(&split, 0, &["x"])), "'x' is an invalid keyword argument for split()");
+        assert_eq!(message(bind(&split, 1, &["sep"])), "argument for split() given by name ('sep') and position (1)");
         assert_eq!(message(bind(&split, 3, &[])), "split() takes at most 2 arguments (3 given)");
         let round =
             Params { name: "round", names: &["number", "ndigits"], positional: 2, n_defaults: 1, builtin: true };
-        assert_eq!(message(bind(&round, 0, &kws(&["ndigits"]))), "round() missing required argument 'number' (pos 1)");
+        assert_eq!(message(bind(&round, 0, &["ndigits"])), "round() missing required argument 'number' (pos 1)");
         let sum = Params { name: "sum", names: &["", "start"], positional: 2, n_defaults: 1, builtin: true };
-        assert_eq!(message(bind(&sum, 0, &kws(&["start"]))), "sum() takes at least 1 positional argument (0 given)");
+        assert_eq!(message(bind(&sum, 0, &["start"])), "sum() takes at least 1 positional argument (0 given)");
         let prod = Params { name: "prod", names: &["", "start"], positional: 1, n_defaults: 1, builtin: true };
-        assert_eq!(message(bind(&prod, 0, &kws(&["start"]))), "prod() takes exactly 1 positional argument (0 given)");
+        assert_eq!(message(bind(&prod, 0, &["start"])), "prod() takes exactly 1 positional argument (0 given)");
         assert_eq!(
-            message(bind(&split, 0, &kws(&["sep", "maxsplit", "x"]))),
+            message(bind(&split, 0, &["sep", "maxsplit", "x"])),
             "split() takes at most 2 keyword arguments (3 given)"
         );
         // `bisect_left(a, x, lo=0, hi=None, *, key=None)`: CPython checks the counts, then what is
@@ -201,16 +196,16 @@ mod tests {
         let names = &["a", "x", "lo", "hi", "key"];
         let bisect = Params { name: "bisect_left", names, positional: 4, n_defaults: 3, builtin: true };
         assert_eq!(message(bind(&bisect, 5, &[])), "bisect_left() takes at most 4 positional arguments (5 given)");
-        assert_eq!(message(bind(&bisect, 5, &kws(&["key"]))), "bisect_left() takes at most 5 arguments (6 given)");
-        assert_eq!(message(bind(&bisect, 1, &kws(&["foo"]))), "bisect_left() missing required argument 'x' (pos 2)");
+        assert_eq!(message(bind(&bisect, 5, &["key"])), "bisect_left() takes at most 5 arguments (6 given)");
+        assert_eq!(message(bind(&bisect, 1, &["foo"])), "bisect_left() missing required argument 'x' (pos 2)");
         assert_eq!(
-            message(bind(&bisect, 3, &kws(&["foo", "lo"]))),
+            message(bind(&bisect, 3, &["foo", "lo"])),
             "argument for bisect_left() given by name ('lo') and position (3)"
         );
-        assert_eq!(message(bind(&bisect, 2, &kws(&["foo"]))), "'foo' is an invalid keyword argument for bisect_left()");
+        assert_eq!(message(bind(&bisect, 2, &["foo"])), "'foo' is an invalid keyword argument for bisect_left()");
         use Source::*;
         assert_eq!(
-            bind(&bisect, 2, &kws(&["key"])).unwrap(),
+            bind(&bisect, 2, &["key"]).unwrap(),
             vec![Positional(0), Positional(1), Default(2), Default(3), Keyword(0)]
         );
     }
@@ -226,28 +221,25 @@ mod tests {
         let loads =
             Params { name: "loads", names: &["s", "cls", "object_hook"], positional: 1, n_defaults: 2, builtin: false };
         assert_eq!(
-            message(bind(&loads, 2, &kws(&["object_hook"]))),
+            message(bind(&loads, 2, &["object_hook"])),
             "loads() takes 1 positional argument but 2 positional arguments (and 1 keyword-only argument) were given"
         );
-        assert_eq!(message(bind(&loads, 2, &kws(&["cls"]))), message(bind(&loads, 2, &kws(&["object_hook"]))));
+        assert_eq!(message(bind(&loads, 2, &["cls"])), message(bind(&loads, 2, &["object_hook"])));
         assert_eq!(message(bind(&user(&[], 0), 1, &[])), "f() takes 0 positional arguments but 1 was given");
-        assert_eq!(message(bind(&user(&["a", "b"], 0), 1, &kws(&["z"]))), "f() got an unexpected keyword argument 'z'");
-        assert_eq!(message(bind(&user(&["a", "b"], 0), 1, &kws(&["a"]))), "f() got multiple values for argument 'a'");
+        assert_eq!(message(bind(&user(&["a", "b"], 0), 1, &["z"])), "f() got an unexpected keyword argument 'z'");
+        assert_eq!(message(bind(&user(&["a", "b"], 0), 1, &["a"])), "f() got multiple values for argument 'a'");
         assert_eq!(
             message(bind(&user(&["a", "b"], 0), 0, &[])),
             "f() missing 2 required positional arguments: 'a' and 'b'"
         );
         assert_eq!(
-            message(bind(&user(&["a", "b", "c"], 0), 0, &kws(&["b"]))),
+            message(bind(&user(&["a", "b", "c"], 0), 0, &["b"])),
             "f() missing 2 required positional arguments: 'a' and 'c'"
         );
         assert_eq!(
             message(bind(&user(&["a", "b", "c"], 0), 0, &[])),
             "f() missing 3 required positional arguments: 'a', 'b', and 'c'"
         );
-        assert_eq!(
-            message(bind(&user(&["a", "b"], 1), 0, &kws(&["b"]))),
-            "f() missing 1 required positional argument: 'a'"
-        );
+        assert_eq!(message(bind(&user(&["a", "b"], 1), 0, &["b"])), "f() missing 1 required positional argument: 'a'");
     }
 }

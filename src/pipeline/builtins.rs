@@ -126,7 +126,16 @@ impl Builtin {
     /// that `k = len` then `k is len` holds, as in Python.
     pub fn as_func(self) -> PackedFunc {
         static FUNCS: std::sync::LazyLock<Vec<PackedFunc>> = std::sync::LazyLock::new(|| {
-            Builtin::ALL.iter().map(|&b| PackedFunc::new(move |args| call_builtin(b, args).map(Slot::resize))).collect()
+            Builtin::ALL
+                .iter()
+                .map(|&b| {
+                    PackedFunc::with_keywords(
+                        b,
+                        |&b, args| call_builtin(b, args).map(Slot::resize),
+                        |&b, call| super::named_params::call_builtin_named(b, call).map(Slot::resize),
+                    )
+                })
+                .collect()
         });
         FUNCS[self as usize].clone()
     }

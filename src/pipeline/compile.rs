@@ -649,14 +649,7 @@ impl<'a> FnCompiler<'a> {
     }
 
     fn literal(lit: &Literal) -> Slot {
-        match lit {
-            Literal::None => Slot::default(),
-            Literal::Bool(b) => Slot::from(*b),
-            Literal::Int(i) => Slot::from(*i),
-            Literal::Float(x) => Slot::from(*x),
-            Literal::Str(s) => Slot::from_text(s),
-            Literal::Bytes(b) => Slot::from_bytes(b),
-        }
+        lit.value().resize()
     }
 
     /// Emits a call of function `f`, named `name`, on the values of registers `regs`.

@@ -6,6 +6,8 @@
 //! receiver's encoding (a UCS4 receiver gives UCS4 results).
 
 use super::Slot;
+use super::named_params::{bound_method_arguments, method_arguments, views};
+use super::shaped_binding::ResolvedArgs;
 use super::value_ops::{Text, dict_in_view, dict_obj, dict_of, list_of, plural, tuple_obj, type_error, vname};
 use crate::any::type_index as ti;
 use crate::container::{DictKind, DictObj};
@@ -449,16 +451,34 @@ pub fn unbound_method_func(method: Method, ty: u8) -> crate::PackedFunc {
         LazyLock::new(Default::default);
     let mut funcs = FUNCS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let made = funcs.entry((method, ty)).or_insert_with(|| {
-        crate::PackedFunc::new(move |args| {
-            let Some((obj, rest)) = args.split_first() else {
+        crate::PackedFunc::with_keywords(
+            (method, ty),
+            |&(method, ty), args| {
+                let Some((obj, rest)) = args.split_first() else { return Err(needs_receiver(method, ty)) };
+                check_receiver(method, ty, obj.value())?;
+                call_method(method, *obj, rest).map(Slot::resize)
+            },
+            |&(method, ty), call| {
                 let path = format!("{}.{}", RECEIVER_TYPES[ty as usize], method.name());
-                return Err(type_error(format!("unbound method {path}() needs an argument")));
-            };
-            check_receiver(method, ty, obj.value())?;
-            call_method(method, *obj, rest).map(Slot::resize)
-        })
+                let mut resolved = ResolvedArgs::of(&path, call)?;
+                if resolved.positional.is_empty() {
+                    return Err(needs_receiver(method, ty));
+                }
+                let obj = resolved.positional.remove(0);
+                check_receiver(method, ty, obj.value())?;
+                let args =
+                    bound_method_arguments(method, obj.view(), resolved.positional, &resolved.names, &resolved.values)?;
+                call_method(method, obj.view(), &views(&args)).map(Slot::resize)
+            },
+        )
     });
     made.clone()
+}
+
+/// CPython's error for `str.split()` called through its type with no argument.
+fn needs_receiver(method: Method, ty: u8) -> Error {
+    let path = format!("{}.{}", RECEIVER_TYPES[ty as usize], method.name());
+    type_error(format!("unbound method {path}() needs an argument"))
 }
 
 /// `obj.method` as a value (`sorted(counts, key=counts.get)`): called with `obj`, the function
@@ -475,9 +495,15 @@ pub fn bind_method_func(method: Method) -> crate::PackedFunc {
                         return Err(type_error(format!("binding .{}() needs one object", m.name())));
                     };
                     check_method(m, *obj)?;
-                    let recv = obj.to_owned::<0>();
-                    let bound = move |args: &[AnyView<'_>]| call_bound_method(m, recv.view(), args).map(Slot::resize);
-                    Ok(crate::PackedFunc::new(bound).into_any())
+                    let bound = crate::PackedFunc::with_keywords(
+                        (m, obj.to_owned::<0>()),
+                        |(m, recv), args| call_bound_method(*m, recv.view(), args).map(Slot::resize),
+                        |(m, recv), call| {
+                            let args = method_arguments(*m, recv.view(), call)?;
+                            call_bound_method(*m, recv.view(), &views(&args)).map(Slot::resize)
+                        },
+                    );
+                    Ok(bound.into_any())
                 })
             })
             .collect()

@@ -230,11 +230,24 @@ impl FnCompiler<'_> {
         let label = dotted_path(func).map_or_else(|| "function".to_string(), |(p, _)| p);
         // Python evaluates the callee, then the positional arguments, then the keywords.
         let callee = self.expr(func, None)?;
+        self.named_call(&label, callee, args, keywords, dst)
+    }
+
+    /// A call of the function in register `callee` (named `label` in errors) with `args` and
+    /// `keywords`, which it binds when the call runs (`Keyed::Named`).
+    pub(super) fn named_call(
+        &mut self,
+        label: &str,
+        callee: Reg,
+        args: &[Expr],
+        keywords: &[Keyword],
+        dst: Option<Reg>,
+    ) -> Result<Reg> {
         let (positional, starred) = self.spread_arguments(args, false)?;
         let named = keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>()?;
         let names: Vec<&str> = keywords.iter().map(|k| k.arg.as_str()).collect();
         let mut regs =
-            vec![self.constant(Slot::from_text(&label)), callee, self.constant(Slot::from_text(&names.join(",")))];
+            vec![self.constant(Slot::from_text(label)), callee, self.constant(Slot::from_text(&names.join(",")))];
         regs.extend(named);
         regs.extend(positional);
         let (args, d) = (self.operands(&regs), self.dst(dst));

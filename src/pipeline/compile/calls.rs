@@ -8,78 +8,13 @@ use super::{FnCompiler, Lifted, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
 use crate::pipeline::ast::{Expr, FunctionDef, Keyword, Literal};
-use crate::pipeline::binding::{Params, Source, bind};
+use crate::pipeline::binding::{Params, Source, bind, keyword_names};
 use crate::pipeline::builtins::Builtin;
 use crate::pipeline::ir::{Inst, Reg};
 use crate::pipeline::keyed::Keyed;
 use crate::pipeline::lambdas::{LAMBDA_NAME, free_names, lifted};
 use crate::pipeline::methods::Method;
-
-/// The keyword parameters of a built-in or a method: every parameter's name (`""` for one that
-/// is positional-only), how many of the first ones are required, and the values the optional
-/// ones but the last take when a later one is given.
-type KeywordParams = (&'static [&'static str], usize, &'static [Literal]);
-
-/// What `str`'s `object` and `encoding` are when a later parameter is given without them.
-static STR_FILLERS: std::sync::LazyLock<[Literal; 2]> =
-    std::sync::LazyLock::new(|| [Literal::Bytes(Vec::new()), Literal::Str("utf-8".into())]);
-
-/// The keyword parameters of a built-in.
-fn builtin_params(b: Builtin) -> Option<KeywordParams> {
-    Some(match b {
-        Builtin::Enumerate => (&["iterable", "start"], 1, &[]),
-        Builtin::Sum => (&["", "start"], 1, &[]),
-        Builtin::Round => (&["number", "ndigits"], 1, &[]),
-        // `int(base=2)` is refused before binding, with CPython's message.
-        Builtin::Int => (&["", "base"], 1, &[]),
-        Builtin::Pow => (&["base", "exp", "mod"], 2, &[]),
-        // `str(b, errors="ignore")` decodes with UTF-8, `str(encoding="x")` gives "".
-        Builtin::Str => (&["object", "encoding", "errors"], 0, &STR_FILLERS[..]),
-        _ => return None,
-    })
-}
-
-/// The keyword parameters of a method, as [`builtin_params`] gives them.
-fn method_params(m: Method) -> Option<KeywordParams> {
-    static CODEC_DEFAULTS: std::sync::LazyLock<[Literal; 1]> =
-        std::sync::LazyLock::new(|| [Literal::Str("utf-8".into())]);
-    Some(match m {
-        Method::Split | Method::Rsplit => (&["sep", "maxsplit"], 0, &[Literal::None]),
-        Method::Encode | Method::Decode => (&["encoding", "errors"], 0, &CODEC_DEFAULTS[..]),
-        Method::Splitlines => (&["keepends"], 0, &[]),
-        Method::Expandtabs => (&["tabsize"], 0, &[]),
-        // bytes' (`sep` left unset when only `bytes_per_sep` is given: `hex` reads a None filler so).
-        Method::Hex => (&["sep", "bytes_per_sep"], 0, &[Literal::None]),
-        Method::Translate => (&["", "delete"], 1, &[]),
-        // A compiled pattern's (`str.split`'s names serve `Pattern.split(string, maxsplit)`).
-        Method::Sub | Method::Subn => (&["repl", "string", "count"], 2, &[]),
-        Method::Search | Method::Match | Method::Fullmatch | Method::Findall | Method::Finditer => {
-            (&["string", "pos", "endpos"], 1, &[Literal::Int(0)])
-        }
-        Method::Groups | Method::Groupdict => (&["default"], 0, &[]),
-        Method::MostCommon => (&["n"], 0, &[]),
-        // OrderedDict's (a dict's `popitem` takes none, and says so when it runs).
-        Method::MoveToEnd => (&["key", "last"], 1, &[]),
-        Method::Popitem => (&["last"], 0, &[]),
-        // `random.Random`'s bind as `ops/params.rs` declares the module functions.
-        _ => return None,
-    })
-}
-
-/// The binding of built-in or method `name` that takes `params`, any of them given by position
-/// or keyword.
-fn keyword_params<'a>(name: &'a str, (names, required, _): KeywordParams) -> Params<'a> {
-    Params { name, names, positional: names.len(), n_defaults: names.len() - required, builtin: true }
-}
-
-/// The fillers of `params` as [`FnCompiler::defaulted_registers`] takes defaults: the last
-/// parameter's, never read (a built-in is not passed the parameters after the last one given),
-/// stands in as None.
-fn fillers_of((names, required, fillers): KeywordParams) -> Vec<Literal> {
-    let mut all = fillers.to_vec();
-    all.resize(names.len() - required, Literal::None);
-    all
-}
+use crate::pipeline::named_params::{builtin_params, fillers_of, invalid_key_keywords, keyword_params, method_params};
 
 impl FnCompiler<'_> {
     /// The registers of `args` then `keywords`, evaluated in that (source) order, and the
@@ -129,7 +64,7 @@ impl FnCompiler<'_> {
         dst: Option<Reg>,
     ) -> Result<Reg> {
         let spec = Params { name, names: params, positional: params.len(), n_defaults: defaults.len(), builtin: false };
-        let sources = match bind(&spec, args.len(), keywords) {
+        let sources = match bind(&spec, args.len(), &keyword_names(keywords)) {
             Ok(sources) => sources,
             Err(e) => return self.raise_when_called(args, keywords, e, dst),
         };
@@ -294,7 +229,7 @@ impl FnCompiler<'_> {
                 dst,
             );
         };
-        let sources = match bind(&keyword_params(name, params), args.len(), keywords) {
+        let sources = match bind(&keyword_params(name, params), args.len(), &keyword_names(keywords)) {
             Ok(sources) => sources,
             Err(e) => return self.raise_when_called(args, keywords, e, dst),
         };
@@ -343,8 +278,8 @@ impl FnCompiler<'_> {
             (None, None) => return self.raise_no_keywords(obj, m, args, keywords, dst),
         };
         let bound = match random_op {
-            Some(op) => op.bind(args.len(), keywords),
-            None => bind(&spec, args.len(), keywords),
+            Some(op) => op.bind(args.len(), &keyword_names(keywords)),
+            None => bind(&spec, args.len(), &keyword_names(keywords)),
         };
         let sources = match bound {
             Ok(sources) => sources,
@@ -376,10 +311,17 @@ impl FnCompiler<'_> {
             return self.mapping_with_keywords(name, registered()?, args, keywords, dst);
         }
         let Some(op) = crate::ops::params::op_params(name) else {
+            // An op with a keyword form of its own (`functools.partial(f, sep=" ")`) binds the
+            // call when it runs.
+            let f = registered()?;
+            if f.takes_keywords() {
+                let callee = self.constant(Slot::from(f));
+                return self.named_call(name, callee, args, keywords, dst);
+            }
             return Err(err(line, ErrorKind::Type, format!("{name}() takes no keyword arguments")));
         };
         let f = registered()?;
-        let sources = match op.bind(args.len(), keywords) {
+        let sources = match op.bind(args.len(), &keyword_names(keywords)) {
             Ok(sources) => sources,
             // As CPython, a wrong call raises where it runs (a pipeline's step, where it loads).
             Err(e) => return self.raise_when_called(args, keywords, e, dst),
@@ -424,15 +366,20 @@ impl FnCompiler<'_> {
             // Compiled by `format_keywords`, which takes any name.
             Keyed::Format => &[],
         };
-        if let Some(k) = keywords.iter().find(|k| !allowed.contains(&k.arg.as_str())) {
-            // `sorted` is `list.sort` on a copy, to CPython too.
-            let msg = match call {
-                Keyed::Sort | Keyed::Sorted => format!("'{}' is an invalid keyword argument for sort()", k.arg),
-                _ => format!("'{}' is an invalid keyword argument for {name}()", k.arg),
-            };
+        // `sorted` is `list.sort` on a copy, to CPython too.
+        let callee = if matches!(call, Keyed::Sort | Keyed::Sorted) { "sort" } else { name };
+        let wrong = match call {
+            Keyed::Sort | Keyed::Sorted | Keyed::Extreme { .. } => {
+                invalid_key_keywords(callee, allowed, &keyword_names(keywords))
+            }
+            _ => keywords.iter().find(|k| !allowed.contains(&k.arg.as_str())).map(|k| {
+                crate::Error::new(ErrorKind::Type, format!("'{}' is an invalid keyword argument for {name}()", k.arg))
+            }),
+        };
+        if let Some(e) = wrong {
             return match receiver {
-                Some(obj) => self.raise_after_receiver(obj, Method::Sort, args, keywords, &msg, dst),
-                None => self.raise_when_called(args, keywords, crate::Error::new(ErrorKind::Type, msg), dst),
+                Some(obj) => self.raise_after_receiver(obj, Method::Sort, args, keywords, e.message(), dst),
+                None => self.raise_when_called(args, keywords, e, dst),
             };
         }
         let mut regs = Vec::with_capacity(args.len() + 3);
