@@ -19,7 +19,7 @@ pub mod string;
 pub use any::{AnyPad, AnyValue, AnyView, FromAny, Value};
 pub use container::{Dict, List, Set, Tuple};
 pub use error::{Error, ErrorKind, Result, panic_message};
-pub use func::{PackedFunc, get_global_func, list_global_funcs, register_func};
+pub use func::{CallArgs, PackedFunc, get_global_func, list_global_funcs, register_func};
 pub use ndarray::NDArray;
 pub use object::{ObjRef, Object, ObjectType};
 pub use string::{Bytes, Str, UStr};

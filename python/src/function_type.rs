@@ -8,7 +8,7 @@
 
 use crate::convert::{any_to_py, py_to_any, scalar_to_any};
 use crate::errors::IntoPyResult;
-use anyproc::{AnyValue, AnyView, PackedFunc};
+use anyproc::{AnyValue, AnyView, CallArgs, PackedFunc};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::panic::PanicException;
@@ -309,6 +309,11 @@ fn call_with_keywords<'py>(
     // SAFETY: CPython passes a live instance of this type (or of a subclass), borrowed for the call.
     let this = unsafe { pyo3::Borrowed::from_ptr(py, callable) };
     if this.get_type().as_ptr() == FUNCTION_TYPE.load(Ordering::Acquire).cast() {
+        // SAFETY: `callable` is an instance of this very type.
+        let state = unsafe { state_of(callable) };
+        if state.func.takes_keywords() {
+            return call_keyword_form(py, state, &args, &kwargs);
+        }
         return Err(no_keywords());
     }
     let bind = match this.getattr(pyo3::intern!(py, "_bind_keywords")) {
@@ -328,6 +333,35 @@ fn call_with_keywords<'py>(
     let items: Vec<*mut ffi::PyObject> = positional.iter_borrowed().map(|a| a.as_ptr()).collect();
     // SAFETY: `callable` is an instance of this type or of a subclass (see above).
     call(py, unsafe { state_of(callable) }, &items)
+}
+
+/// A call with keyword arguments of a function that binds them itself (an op that a Python
+/// function stands behind, such as `re.sub`, `functools.partial`, a function a script made):
+/// the arguments are converted, then given to its keyword form with the GIL released.
+fn call_keyword_form<'py>(
+    py: Python<'py>,
+    state: &FunctionState,
+    args: &Bound<'py, PyTuple>,
+    kwargs: &Bound<'py, PyDict>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let positional = args.iter_borrowed().map(|a| convert(py, a.as_ptr())).collect::<PyResult<Vec<AnyValue>>>()?;
+    let mut names = Vec::with_capacity(kwargs.len());
+    let mut values = Vec::with_capacity(kwargs.len());
+    for (name, value) in kwargs.iter() {
+        names.push(name.extract::<String>()?);
+        values.push(convert(py, value.as_ptr())?);
+    }
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let positional: Vec<AnyView<'_>> = positional.iter().map(AnyValue::view).collect();
+    let values: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
+    let call = CallArgs { positional: &positional, starred: 0, names: &names, values: &values };
+    let out = if state.release_gil.load(Ordering::Relaxed) {
+        py.detach(|| state.func.call_keywords(&call))
+    } else {
+        state.func.call_keywords(&call)
+    };
+    let result = any_to_py(py, &out.py_err(py)?.view());
+    crate::convert_random::after_call(py, result)
 }
 
 unsafe extern "C" fn function_vectorcall(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
+import json
+import re
 import sys
 
 import pytest
@@ -20,12 +23,38 @@ def test_vectorcall_and_tuple_call_give_the_same_results():
     assert anyproc.get_global_func("testing.nop")() is None
 
 
-def test_keyword_arguments_are_refused():
+def test_keyword_arguments_are_refused_by_an_op_without_parameter_names():
     lower = anyproc.get_global_func("text.lower")
     with pytest.raises(TypeError, match="keyword"):
         lower(text="A")
     with pytest.raises(TypeError, match="keyword"):
         type(lower).__call__(lower, text="A")
+
+
+def test_ops_that_python_functions_stand_behind_take_their_keywords():
+    # Bound as Python's own functions bind them, through both call paths, with their errors.
+    sub = anyproc.get_global_func("re.sub")
+    text = "a  b\tc d"
+    assert sub(r"\s+", "_", text, count=2) == re.sub(r"\s+", "_", text, count=2)
+    assert type(sub).__call__(sub, r"\s", "", text, count=1) == re.sub(r"\s", "", text, count=1)
+    left = anyproc.get_global_func("bisect.bisect_left")
+    a = [1, 2, 2, 3, 5]
+    assert left(a, 2, lo=2) == bisect.bisect_left(a, 2, lo=2)
+    assert left(a, 4, hi=3, lo=0) == bisect.bisect_left(a, 4, hi=3, lo=0)
+    dumps = anyproc.get_global_func("json.dumps")
+    value = {"b": [1, 2], "a": "é"}
+    assert dumps(value, sort_keys=True, indent=1, ensure_ascii=False) == json.dumps(
+        value, sort_keys=True, indent=1, ensure_ascii=False)
+    for call in (lambda f: f(a, 1, foo=2), lambda f: f(a, 1, lo=0, x=2), lambda f: f(a, 1, 0, lo=1)):
+        with pytest.raises(TypeError) as ours:
+            call(left)
+        with pytest.raises(TypeError) as theirs:
+            call(bisect.bisect_left)
+        assert str(ours.value) == str(theirs.value)
+    # functools.partial keeps keywords that the call may set again.
+    squash_once = anyproc.get_global_func("functools.partial")(sub, r"\s+", count=1)
+    assert squash_once("-", text) == "a-b\tc d"
+    assert squash_once("-", text, count=0) == "a-b-c-d"
 
 
 def test_errors_name_the_op_through_both_paths():

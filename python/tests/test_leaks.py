@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import tracemalloc
@@ -114,3 +115,23 @@ def test_script_does_not_leak():
 
     f = anyproc.script(split)
     check_flat(lambda: f("héllo wörld"), n=N // 2)
+
+
+def test_keyword_calls_do_not_leak():
+    # From Python into an op's keyword form, and inside a script through function values'
+    # keyword forms (a lambda, a bound method, functools.partial), errors included.
+    sub = anyproc.get_global_func("re.sub")
+    check_flat(lambda: sub(r"\s+", "_", "a b  c", count=1), n=N // 2)
+
+    def glue(text):
+        pad = lambda s, fill=".": s.ljust(8, fill)  # noqa: E731
+        split = text.split
+        once = functools.partial(str.split, maxsplit=1)
+        try:
+            pad(text, width=3)
+        except TypeError:
+            pass
+        return [pad(w, fill="-") for w in split(sep=" ", maxsplit=2)] + once(text)
+
+    f = anyproc.script(glue)
+    check_flat(lambda: f("héllo wörld again"), n=N // 4)
