@@ -1,7 +1,7 @@
 """``map`` and ``filter`` in ``anyproc.script`` and in anyscript source, run as the generator
 expressions they are wherever a generator expression may go: results and errors equal CPython's
-on real text (``any``/``all`` stop where Python's iterator would), and elsewhere they are refused
-with the line."""
+on real text (``any``/``all`` stop where Python's iterator would); a function that is made by a
+call is made once, before the first item."""
 
 from __future__ import annotations
 
@@ -58,20 +58,22 @@ def kept_map(text):
 
 
 def map_of_a_call(text):
-    return list(map(make(), text))
+    counted = []
 
+    def make():
+        counted.append(1)
+        return len
 
-def make():
-    return len
+    return list(map(make(), text.split())), list(filter(make(), text)), len(counted)
 
 
 def test_a_kept_map_runs_lazily(lines):
     check_all(kept_map, [(t,) for t in lines[:40] + [""]])
 
 
-def test_a_map_of_a_call_is_refused_with_the_line():
-    with pytest.raises(SyntaxError, match="line"):
-        anyproc.script(map_of_a_call)
+def test_a_map_of_a_call_evaluates_the_call_once(lines):
+    # The function is made before the first item, once, as Python's map() takes it.
+    check_all(map_of_a_call, [(t,) for t in lines[:10] + [""]])
 
 
 @pytest.fixture(scope="module")

@@ -90,3 +90,21 @@ def test_partial_with_keywords_equals_cpython_on_real_text():
     texts = ["", "a", "the  cat\tsat 42 times", "A\tB\tc d", "ünï cödé 12"] + corpus_lines(80)
     check_all(with_keywords, [(t,) for t in texts])
     check_all(keyword_errors, [(t, k) for t in ["ab", "x y"] for k in range(5)])
+
+
+def made_functions_in_map(text):
+    # map()/filter() evaluate their function once, before the first item: here a call.
+    pairs = [(w, len(w)) for w in text.split()]
+    firsts = list(map(operator.itemgetter(0), pairs))
+    lazy = map(operator.methodcaller("lower"), firsts)
+    lens = sorted(map(operator.itemgetter(1), pairs))
+    long_ones = list(filter(partial(operator.lt, 3), lens))
+    sums = list(map(partial(operator.add), lens, lens))
+    made = [w for w in map(partial(str.replace, "a", "4") if False else partial(str.upper), firsts)]
+    heads = list(x for x in map(operator.itemgetter(0), firsts[:3]))
+    return firsts, list(lazy), lens, long_ones, sums, made, heads, any(map(operator.methodcaller("isdigit"), firsts))
+
+
+def test_map_and_filter_take_a_made_function():
+    texts = ["", "a", "the  cat\tsat 42 times", "ünï cödé 12"] + corpus_lines(60)
+    check_all(made_functions_in_map, [(t,) for t in texts])

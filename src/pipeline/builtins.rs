@@ -411,7 +411,11 @@ fn is_c_space(c: char) -> bool {
 /// `int(text, base)` as CPython parses it: sign, `0x`/`0o`/`0b` prefixes, single underscores
 /// between digits, surrounding whitespace, decimal digits of any script.
 fn parse_int(src: Value<'_>, text: &str, base: u32) -> Result<i64> {
-    let bad = || value_error(format!("invalid literal for int() with base {base}: {}", repr_value(src)));
+    // CPython cuts the repr to 200 characters (`%.200R`).
+    let bad = || {
+        let shown: String = repr_value(src).chars().take(200).collect();
+        value_error(format!("invalid literal for int() with base {base}: {shown}"))
+    };
     let t = ascii_digits(text);
     let t = t.trim_matches(is_c_space);
     let (neg, body) = match t.as_bytes().first() {

@@ -111,6 +111,12 @@ fn int_conversion() {
     assert_eq!(err_of("int", &[s("\x1c5")]), bad("'\\x1c5'"));
     assert_eq!(err_of("int", &[s("0x1f")]), bad("'0x1f'"));
     assert_eq!(err_of("int", &[s("010"), i(0)]), ve("invalid literal for int() with base 0: '010'"));
+    // CPython's `%.200R`: the repr cut to 200 characters, its closing quote among those cut.
+    let long = "x".repeat(300);
+    assert_eq!(
+        err_of("int", &[s(&long)]),
+        ve(&format!("invalid literal for int() with base 10: '{}", "x".repeat(199)))
+    );
     assert_eq!(err_of("int", &[s("1"), i(1)]), ve("int() base must be >= 2 and <= 36, or 0"));
     assert_eq!(err_of("int", &[f(1.5), i(10)]), te("int() can't convert non-string with explicit base"));
     assert_eq!(err_of("int", &[s("9223372036854775808")]), oe("integer overflow in int()"));

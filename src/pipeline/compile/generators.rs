@@ -65,32 +65,43 @@ impl FnCompiler<'_> {
 
     /// `map(f, xs, ...)` and `filter(f, xs)` (Python's built-ins, not a name of the script's) as
     /// the generator expressions they are: `(f(x) for x in xs)`, `(f(x, y) for x, y in zip(xs,
-    /// ys))`, `(x for x in xs if f(x))`; `None` for any other expression. The function is
-    /// evaluated at each item, so it must be a name, a dotted name or a lambda (whose value
-    /// cannot change meanwhile), as Python evaluates it once.
-    pub(super) fn map_filter_generator(&self, e: &Expr) -> Option<Result<Expr>> {
+    /// ys))`, `(x for x in xs if f(x))`; `None` for any other expression. Python evaluates the
+    /// function once, when map() is called: a name, a dotted name or a lambda is read where the
+    /// generator reads it (its value cannot change meanwhile); any other expression
+    /// (`map(itemgetter(0), pairs)`) is evaluated here, into a hidden variable the generator reads.
+    pub(super) fn map_filter_generator(&mut self, e: &Expr) -> Option<Result<Expr>> {
         let Expr::Call { func, args, keywords } = e else { return None };
         let Expr::Name { id } = func.as_ref() else { return None };
         if !matches!(id.as_str(), "map" | "filter") || self.is_defined(id) {
             return None;
         }
-        let fail = |msg: String| Some(Err(err(self.line, ErrorKind::Type, msg)));
+        let line = self.line;
+        let fail = |msg: String| Some(Err(err(line, ErrorKind::Type, msg)));
         if !keywords.is_empty() {
             return fail(format!("{id}() takes no keyword arguments"));
         }
         let [f, iterables @ ..] = args.as_slice() else { return fail(format!("{id}() takes at least two arguments")) };
         let pure = matches!(f, Expr::Name { .. } | Expr::Lambda { .. } | Expr::Const { .. })
             || matches!(f, Expr::Attribute { .. } if dotted(f));
-        if !pure {
-            return Some(Err(err(
-                self.line,
-                ErrorKind::Parse,
-                format!(
-                    "{id}()'s function must be a name, a dotted name or a lambda in anyscript (it runs {id}() as a \
-                     generator expression, which evaluates the function at each item)"
-                ),
-            )));
+        if id == "map" && iterables.is_empty() {
+            return fail("map() must have at least two arguments.".into());
         }
+        let hidden;
+        let f = if pure {
+            f
+        } else {
+            let r = match self.expr(f, None) {
+                Ok(r) => r,
+                Err(e) => return Some(Err(e)),
+            };
+            // A dotted name no script variable can have, one per register (which holds the value
+            // to the end of the statement).
+            let name = format!("{id}.function.{r}");
+            self.locals.insert(name.clone(), r);
+            self.statement_bound.insert(name.clone());
+            hidden = Expr::Name { id: name };
+            &hidden
+        };
         let item = |i: usize| Expr::Name { id: format!("{id}.item{i}") };
         // map() and filter() take the set a display of constants builds, which CPython's optimizer
         // folds into a frozenset only where a loop iterates the display itself: `iter(xs)`, which
