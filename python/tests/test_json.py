@@ -204,6 +204,8 @@ def skip_bad_lines(lines):
         except json.JSONDecodeError as e:
             bad[type(e).__name__] = bad.get(type(e).__name__, 0) + 1
             bad[e.args[0][:20]] = isinstance(e, ValueError)
+            # Where the error is, as a reader reports it.
+            bad[(e.msg, e.pos, e.lineno, e.colno)] = bad.get((e.msg, e.pos, e.lineno, e.colno), 0) + 1
         except (KeyError, TypeError) as e:
             bad[repr(e)] = 1
     try:

@@ -2,7 +2,8 @@
 //! defaultdict's `default_factory`, a match's `string`, `re`, `pos`, `endpos`, `lastindex` and
 //! `lastgroup`, a compiled pattern's `pattern`, `flags`, `groupindex` and `groups` (which
 //! is a match's bound method `groups` on a match), and a codec error's `encoding`, `object`,
-//! `start`, `end` and `reason` (`start` and `end` are a match's bound methods on a match).
+//! `start`, `end` and `reason` (`start` and `end` are a match's bound methods on a match), and
+//! a `json.JSONDecodeError`'s `msg`, `pos`, `lineno` and `colno`.
 //!
 //! Rationale: anyscript has no attribute lookup of its own (its values are not objects with a
 //! `__dict__`), so `x.attr` that is not a method compiles to a call of the attribute's reader,
@@ -19,7 +20,7 @@ use crate::{AnyValue, AnyView, Dict, PackedFunc};
 use std::sync::LazyLock;
 
 /// The data attributes anyscript reads, each with its reader.
-const ATTRIBUTES: [&str; 17] = [
+const ATTRIBUTES: [&str; 20] = [
     "maxlen",
     "default_factory",
     "string",
@@ -37,6 +38,9 @@ const ATTRIBUTES: [&str; 17] = [
     "start",
     "end",
     "reason",
+    "msg",
+    "lineno",
+    "colno",
 ];
 
 /// The reader of data attribute `attr` as a function value of one argument, if a built-in
@@ -51,6 +55,9 @@ pub(crate) fn attribute_func(attr: &str) -> Option<PackedFunc> {
 fn read(attr: &str, view: AnyView<'_>) -> Result<AnyValue> {
     let x = view.value();
     if let Some(field) = super::unicode_errors::attribute(x, attr) {
+        return Ok(field);
+    }
+    if let Some(field) = json_error_attribute(x, attr) {
         return Ok(field);
     }
     let found = match attr {
@@ -89,6 +96,22 @@ fn read(attr: &str, view: AnyView<'_>) -> Result<AnyValue> {
         }),
     };
     found.unwrap_or_else(|| Err(super::value_ops::no_attribute(x, attr)))
+}
+
+/// `e.msg`, `e.pos`, `e.lineno` or `e.colno` of a `json.JSONDecodeError`, read from its
+/// message as CPython made it (`Expecting value: line 1 column 5 (char 4)`).
+fn json_error_attribute(x: crate::Value<'_>, attr: &str) -> Option<AnyValue> {
+    let e = super::exception_value::exception_of(x).filter(|e| e.kind() == crate::error::ErrorKind::JsonDecode)?;
+    let (msg, place) = e.message().rsplit_once(": line ")?;
+    let numbers: Vec<i64> = place.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+    let [lineno, colno, pos] = numbers[..] else { return None };
+    Some(match attr {
+        "msg" => AnyValue::from_text(msg),
+        "pos" => AnyValue::from_int(pos),
+        "lineno" => AnyValue::from_int(lineno),
+        "colno" => AnyValue::from_int(colno),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
