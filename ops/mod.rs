@@ -32,6 +32,8 @@ pub mod seq;
 pub mod split;
 pub mod star_params;
 pub mod unicodedata;
+pub mod unicodedata_numeric;
+pub mod unicodedata_tables;
 pub mod vocab;
 pub mod wordpiece;
 

@@ -15,7 +15,7 @@ use crate::{AnyValue, AnyView};
 use unicode_normalization::{IsNormalized, UnicodeNormalization};
 
 /// The argument count CPython's functions insist on.
-fn check_count(name: &str, args: &[AnyView<'_>], n: usize) -> Result<()> {
+pub(super) fn check_count(name: &str, args: &[AnyView<'_>], n: usize) -> Result<()> {
     if args.len() == n {
         return Ok(());
     }
@@ -23,7 +23,7 @@ fn check_count(name: &str, args: &[AnyView<'_>], n: usize) -> Result<()> {
 }
 
 /// A one-character str argument (CPython's message for anything else).
-fn one_char(name: &str, v: &AnyView<'_>) -> Result<char> {
+pub(super) fn one_char(name: &str, v: &AnyView<'_>) -> Result<char> {
     let mut chars = Text::of(v.value()).map(Text::chars);
     match chars.as_mut().map(|c| (c.next(), c.next())) {
         Some((Some(c), None)) => Ok(c),
@@ -117,22 +117,31 @@ fn category(args: &[AnyView<'_>]) -> Result<AnyValue> {
 /// `unicodedata.name(chr[, default])`: CPython's names are those of Unicode 14 (the table here
 /// is newer: a character assigned since has its name here where CPython has none).
 fn name(args: &[AnyView<'_>]) -> Result<AnyValue> {
-    match args.len() {
-        0 => return Err(Error::new(ErrorKind::Type, "name expected at least 1 argument, got 0")),
-        n if n > 2 => return Err(Error::new(ErrorKind::Type, format!("name expected at most 2 arguments, got {n}"))),
-        _ => {}
-    }
-    let c = one_char("name", &args[0]).map_err(|_| {
-        Error::new(
-            ErrorKind::Type,
-            format!("name() argument 1 must be a unicode character, not {}", arg_vname(args[0].value())),
-        )
-    })?;
-    match (unicode_names2::name(c), args.get(1)) {
+    let (c, default) = char_and_default("name", args)?;
+    match (unicode_names2::name(c), default) {
         (Some(found), _) => Ok(AnyValue::from_text(&found.to_string())),
         (None, Some(default)) => Ok(default.to_owned()),
         (None, None) => Err(Error::value("no such name")),
     }
+}
+
+/// The `chr[, default]` arguments of `name`, `numeric`, `digit` and `decimal`, with CPython's
+/// errors for a wrong count and for anything but one character.
+pub(super) fn char_and_default<'a>(name: &str, args: &'a [AnyView<'a>]) -> Result<(char, Option<&'a AnyView<'a>>)> {
+    match args.len() {
+        0 => return Err(Error::new(ErrorKind::Type, format!("{name} expected at least 1 argument, got 0"))),
+        n if n > 2 => {
+            return Err(Error::new(ErrorKind::Type, format!("{name} expected at most 2 arguments, got {n}")));
+        }
+        _ => {}
+    }
+    let c = one_char(name, &args[0]).map_err(|_| {
+        Error::new(
+            ErrorKind::Type,
+            format!("{name}() argument 1 must be a unicode character, not {}", arg_vname(args[0].value())),
+        )
+    })?;
+    Ok((c, args.get(1)))
 }
 
 fn combining(args: &[AnyView<'_>]) -> Result<AnyValue> {
@@ -175,7 +184,8 @@ pub fn register(reg: &Registry) -> Result<()> {
             name,
         ),
     ];
-    reg.register_ops(ops)
+    reg.register_ops(ops)?;
+    super::unicodedata_numeric::register(reg)
 }
 
 #[cfg(test)]

@@ -105,3 +105,44 @@ def name_errors(which):
 
 def test_name_errors_equal_cpythons():
     check_all(name_errors, [(k,) for k in range(7)])
+
+
+def widths_and_numbers(chars):
+    return ([unicodedata.east_asian_width(c) for c in chars], [unicodedata.numeric(c, None) for c in chars],
+            [unicodedata.digit(c, None) for c in chars], [unicodedata.decimal(c, -1) for c in chars])
+
+
+def test_width_and_numeric_values_of_every_code_point_equal_cpythons():
+    # Surrogates included: CPython answers for them too (N, no value).
+    chars = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000)
+    assert anyproc.script(widths_and_numbers)(chars) == widths_and_numbers(chars)
+
+
+def display_width(text, limit):
+    # What a CJK-aware truncation does: wide and full-width characters take two columns.
+    out, used = [], 0
+    for c in unicodedata.normalize("NFC", text):
+        w = 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+        if used + w > limit:
+            break
+        out.append(c)
+        used += w
+    digits = [unicodedata.digit(c) for c in text if unicodedata.digit(c, None) is not None]
+    return "".join(out), used, digits, sum(unicodedata.numeric(c, 0) for c in text)
+
+
+def numeric_errors(which):
+    calls = [lambda: unicodedata.numeric("a"), lambda: unicodedata.digit("½"), lambda: unicodedata.decimal("²"),
+             lambda: unicodedata.numeric("ab"), lambda: unicodedata.digit(1), lambda: unicodedata.decimal(),
+             lambda: unicodedata.numeric("1", 2, 3), lambda: unicodedata.east_asian_width("ab"),
+             lambda: unicodedata.east_asian_width(), lambda: unicodedata.east_asian_width(5)]
+    try:
+        return calls[which]()
+    except (TypeError, ValueError) as e:
+        return type(e).__name__, str(e)
+
+
+def test_display_width_and_numeral_errors_equal_cpython():
+    texts = ["", "abc", "日本語のテキスト", "ｶﾀｶﾅ and ＦＵＬＬ", "٣٤ ½ ⅔ 五 ² ⑦ 𝟘", "Héllo wörld"] + corpus_lines(40)
+    check_all(display_width, [(t, k) for t in texts for k in (0, 5, 12)])
+    check_all(numeric_errors, [(k,) for k in range(10)])
