@@ -110,3 +110,24 @@ def test_operator_functions_equal_cpython_on_real_text():
     check_all(products, [(t,) for t in texts])
     check_all(case_folded, [(t,) for t in texts])
     check_all(bad_calls, [(t, k) for t in ["one two", "a b c d e f g"] for k in range(6)])
+
+
+def special_methods_as_values(text):
+    # `key=scores.__getitem__`, `filter(vocab.__contains__, ...)`: a built-in value's special
+    # methods, bound to it, as sort keys and filters pass them; called directly too.
+    words = text.split()
+    scores = [len(w) for w in words]
+    order = sorted(range(len(words)), key=scores.__getitem__)
+    vocab = {w: i for i, w in enumerate(words)}
+    known = list(filter(vocab.__contains__, ["the", "of", "a", "zzz"]))
+    out = [order, known, words.__getitem__(0) if words else None, text.__contains__("e")]
+    for bad in (lambda: words.__getitem__(99), lambda: vocab.__getitem__("zzz"), lambda: text.__getitem__("x")):
+        try:
+            out.append(bad())
+        except (IndexError, KeyError, TypeError) as e:
+            out.append(repr(e))
+    return out
+
+
+def test_special_methods_as_values_equal_cpython():
+    check_all(special_methods_as_values, [(t,) for t in ["", "a", "the cat of the hat"] + corpus_lines(60)])

@@ -150,6 +150,10 @@ impl FnCompiler<'_> {
                     }
                     return self.call_op(op, args, dst);
                 }
+                if super::expressions::dunder_op(attr).is_some() {
+                    // `xs.__getitem__(i)`: the bound operation, called.
+                    return self.call_value(func, args, keywords, dst);
+                }
                 let method = Method::from_name(attr)
                     .ok_or_else(|| err(line, ErrorKind::Key, format!("unknown method '{attr}'")))?;
                 // A `random.Random` method binds its positional arguments as Python's does too

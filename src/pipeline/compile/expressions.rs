@@ -100,6 +100,9 @@ impl FnCompiler<'_> {
                     self.bind_method(method, value, d)?;
                     return Ok(d);
                 }
+                if let Some(op) = dunder_op(attr) {
+                    return self.bind_dunder(op, value, dst);
+                }
                 Err(err(line, ErrorKind::Parse, format!("attribute '{attr}' can only be called as a method")))
             }
             Expr::Call { func, args, keywords } => self.call(func, args, keywords, dst),
@@ -334,5 +337,32 @@ impl FnCompiler<'_> {
         let end = self.here();
         exits.into_iter().for_each(|at| self.patch(at, end));
         Ok(self.move_to(d, dst))
+    }
+}
+
+/// The operation a special method of the built-in types is (`xs.__getitem__` is
+/// `operator.getitem` with `xs` first), for the ones that sort keys and lookups pass around.
+pub(super) fn dunder_op(attr: &str) -> Option<&'static str> {
+    match attr {
+        "__getitem__" => Some("operator.getitem"),
+        "__contains__" => Some("operator.contains"),
+        _ => None,
+    }
+}
+
+impl FnCompiler<'_> {
+    /// `value.__getitem__` as a value (`sorted(range(n), key=scores.__getitem__)`): op `op`
+    /// with `value` given first, as `functools.partial(op, value)` makes it.
+    fn bind_dunder(&mut self, op: &str, value: &Expr, dst: Option<Reg>) -> Result<Reg> {
+        let line = self.line;
+        let get = |name: &str| registry().get(name).map_err(|e| err(line, e.kind(), e.message()));
+        let (partial, op) = (get("functools.partial")?, get(op)?);
+        let callee = self.constant(Slot::from(partial));
+        let op = self.constant(Slot::from(op));
+        let obj = self.expr(value, None)?;
+        let args = self.operands(&[op, obj]);
+        let d = self.dst(dst);
+        self.emit(Inst::CallValue { dst: d, callee, args });
+        Ok(d)
     }
 }
