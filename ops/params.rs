@@ -10,7 +10,7 @@
 use crate::error::Error;
 use crate::func::CallArgs;
 use crate::pipeline::ast::Literal;
-use crate::pipeline::binding::{Params, Source, bind};
+use crate::pipeline::binding::{Params, Source, bind, bound_values};
 use crate::pipeline::shaped_binding::ResolvedArgs;
 use crate::{AnyValue, AnyView, PackedFunc};
 
@@ -308,15 +308,8 @@ impl OpParams {
         let resolved = ResolvedArgs::of(self.name, call)?;
         let names: Vec<&str> = resolved.names.iter().map(String::as_str).collect();
         let sources = self.bind(resolved.positional.len(), &names)?;
-        let first_default = self.names.len() - self.defaults.len();
-        let args: Vec<AnyValue> = sources
-            .iter()
-            .map(|s| match *s {
-                Source::Positional(i) => resolved.positional[i].clone(),
-                Source::Keyword(k) => resolved.values[k].clone(),
-                Source::Default(i) => self.defaults[i - first_default].value(),
-            })
-            .collect();
+        let given = (resolved.positional.as_slice(), resolved.values.as_slice());
+        let args = bound_values(&sources, given, self.names.len(), self.defaults);
         let views: Vec<AnyView<'_>> = args.iter().map(AnyValue::view).collect();
         f.call(&views)
     }

@@ -449,8 +449,9 @@ pub struct CompFor {
     pub ifs: Vec<Expr>,
 }
 
-/// The name a call's `**mapping` argument has among its keywords (no parameter can have it).
-pub const DOUBLE_STAR: &str = "**";
+/// The name a call's `**mapping` argument has among its keywords (no parameter can have it), the
+/// one a function's keyword form reads (`CallArgs`).
+pub const DOUBLE_STAR: &str = crate::func::CallArgs::MAPPING;
 
 /// `name=value` in a call, or `**value` (named [`DOUBLE_STAR`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

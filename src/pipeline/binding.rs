@@ -143,6 +143,25 @@ pub(crate) fn missing_error(name: &str, missing: &[&str]) -> Error {
     type_error(format!("{name}() missing {} required positional argument{s}: {list}", missing.len()))
 }
 
+/// The arguments a callee of `n_params` parameters, whose last ones default to `defaults`, is
+/// given by position for a call bound to `sources`, of `positional` and keyword `values`.
+pub(crate) fn bound_values(
+    sources: &[Source],
+    (positional, values): (&[crate::AnyValue], &[crate::AnyValue]),
+    n_params: usize,
+    defaults: &[crate::pipeline::ast::Literal],
+) -> Vec<crate::AnyValue> {
+    let first_default = n_params - defaults.len();
+    sources
+        .iter()
+        .map(|s| match *s {
+            Source::Positional(i) => positional[i].clone(),
+            Source::Keyword(k) => values[k].clone(),
+            Source::Default(i) => defaults[i - first_default].value(),
+        })
+        .collect()
+}
+
 /// The names of a call's keyword arguments.
 pub(crate) fn keyword_names(keywords: &[crate::pipeline::ast::Keyword]) -> Vec<&str> {
     keywords.iter().map(|k| k.arg.as_str()).collect()

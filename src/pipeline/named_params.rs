@@ -6,7 +6,7 @@
 
 use super::Slot;
 use super::ast::Literal;
-use super::binding::{Params, Source, bind};
+use super::binding::{Params, bind, bound_values};
 use super::builtins::{Builtin, call_builtin};
 use super::keyed::{Keyed, call_keyed};
 use super::methods::{Method, no_keywords_message_func};
@@ -115,15 +115,7 @@ pub(crate) fn bound_method_arguments(
             return Err(type_error(to_str(message.view())?));
         }
     };
-    let first_default = n_params - defaults.len();
-    Ok(sources
-        .iter()
-        .map(|s| match *s {
-            Source::Positional(i) => positional[i].clone(),
-            Source::Keyword(k) => values[k].clone(),
-            Source::Default(i) => defaults[i - first_default].value(),
-        })
-        .collect())
+    Ok(bound_values(&sources, (&positional, values), n_params, &defaults))
 }
 
 /// Views of `values`.
@@ -182,16 +174,7 @@ pub(crate) fn call_builtin_named(b: Builtin, call: &CallArgs<'_>) -> Result<Slot
             let spec: Params<'_> = keyword_params(name, params);
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             let sources = bind(&spec, positional.len(), &names)?;
-            let fillers = fillers_of(params);
-            let first_default = params.0.len() - fillers.len();
-            let args: Vec<AnyValue> = sources
-                .iter()
-                .map(|s| match *s {
-                    Source::Positional(i) => positional[i].clone(),
-                    Source::Keyword(k) => values[k].clone(),
-                    Source::Default(i) => fillers[i - first_default].value(),
-                })
-                .collect();
+            let args = bound_values(&sources, (positional, values), params.0.len(), &fillers_of(params));
             call_builtin(b, &views(&args))
         }
     }
