@@ -11,13 +11,15 @@
 
 use super::itertools::counted;
 use crate::error::{Error, Result};
-use crate::func::{OpEntry, Registry};
-use crate::pipeline::ast::BinOp;
+use crate::func::{CallArgs, OpEntry, Registry};
+use crate::pipeline::ast::{BinOp, Literal};
+use crate::pipeline::binding::{Params, bind, bound_values};
 use crate::pipeline::compile::DEFAULT_WHILE_LIMIT;
 use crate::pipeline::generator::{ForeignItems, Generator};
 use crate::pipeline::iterate::LoopState;
+use crate::pipeline::shaped_binding::ResolvedArgs;
 use crate::pipeline::value_ops::{binary, index_arg, num, repr_value, type_error};
-use crate::{AnyValue, AnyView};
+use crate::{AnyValue, AnyView, PackedFunc};
 use parking_lot::Mutex;
 
 /// How many items an endless `count`, `cycle` or `repeat` gives before it fails.
@@ -38,14 +40,12 @@ pub fn register(reg: &Registry) -> Result<()> {
             "The items of iterable, again and again, as itertools.cycle.",
             cycle,
         ),
-        (
-            "itertools.repeat",
-            "(*object_times) -> iterator",
-            "object, times times (or without end), as itertools.repeat.",
-            repeat,
-        ),
     ];
-    reg.register_ops(ops)
+    reg.register_ops(ops)?;
+    // `repeat(x, times=n)`: its keyword form binds as CPython's C function does.
+    let repeat_op = PackedFunc::with_keywords((), |(), args| repeat(args), |(), call| repeat_with_keywords(call));
+    let doc = "object, times times (or without end), as itertools.repeat.";
+    reg.register("itertools.repeat", "(*object_times) -> iterator", doc, repeat_op, false)
 }
 
 /// The error of an endless iterator that reached [`ENDLESS_LIMIT`].
@@ -190,6 +190,17 @@ impl ForeignItems for Repeat {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+}
+
+/// `repeat(object, times)` with its arguments given by name, bound as CPython binds them.
+fn repeat_with_keywords(call: &CallArgs<'_>) -> Result<AnyValue> {
+    let resolved = ResolvedArgs::of("repeat", call)?;
+    let params = Params { name: "repeat", names: &["object", "times"], positional: 2, n_defaults: 1, builtin: true };
+    let names: Vec<&str> = resolved.names.iter().map(String::as_str).collect();
+    let sources = bind(&params, resolved.positional.len(), &names)?;
+    let given = (resolved.positional.as_slice(), resolved.values.as_slice());
+    let args = bound_values(&sources, given, 2, &[Literal::None]);
+    repeat(&args.iter().map(AnyValue::view).collect::<Vec<_>>())
 }
 
 fn repeat(args: &[AnyView<'_>]) -> Result<AnyValue> {

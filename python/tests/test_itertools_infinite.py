@@ -29,7 +29,8 @@ def colored(text, colors=("red", "green", "blue")):
 def padded(text, width=6):
     words = text.split()[:width]
     return words + list(repeat("<pad>", width - len(words))), list(repeat(len(words), 2)), \
-        list(itertools.repeat(text[:3], -1)), list(zip(words, repeat(0)))
+        list(itertools.repeat(text[:3], -1)), list(zip(words, repeat(0))), \
+        list(repeat("<pad>", times=width - len(words))), list(repeat(object=text[:1], times=2))
 
 
 def lazily_taken(text):
@@ -62,7 +63,8 @@ def reprs(text):
 def errors(which):
     calls = [lambda: count("a"), lambda: count(1, "a"), lambda: count(1, 2, 3), lambda: cycle(1), lambda: cycle(),
              lambda: cycle("a", "b"), lambda: repeat(), lambda: repeat(1, "a"), lambda: repeat(1, 2, 3),
-             lambda: next(cycle("")), lambda: repeat(1, 2.5)]
+             lambda: next(cycle("")), lambda: repeat(1, 2.5), lambda: repeat(1, x=2), lambda: repeat(times=3),
+             lambda: repeat(1, 2, times=3), lambda: repeat(1, times="x"), lambda: repeat(1, times=2, object=0)]
     return calls[which]()
 
 
@@ -77,7 +79,7 @@ def test_endless_iterators_equal_cpython_on_real_text():
     texts = ["", "a", "the cat sat on the mat", "ünï cödé x 12"] + corpus_lines(60)
     for fn in (numbered, colored, padded, lazily_taken, by_hand, reprs):
         check_all(fn, [(t,) for t in texts])
-    check_all(error_case, [(k,) for k in range(11)])
+    check_all(error_case, [(k,) for k in range(16)])
 
 
 def test_an_endless_iterator_reaches_python_as_a_lazy_iterator():
