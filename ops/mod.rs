@@ -10,6 +10,7 @@ pub mod bert;
 pub mod bisect;
 pub mod bpe;
 pub mod bytelevel;
+pub mod cmp_to_key;
 pub mod collections;
 pub mod combinatorics;
 pub mod heapq;
@@ -63,6 +64,7 @@ pub fn register(reg: &Registry) -> Result<()> {
     json::register(reg)?;
     operator::register(reg)?;
     partial::register(reg)?;
+    cmp_to_key::register(reg)?;
     // Last: the ops that Python's functions stand behind take keywords through their values too.
     params::add_keyword_forms(reg)
 }

@@ -256,6 +256,7 @@ _MISSING = object()
 #: (``itertools.chain.from_iterable`` is a new bound method at each read: found by ``==``.)
 _LIBRARY_OPS = [(f, name) for f, name in [
     (functools.reduce, "functools.reduce"), (functools.partial, "functools.partial"),
+    (functools.cmp_to_key, "functools.cmp_to_key"),
     (itertools.chain, "itertools.chain"),
     (itertools.chain.from_iterable, "itertools.chain.from_iterable"), (itertools.islice, "itertools.islice"),
     (getattr(itertools, "pairwise", None), "itertools.pairwise"), (itertools.accumulate, "itertools.accumulate"),

@@ -5,7 +5,9 @@ through its type or bound to its object, an op, a built-in."""
 
 from __future__ import annotations
 
+import bisect
 import functools
+import heapq
 import operator
 import re
 from functools import partial
@@ -108,3 +110,32 @@ def made_functions_in_map(text):
 def test_map_and_filter_take_a_made_function():
     texts = ["", "a", "the  cat\tsat 42 times", "ünï cödé 12"] + corpus_lines(60)
     check_all(made_functions_in_map, [(t,) for t in texts])
+
+
+def by_length_then_text(a, b):
+    if len(a) != len(b):
+        return len(a) - len(b)
+    return (a > b) - (a < b)
+
+
+def compared_by_function(text):
+    # `functools.cmp_to_key`: an old-style comparison function as the key of every ordering.
+    words = text.split()
+    key = functools.cmp_to_key(by_length_then_text)
+    heap = [key(w) for w in words]
+    heapq.heapify(heap)
+    out = [sorted(words, key=key), max(words, key=key, default=None), min(words, key=key, default=None),
+           sorted(words, key=functools.cmp_to_key(lambda a, b: ord(b[0]) - ord(a[0])), reverse=True),
+           len(heap), bisect.bisect([key(w) for w in sorted(words, key=key)], key("zz"))]
+    for bad in (lambda: key("a") < 1, lambda: sorted(words[:2], key=functools.cmp_to_key(5)),
+                lambda: functools.cmp_to_key(), lambda: sorted(words[:2], key=functools.cmp_to_key(lambda a, b: "x"))):
+        try:
+            out.append(bad())
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_cmp_to_key_orders_as_cpython():
+    texts = ["", "a", "b a", "the cat sat on a mat by the door"] + corpus_lines(60)
+    check_all(compared_by_function, [(t,) for t in texts])

@@ -27,7 +27,7 @@ pub(crate) use accessors::{
 pub(crate) use arithmetic::{Num, in_place_error, num};
 pub use arithmetic::{binary, truthy, unary};
 pub use comparison::{compare, contains};
-pub(crate) use comparison::{items_order, num_cmp, py_eq, py_gt, py_lt};
+pub(crate) use comparison::{items_order, num_cmp, py_eq, py_gt, py_lt, rich_order};
 pub(crate) use indexing::{SliceSpan, byte_of, norm_index, slice_arg};
 pub use indexing::{del_item, get_item, len, set_item, slice};
 pub use repr::to_str;

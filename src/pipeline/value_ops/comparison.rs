@@ -76,7 +76,7 @@ fn apply_order(op: CmpOp, ord: Ordering) -> bool {
     }
 }
 
-fn rich_order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Result<bool> {
+pub(crate) fn rich_order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Result<bool> {
     if let (Some(p), Some(q)) = (num(x), num(y)) {
         // Every order comparison with NaN is false.
         return Ok(num_cmp(p, q).is_some_and(|o| apply_order(op, o)));
@@ -92,6 +92,7 @@ fn rich_order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Result<bool> {
             _ if let Some(subset) = set_ops::order(op, x, y) => return Ok(subset),
             _ if let Some(included) = crate::pipeline::counter::counter_order(op, x, y) => return included,
             _ if let Some(ordered) = crate::pipeline::deque_ops::order(op, x, y) => return ordered,
+            _ if let Some(ordered) = crate::ops::cmp_to_key::order(op, x, y) => return ordered,
             _ => {
                 return Err(type_error(format!(
                     "'{}' not supported between instances of '{}' and '{}'",
