@@ -8,7 +8,9 @@ __version__: str
 class Function:
     """An anyproc function (a registered op, a scripted function, a wrapped callable)."""
 
-    def __call__(self, *args: Any) -> Any: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Keyword arguments are taken where the function binds them (the ops Python's own
+        functions stand behind, ``functools.partial``); others raise ``TypeError``."""
     @property
     def name(self) -> Optional[str]: ...
     release_gil: bool

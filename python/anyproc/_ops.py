@@ -45,7 +45,7 @@ class OpNamespace:
                                  "use anyproc.register_func")
         object.__setattr__(self, attr, value)
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         func = self._func
         if func is None:
             if not self._name:
@@ -53,8 +53,12 @@ class OpNamespace:
             # KeyError with a did-you-mean comes from the registry itself.
             func = self._func = _native.get_global_func(self._name)
         if _ACTIVE[0]:
+            if kwargs:
+                raise TypeError(f"anyproc.trace records calls by position: pass {self._name}'s arguments "
+                                f"{', '.join(kwargs)} by position")
             return _record_op(self._name, func, args)
-        return func(*args)
+        # Keyword arguments go to the op where it binds them (`anyproc.ops.re.sub(p, r, s, count=1)`).
+        return func(*args, **kwargs)
 
     def __dir__(self) -> List[str]:
         # The next segments of every registered name under this prefix (for tab completion).

@@ -55,6 +55,10 @@ def test_ops_that_python_functions_stand_behind_take_their_keywords():
     squash_once = anyproc.get_global_func("functools.partial")(sub, r"\s+", count=1)
     assert squash_once("-", text) == "a-b\tc d"
     assert squash_once("-", text, count=0) == "a-b-c-d"
+    # Through the op namespace too.
+    assert anyproc.ops.re.sub(r"\s+", "_", text, count=1) == re.sub(r"\s+", "_", text, count=1)
+    with pytest.raises(TypeError, match="keyword"):
+        anyproc.ops.text.lower(text="A")
 
 
 def test_errors_name_the_op_through_both_paths():
