@@ -17,7 +17,7 @@ use crate::pipeline::binding::{Params, bind, bound_values};
 use crate::pipeline::compile::DEFAULT_WHILE_LIMIT;
 use crate::pipeline::generator::{ForeignItems, Generator};
 use crate::pipeline::iterate::LoopState;
-use crate::pipeline::shaped_binding::ResolvedArgs;
+use crate::pipeline::shaped_binding::{ResolvedArgs, views};
 use crate::pipeline::value_ops::{binary, index_arg, num, repr_value, type_error};
 use crate::{AnyValue, AnyView, PackedFunc};
 use parking_lot::Mutex;
@@ -196,11 +196,10 @@ impl ForeignItems for Repeat {
 fn repeat_with_keywords(call: &CallArgs<'_>) -> Result<AnyValue> {
     let resolved = ResolvedArgs::of("repeat", call)?;
     let params = Params { name: "repeat", names: &["object", "times"], positional: 2, n_defaults: 1, builtin: true };
-    let names: Vec<&str> = resolved.names.iter().map(String::as_str).collect();
-    let sources = bind(&params, resolved.positional.len(), &names)?;
+    let sources = bind(&params, resolved.positional.len(), &resolved.name_refs())?;
     let given = (resolved.positional.as_slice(), resolved.values.as_slice());
     let args = bound_values(&sources, given, 2, &[Literal::None]);
-    repeat(&args.iter().map(AnyValue::view).collect::<Vec<_>>())
+    repeat(&views(&args))
 }
 
 fn repeat(args: &[AnyView<'_>]) -> Result<AnyValue> {

@@ -11,8 +11,8 @@ use crate::error::Error;
 use crate::func::CallArgs;
 use crate::pipeline::ast::Literal;
 use crate::pipeline::binding::{Params, Source, bind, bound_values};
-use crate::pipeline::shaped_binding::ResolvedArgs;
-use crate::{AnyValue, AnyView, PackedFunc};
+use crate::pipeline::shaped_binding::{ResolvedArgs, views};
+use crate::{AnyValue, PackedFunc};
 
 /// One op's parameters, as its Python function declares them.
 pub struct OpParams {
@@ -306,12 +306,10 @@ impl OpParams {
     /// Calls `f`, the op, with `call` bound to its parameters by position.
     fn call(&self, f: &PackedFunc, call: &CallArgs<'_>) -> crate::Result<AnyValue> {
         let resolved = ResolvedArgs::of(self.name, call)?;
-        let names: Vec<&str> = resolved.names.iter().map(String::as_str).collect();
-        let sources = self.bind(resolved.positional.len(), &names)?;
+        let sources = self.bind(resolved.positional.len(), &resolved.name_refs())?;
         let given = (resolved.positional.as_slice(), resolved.values.as_slice());
         let args = bound_values(&sources, given, self.names.len(), self.defaults);
-        let views: Vec<AnyView<'_>> = args.iter().map(AnyValue::view).collect();
-        f.call(&views)
+        f.call(&views(&args))
     }
 
     /// The source of each parameter for a call with `positional` positional arguments and

@@ -11,7 +11,7 @@
 
 use crate::error::Result;
 use crate::func::{CallArgs, Registry};
-use crate::pipeline::shaped_binding::ResolvedArgs;
+use crate::pipeline::shaped_binding::{ResolvedArgs, views};
 use crate::pipeline::value_ops::{callable, type_error};
 use crate::{AnyValue, AnyView, PackedFunc};
 
@@ -50,37 +50,34 @@ fn made(mut given: Vec<AnyValue>, names: Vec<String>, values: Vec<AnyValue>) -> 
     let state = Partial { func, args: given, names, values };
     let made = PackedFunc::with_keywords(
         state,
-        |p, call| {
-            let mut all: Vec<AnyView<'_>> = p.args.iter().map(AnyValue::view).collect();
-            all.extend_from_slice(call);
-            if p.names.is_empty() {
-                return p.func.call(&all);
-            }
-            let names: Vec<&str> = p.names.iter().map(String::as_str).collect();
-            let values: Vec<AnyView<'_>> = p.values.iter().map(AnyValue::view).collect();
-            p.func.call_keywords(&CallArgs { positional: &all, starred: 0, names: &names, values: &values })
-        },
+        |p, call| called(p, call, &[], &[]),
         |p, call| {
             let resolved = ResolvedArgs::of("partial", call)?;
-            let mut all: Vec<AnyView<'_>> = p.args.iter().map(AnyValue::view).collect();
-            all.extend(resolved.positional.iter().map(AnyValue::view));
-            // The given keywords updated by the call's, in the order of a dict updated so.
-            let mut names: Vec<&str> = p.names.iter().map(String::as_str).collect();
-            let mut values: Vec<AnyView<'_>> = p.values.iter().map(AnyValue::view).collect();
-            for (name, value) in resolved.names.iter().zip(&resolved.values) {
-                match names.iter().position(|n| n == name) {
-                    Some(i) => values[i] = value.view(),
-                    None => {
-                        names.push(name);
-                        values.push(value.view());
-                    }
-                }
-            }
-            if names.is_empty() {
-                return p.func.call(&all);
-            }
-            p.func.call_keywords(&CallArgs { positional: &all, starred: 0, names: &names, values: &values })
+            called(p, &views(&resolved.positional), &resolved.name_refs(), &views(&resolved.values))
         },
     );
     Ok(made.into())
+}
+
+/// A call of what `partial` made, with `positional` and keyword arguments `names` = `values`:
+/// `func` given the arguments first, and the given keywords updated by the call's, in the
+/// order of a dict updated so.
+fn called(p: &Partial, positional: &[AnyView<'_>], names: &[&str], values: &[AnyView<'_>]) -> Result<AnyValue> {
+    let mut all: Vec<AnyView<'_>> = views(&p.args);
+    all.extend_from_slice(positional);
+    let mut all_names: Vec<&str> = p.names.iter().map(String::as_str).collect();
+    let mut all_values = views(&p.values);
+    for (&name, &value) in names.iter().zip(values) {
+        match all_names.iter().position(|n| *n == name) {
+            Some(i) => all_values[i] = value,
+            None => {
+                all_names.push(name);
+                all_values.push(value);
+            }
+        }
+    }
+    if all_names.is_empty() {
+        return p.func.call(&all);
+    }
+    p.func.call_keywords(&CallArgs { positional: &all, starred: 0, names: &all_names, values: &all_values })
 }

@@ -15,6 +15,16 @@ use decode::Options as DecodeOptions;
 use encode::Options;
 use std::borrow::Cow;
 
+/// The parts of a `json.JSONDecodeError`'s message as the scanner words it (`Expecting value:
+/// line 1 column 5 (char 4)`): its `msg`, `lineno`, `colno` and `pos`, which `except ... as e`
+/// in a script and the exception Python sees both read.
+pub fn decode_error_parts(message: &str) -> Option<(&str, i64, i64, i64)> {
+    let (msg, place) = message.rsplit_once(": line ")?;
+    let numbers: Vec<i64> = place.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+    let [lineno, colno, pos] = numbers[..] else { return None };
+    Some((msg, lineno, colno, pos))
+}
+
 /// Registers `json.loads` and `json.dumps`.
 pub fn register(reg: &Registry) -> Result<()> {
     reg.register(

@@ -190,9 +190,9 @@ fn json_decode_error(py: Python<'_>, message: &str, text: String) -> PyErr {
         let class = py.import("json")?.getattr("JSONDecodeError")?;
         let error = class.call_method1("__new__", (&class,))?;
         py.get_type::<PyValueError>().call_method1("__init__", (&error, &text))?;
-        let (msg, place) = message.rsplit_once(": line ").unwrap_or((message, ""));
-        let numbers: Vec<i64> = place.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
-        let [lineno, colno, pos] = numbers[..] else { return Ok(PyErr::from_value(error)) };
+        let Some((msg, lineno, colno, pos)) = anyproc::ops::json::decode_error_parts(message) else {
+            return Ok(PyErr::from_value(error));
+        };
         for (name, value) in [("lineno", lineno), ("colno", colno), ("pos", pos)] {
             error.setattr(name, value)?;
         }

@@ -113,13 +113,18 @@ unsafe fn call_keyword_form<S>(obj: NonNull<Object>, args: &CallArgs<'_>) -> Res
     (sub.f.keywords)(&sub.f.state, args)
 }
 
+/// Runs a function's entry, turning a panic inside it into an error.
+fn caught(entry: impl FnOnce() -> Result<AnyValue>) -> Result<AnyValue> {
+    catch_unwind(AssertUnwindSafe(entry))
+        .unwrap_or_else(|payload| Err(Error::runtime(format!("function panicked: {}", panic_message(&*payload)))))
+}
+
 /// Calls the function object at `obj`, turning a panic inside it into an error.
 fn call_raw(obj: NonNull<Object>, args: &[AnyView<'_>]) -> Result<AnyValue> {
     // SAFETY: `obj` is a live FuncObj (callers hold it); its entry matches its own layout.
     let entry = unsafe { obj.cast::<FuncObj>().as_ref() }.call;
     // SAFETY: the entry was installed for exactly this object's type.
-    catch_unwind(AssertUnwindSafe(|| unsafe { entry(obj, args) }))
-        .unwrap_or_else(|payload| Err(Error::runtime(format!("function panicked: {}", panic_message(&*payload)))))
+    caught(|| unsafe { entry(obj, args) })
 }
 
 /// A function object: takes `&[AnyView]`, returns an `AnyValue` or an error.
@@ -196,8 +201,7 @@ fn call_keywords_raw(obj: NonNull<Object>, args: &CallArgs<'_>) -> Result<AnyVal
         return Err(Error::new(crate::error::ErrorKind::Type, message));
     };
     // SAFETY: the entry was installed for exactly this object's type.
-    catch_unwind(AssertUnwindSafe(|| unsafe { entry(obj, args) }))
-        .unwrap_or_else(|payload| Err(Error::runtime(format!("function panicked: {}", panic_message(&*payload)))))
+    caught(|| unsafe { entry(obj, args) })
 }
 
 /// Calls a function object borrowed from a container, without taking a reference.

@@ -102,9 +102,7 @@ fn read(attr: &str, view: AnyView<'_>) -> Result<AnyValue> {
 /// message as CPython made it (`Expecting value: line 1 column 5 (char 4)`).
 fn json_error_attribute(x: crate::Value<'_>, attr: &str) -> Option<AnyValue> {
     let e = super::exception_value::exception_of(x).filter(|e| e.kind() == crate::error::ErrorKind::JsonDecode)?;
-    let (msg, place) = e.message().rsplit_once(": line ")?;
-    let numbers: Vec<i64> = place.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
-    let [lineno, colno, pos] = numbers[..] else { return None };
+    let (msg, lineno, colno, pos) = crate::ops::json::decode_error_parts(e.message())?;
     Some(match attr {
         "msg" => AnyValue::from_text(msg),
         "pos" => AnyValue::from_int(pos),

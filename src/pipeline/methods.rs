@@ -6,8 +6,8 @@
 //! receiver's encoding (a UCS4 receiver gives UCS4 results).
 
 use super::Slot;
-use super::named_params::{bound_method_arguments, method_arguments, views};
-use super::shaped_binding::ResolvedArgs;
+use super::named_params::{bound_method_arguments, method_arguments};
+use super::shaped_binding::{ResolvedArgs, views};
 use super::value_ops::{Text, dict_in_view, dict_obj, dict_of, list_of, plural, tuple_obj, type_error, vname};
 use crate::any::type_index as ti;
 use crate::container::{DictKind, DictObj};

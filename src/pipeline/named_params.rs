@@ -10,7 +10,7 @@ use super::binding::{Params, bind, bound_values};
 use super::builtins::{Builtin, call_builtin};
 use super::keyed::{Keyed, call_keyed};
 use super::methods::{Method, no_keywords_message_func};
-use super::shaped_binding::ResolvedArgs;
+use super::shaped_binding::{ResolvedArgs, views};
 use super::value_ops::{to_str, type_error};
 use crate::func::CallArgs;
 use crate::{AnyValue, AnyView, Result};
@@ -118,11 +118,6 @@ pub(crate) fn bound_method_arguments(
     Ok(bound_values(&sources, (&positional, values), n_params, &defaults))
 }
 
-/// Views of `values`.
-pub(crate) fn views(values: &[AnyValue]) -> Vec<AnyView<'_>> {
-    values.iter().map(AnyValue::view).collect()
-}
-
 /// Built-in `b` called through its value with `call` (`partial(sorted, key=len)`): `sorted`,
 /// `min` and `max` take `key=`, `reverse=` and `default=` as a call by name does, the built-ins
 /// whose parameters [`builtin_params`] declares bind them, the rest take none, with CPython's
@@ -140,8 +135,7 @@ pub(crate) fn call_builtin_named(b: Builtin, call: &CallArgs<'_>) -> Result<Slot
             let allowed: &[&str] = if b == Builtin::Sorted { &["key", "reverse"] } else { &["key", "default"] };
             // `sorted` is `list.sort` on a copy, to CPython too.
             let callee = if b == Builtin::Sorted { "sort" } else { name };
-            let given: Vec<&str> = names.iter().map(String::as_str).collect();
-            if let Some(e) = invalid_key_keywords(callee, allowed, &given) {
+            if let Some(e) = invalid_key_keywords(callee, allowed, &resolved.name_refs()) {
                 return Err(e);
             }
             let key = keyword("key").unwrap_or_default();
@@ -172,8 +166,7 @@ pub(crate) fn call_builtin_named(b: Builtin, call: &CallArgs<'_>) -> Result<Slot
                 return Err(type_error(format!("{name}() takes no keyword arguments")));
             };
             let spec: Params<'_> = keyword_params(name, params);
-            let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            let sources = bind(&spec, positional.len(), &names)?;
+            let sources = bind(&spec, positional.len(), &resolved.name_refs())?;
             let args = bound_values(&sources, (positional, values), params.0.len(), &fillers_of(params));
             call_builtin(b, &views(&args))
         }

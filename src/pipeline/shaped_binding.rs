@@ -124,12 +124,12 @@ pub(crate) fn called_registers(f: &Function, args: &CallArgs<'_>) -> Result<Vec<
         return named_registers(f, args.positional, args.names, args.values);
     }
     let resolved = ResolvedArgs::of(&f.name, args)?;
-    let names: Vec<&str> = resolved.names.iter().map(String::as_str).collect();
     let (positional, values) = (views(&resolved.positional), views(&resolved.values));
-    named_registers(f, &positional, &names, &values)
+    named_registers(f, &positional, &resolved.name_refs(), &values)
 }
 
-fn views(values: &[AnyValue]) -> Vec<AnyView<'_>> {
+/// Views of `values`.
+pub(crate) fn views(values: &[AnyValue]) -> Vec<AnyView<'_>> {
     values.iter().map(AnyValue::view).collect()
 }
 
@@ -150,6 +150,11 @@ impl ResolvedArgs {
         let positional = spread_args(name, args.positional, args.starred)?;
         let (names, values) = merged_keywords(name, args.names, args.values)?;
         Ok(ResolvedArgs { positional, names, values })
+    }
+
+    /// The keyword arguments' names, borrowed.
+    pub(crate) fn name_refs(&self) -> Vec<&str> {
+        self.names.iter().map(String::as_str).collect()
     }
 }
 

@@ -3,7 +3,7 @@
 //! function value with keyword arguments, which the callee binds.
 
 use super::Slot;
-use super::shaped_binding::ResolvedArgs;
+use super::shaped_binding::{ResolvedArgs, views};
 use super::value_ops::{callable, is_iterable, iter_items, to_str, type_error, vname};
 use crate::func::CallArgs;
 use crate::{AnyValue, AnyView, Result, Value};
@@ -43,8 +43,7 @@ pub fn call_spread(
         obj => format!("{}.{}", vname(obj), to_str(label)?),
     };
     let values = spread_args(&name, args, starred)?;
-    let views: Vec<AnyView<'_>> = values.iter().map(AnyValue::view).collect();
-    f.call(&views).map(AnyValue::resize)
+    f.call(&views(&values)).map(AnyValue::resize)
 }
 
 /// `callee(..., name=value, **mapping)` of a function value (see `Keyed::Named`): a function
@@ -73,6 +72,5 @@ pub fn call_named(
              positional arguments only in anyscript (call it by its name to pass keywords)"
         )));
     }
-    let views: Vec<AnyView<'_>> = resolved.positional.iter().map(AnyValue::view).collect();
-    f.call(&views).map(AnyValue::resize)
+    f.call(&views(&resolved.positional)).map(AnyValue::resize)
 }

@@ -247,13 +247,9 @@ impl FnCompiler<'_> {
         keywords: &[Keyword],
         dst: Option<Reg>,
     ) -> Result<Reg> {
-        let (positional, starred) = self.spread_arguments(args, false)?;
-        let named = keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>()?;
-        let names: Vec<&str> = keywords.iter().map(|k| k.arg.as_str()).collect();
-        let mut regs =
-            vec![self.constant(Slot::from_text(label)), callee, self.constant(Slot::from_text(&names.join(",")))];
-        regs.extend(named);
-        regs.extend(positional);
+        let (names, values, starred) = self.written_arguments(args, keywords)?;
+        let mut regs = vec![self.constant(Slot::from_text(label)), callee, names];
+        regs.extend(values);
         let (args, d) = (self.operands(&regs), self.dst(dst));
         self.emit(Inst::CallKeyed { dst: d, call: Keyed::Named { starred }, args });
         Ok(d)

@@ -7,7 +7,7 @@ use super::{FnCompiler, constants, err};
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::Slot;
 use crate::pipeline::ast::{Expr, ExtraParams, FunctionDef, Keyword};
-use crate::pipeline::binding::Source;
+use crate::pipeline::binding::{Source, keyword_names};
 use crate::pipeline::ir::{Inst, Reg, Shape};
 use crate::pipeline::shaped_binding::{ShapedParams, bind_shaped};
 use std::borrow::Cow;
@@ -135,6 +135,18 @@ impl FnCompiler<'_> {
         self.module.functions.get(id.as_str()).map(|sig| sig.index)
     }
 
+    /// A call's arguments as it writes them, for the callee to bind when it runs: the register of
+    /// the keywords' names (a str, joined by commas; `**` for a mapping), the registers of the
+    /// keywords' values then of the positional arguments (evaluated positional ones first, as
+    /// Python does), and the bits of the `*iterable` positional arguments.
+    pub(super) fn written_arguments(&mut self, args: &[Expr], keywords: &[Keyword]) -> Result<(Reg, Vec<Reg>, u16)> {
+        let (positional, starred) = self.spread_arguments(args, false)?;
+        let mut values = keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>()?;
+        values.extend(positional);
+        let names = self.constant(Slot::from_text(&keyword_names(keywords).join(",")));
+        Ok((names, values, starred))
+    }
+
     /// `func(*xs, name=value, **mapping)` of the module's function `func`: the positional
     /// arguments are spread, the mappings' items added to the keywords, and every argument bound
     /// when the call runs (`Inst::CallUserKeywords`).
@@ -145,13 +157,9 @@ impl FnCompiler<'_> {
         keywords: &[Keyword],
         dst: Option<Reg>,
     ) -> Result<Reg> {
-        let (positional, starred) = self.spread_arguments(args, false)?;
-        let named = keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>()?;
-        let names: Vec<&str> = keywords.iter().map(|k| k.arg.as_str()).collect();
-        let mut regs =
-            vec![self.constant(Slot::from_text(&names.join(","))), self.constant(Slot::from(starred as i64))];
-        regs.extend(named);
-        regs.extend(positional);
+        let (names, values, starred) = self.written_arguments(args, keywords)?;
+        let mut regs = vec![names, self.constant(Slot::from(starred as i64))];
+        regs.extend(values);
         let args = self.operands(&regs);
         let d = self.dst(dst);
         self.emit(Inst::CallUserKeywords { dst: d, func, args });
