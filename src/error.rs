@@ -54,11 +54,14 @@ pub enum ErrorKind {
     /// What a type leaves undefined on purpose (Python's `NotImplementedError`, a
     /// `RuntimeError`): `Counter.fromkeys`.
     NotImplemented,
+    /// A regular expression or replacement template `re` refuses (Python's `re.error`, which
+    /// is no `ValueError`).
+    Regex,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order (bit `k as u32` of a clause's mask).
-    pub const ALL: [ErrorKind; 22] = [
+    pub const ALL: [ErrorKind; 23] = [
         ErrorKind::Type,
         ErrorKind::Value,
         ErrorKind::Index,
@@ -81,6 +84,7 @@ impl ErrorKind {
         ErrorKind::UnicodeEncode,
         ErrorKind::UnicodeDecode,
         ErrorKind::NotImplemented,
+        ErrorKind::Regex,
     ];
 
     /// The kind named `name` (`ValueError`, ...), as the C ABI's `error_set` receives it.
@@ -113,6 +117,7 @@ impl ErrorKind {
             ErrorKind::UnicodeEncode => "UnicodeEncodeError",
             ErrorKind::UnicodeDecode => "UnicodeDecodeError",
             ErrorKind::NotImplemented => "NotImplementedError",
+            ErrorKind::Regex => "re.error",
         }
     }
 }

@@ -12,6 +12,7 @@
 //! (CPython's tokenizer reads a token ahead and finds the backslash first).
 
 mod anchored;
+mod error;
 mod matches;
 mod pattern;
 mod run;

@@ -2,9 +2,10 @@
 //! the pattern strings the module functions receive, as CPython's `re` caches them.
 
 use super::anchored::AnchoredPrograms;
+use super::error::pattern_error;
 use super::matches::Spans;
-use super::syntax::{self, Translated, UNICODE};
-use crate::error::{Error, Result};
+use super::syntax::{self, Translated};
+use crate::error::{Error, ErrorKind, Result};
 use crate::object::{ObjPtr, ObjRef, Object, TypeHooks};
 use crate::{AnyValue, Value};
 use parking_lot::Mutex;
@@ -68,7 +69,11 @@ fn build(pattern: &str) -> std::result::Result<fancy_regex::Regex, String> {
 impl Compiled {
     pub(super) fn new(source: &str, flags: i64) -> Result<Compiled> {
         let Translated { pattern, groups, names, last_nested, flags } =
-            syntax::translate(source, flags).map_err(|e| Error::value(e.to_string()))?;
+            syntax::translate(source, flags).map_err(|e| pattern_error(e, source))?;
+        if i32::try_from(flags).is_err() {
+            // Where CPython's `_sre.compile` takes the flags as a C int.
+            return Err(Error::new(ErrorKind::Overflow, "Python int too large to convert to C int"));
+        }
         let search = build(&pattern).map_err(|e| unsupported(source, &e))?;
         Ok(Compiled {
             source: source.to_string(),
@@ -172,7 +177,10 @@ impl Pattern {
         static CACHE: LazyLock<Mutex<HashMap<(String, i64), Pattern>>> = LazyLock::new(Default::default);
         /// CPython's `re._MAXCACHE`.
         const MAX_CACHED: usize = 512;
-        let key = (source.to_string(), flags | UNICODE);
+        // A str pattern is Unicode unless it is ASCII, so `0` and `re.U` find the same
+        // pattern; `re.A | re.U`, which fails, does not find `re.A`'s.
+        let key_flags = if flags & syntax::ASCII == 0 { flags | syntax::UNICODE } else { flags };
+        let key = (source.to_string(), key_flags);
         if let Some(p) = CACHE.lock().get(&key) {
             return Ok(p.clone());
         }
@@ -184,6 +192,9 @@ impl Pattern {
         if cache.len() >= MAX_CACHED {
             cache.clear();
         }
+        // Also by its flags with the inline ones added, which a match's `m.re` asks for: the
+        // pattern the match came from.
+        cache.insert((source.to_string(), made.0.compiled.flags), made.clone());
         cache.insert(key, made.clone());
         Ok(made)
     }
@@ -245,6 +256,11 @@ fn flag_names(flags: i64) -> Option<String> {
         (DEBUG, "re.DEBUG"),
         (ASCII, "re.ASCII"),
     ];
-    let shown: Vec<&str> = names.iter().filter(|(bit, _)| flags & bit != 0).map(|&(_, n)| n).collect();
+    let mut shown: Vec<String> = names.iter().filter(|(bit, _)| flags & bit != 0).map(|&(_, n)| n.into()).collect();
+    // Bits no flag names, as CPython writes a C int's (`0x1000`).
+    let unnamed = (flags & !names.iter().fold(syntax::UNICODE, |all, (bit, _)| all | bit)) as u32;
+    if unnamed != 0 {
+        shown.push(format!("{unnamed:#x}"));
+    }
     (!shown.is_empty()).then(|| shown.join("|"))
 }

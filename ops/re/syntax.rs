@@ -28,8 +28,8 @@ pub const VERBOSE: i64 = 64;
 pub const DEBUG: i64 = 128;
 /// `re.ASCII`.
 pub const ASCII: i64 = 256;
-/// The flags `re.compile` accepts.
-const KNOWN_FLAGS: i64 = IGNORECASE | LOCALE | MULTILINE | DOTALL | UNICODE | VERBOSE | DEBUG | ASCII | 1;
+/// The flags of which a pattern may have only one (`_parser.TYPE_FLAGS`).
+const TYPE_FLAGS: i64 = ASCII | LOCALE | UNICODE;
 
 /// Python's `\w` in Unicode mode, as class items: `str.isalnum()` characters and `_`.
 const WORD_ITEMS: &str = r"\p{L}\p{N}_";
@@ -61,36 +61,49 @@ pub struct Translated {
     pub flags: i64,
 }
 
-/// A pattern CPython's `re` refuses, with its message and position.
+/// A pattern CPython's `re` refuses, with CPython's message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PatternError {
     /// CPython's message, without the position.
     pub message: String,
-    /// The position in code points.
-    pub pos: usize,
-    /// The line and column of the position, when the pattern has several lines.
-    pub line_col: Option<(usize, usize)>,
+    /// What CPython raises.
+    pub raised: Raised,
+}
+
+/// The exception CPython raises for a pattern it refuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Raised {
+    /// `re.error` at this position (in code points).
+    At(usize),
+    /// The `ValueError` of flags that cannot go together (CPython's `fix_flags`).
+    FlagsValue,
+    /// The `OverflowError` of a repetition count too large.
+    Overflow,
 }
 
 impl PatternError {
-    /// Adds the line and column CPython names when `pattern` spans lines.
-    fn located(mut self, pattern: &str) -> PatternError {
-        if pattern.contains('\n') {
-            let before: Vec<char> = pattern.chars().take(self.pos).collect();
-            let line = before.iter().filter(|&&c| c == '\n').count() + 1;
-            let column = self.pos - before.iter().rposition(|&c| c == '\n').map_or(0, |i| i + 1) + 1;
-            self.line_col = Some((line, column));
-        }
-        self
+    /// CPython's `ValueError` for flags that cannot go together.
+    fn of_flags(message: &str) -> PatternError {
+        PatternError { message: message.into(), raised: Raised::FlagsValue }
     }
-}
 
-impl std::fmt::Display for PatternError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} at position {}", self.message, self.pos)?;
-        match self.line_col {
-            Some((line, column)) => write!(f, " (line {line}, column {column})"),
-            None => Ok(()),
+    /// `re.error`'s `lineno` and `colno` of the position in `pattern` (1-based).
+    pub fn line_col(pos: usize, pattern: &str) -> (usize, usize) {
+        let before: Vec<char> = pattern.chars().take(pos).collect();
+        let line = before.iter().filter(|&&c| c == '\n').count() + 1;
+        let column = pos - before.iter().rposition(|&c| c == '\n').map_or(0, |i| i + 1) + 1;
+        (line, column)
+    }
+
+    /// `str(e)` of CPython's exception for `pattern`: the message, its position, and the line
+    /// and column where the pattern spans lines.
+    pub fn text(&self, pattern: &str) -> String {
+        let Raised::At(pos) = self.raised else { return self.message.clone() };
+        match PatternError::line_col(pos, pattern) {
+            (line, column) if pattern.contains('\n') => {
+                format!("{} at position {pos} (line {line}, column {column})", self.message)
+            }
+            _ => format!("{} at position {pos}", self.message),
         }
     }
 }
@@ -150,13 +163,6 @@ enum Item {
 
 /// Translates `pattern` compiled with `flags` (the `re` module's bits).
 pub fn translate(pattern: &str, flags: i64) -> Result<Translated, PatternError> {
-    translate_unlocated(pattern, flags).map_err(|e| e.located(pattern))
-}
-
-fn translate_unlocated(pattern: &str, flags: i64) -> Result<Translated, PatternError> {
-    if flags & !KNOWN_FLAGS != 0 {
-        return Err(PatternError { message: format!("unknown flags {flags:#x}"), pos: 0, line_col: None });
-    }
     let mut p = Parser {
         chars: pattern.chars().collect(),
         pos: 0,
@@ -167,23 +173,31 @@ fn translate_unlocated(pattern: &str, flags: i64) -> Result<Translated, PatternE
         lookbehind: 0,
     };
     let flags = p.global_flags(flags)?;
-    if flags & LOCALE != 0 {
-        return Err(p.error_at("bad inline flags: cannot use 'L' flag with a str pattern", 0));
-    }
-    if flags & ASCII != 0 && flags & UNICODE != 0 {
-        return Err(PatternError {
-            message: "ASCII and UNICODE flags are incompatible".into(),
-            pos: 0,
-            line_col: None,
-        });
-    }
     let body = p.alternation(Flags::of(flags))?;
     if p.pos < p.chars.len() {
         // Only an unmatched `)` stops the top-level alternation early.
         return Err(p.error_at("unbalanced parenthesis", p.pos));
     }
+    // CPython's `fix_flags`, once the whole pattern has been read: errors of the flags given
+    // (inline `L` was refused where it stood).
+    if flags & LOCALE != 0 {
+        return Err(PatternError::of_flags("cannot use LOCALE flag with a str pattern"));
+    }
+    if flags & ASCII != 0 && flags & UNICODE != 0 {
+        return Err(PatternError::of_flags("ASCII and UNICODE flags are incompatible"));
+    }
     let pattern = if flags & IGNORECASE != 0 { format!("(?i:{body})") } else { body };
-    Ok(Translated { pattern, groups: p.groups, names: p.names, last_nested: p.last_nested, flags: flags | UNICODE })
+    // A str pattern is Unicode unless it is ASCII.
+    let flags = if flags & ASCII == 0 { flags | UNICODE } else { flags };
+    Ok(Translated { pattern, groups: p.groups, names: p.names, last_nested: p.last_nested, flags })
+}
+
+/// The flags an inline group turns on and off, and whether it closed at once (`(?i)`, whose
+/// flags are the whole pattern's).
+struct InlineFlags {
+    on: i64,
+    off: i64,
+    global: bool,
 }
 
 struct Parser {
@@ -202,7 +216,7 @@ struct Parser {
 
 impl Parser {
     fn error_at(&self, message: impl Into<String>, pos: usize) -> PatternError {
-        PatternError { message: message.into(), pos, line_col: None }
+        PatternError { message: message.into(), raised: Raised::At(pos) }
     }
 
     fn peek(&self) -> Option<char> {
@@ -232,23 +246,17 @@ impl Parser {
     /// Reads the leading `(?aiLmsux)` groups, which set flags for the whole pattern.
     fn global_flags(&mut self, mut flags: i64) -> Result<i64, PatternError> {
         while self.peek() == Some('(') && self.peek_at(1) == Some('?') {
-            let mut at = self.pos + 2;
-            let mut bits = 0;
-            while let Some(&c) = self.chars.get(at) {
-                match flag_bit(c) {
-                    Some(b) => bits |= b,
-                    None => break,
-                }
-                at += 1;
-            }
-            if at == self.pos + 2 || self.chars.get(at) != Some(&')') {
+            let Some(first) = self.peek_at(2).filter(|&c| c == '-' || flag_bit(c).is_some()) else { break };
+            let start = self.pos;
+            self.pos += 3;
+            // A scoped group (`(?i:x)`) is read again where the pattern's items are; its errors
+            // are the same there, as nothing comes before it.
+            let group = self.inline_flags(first)?;
+            if !group.global {
+                self.pos = start;
                 break;
             }
-            if bits & ASCII != 0 && bits & UNICODE != 0 {
-                return Err(self.error_at("bad inline flags: flags 'a', 'u' and 'L' are incompatible", at));
-            }
-            self.pos = at + 1;
-            flags |= bits;
+            flags |= group.on;
         }
         Ok(flags)
     }
@@ -400,22 +408,25 @@ impl Parser {
         }
         self.pos = at + 1;
         const MAXREPEAT: u64 = 4_294_967_295;
-        let parse = |s: &str, p: &Parser| -> Result<u64, PatternError> {
+        let parse = |s: &str| -> Result<u64, PatternError> {
             match s.parse::<u64>() {
                 Ok(n) if n < MAXREPEAT => Ok(n),
-                _ => Err(p.error_at("the repetition number is too large", start + 1)),
+                _ => {
+                    Err(PatternError { message: "the repetition number is too large".into(), raised: Raised::Overflow })
+                }
             }
         };
-        let min = if lo.is_empty() { 0 } else { parse(&lo, self)? };
+        let min = if lo.is_empty() { 0 } else { parse(&lo)? };
         let max = if !comma {
             Some(min)
         } else if hi.is_empty() {
             None
         } else {
-            Some(parse(&hi, self)?)
+            Some(parse(&hi)?)
         };
         if max.is_some_and(|m| m < min) {
-            return Err(self.error_at("min repeat greater than max repeat", start + 1 + lo.len() + 1));
+            // CPython names the position just after the `{`.
+            return Err(self.error_at("min repeat greater than max repeat", start + 1));
         }
         Ok(Some((min, max)))
     }
@@ -609,16 +620,22 @@ impl Parser {
         Ok((out, Item::Repeatable))
     }
 
-    /// `(?imsx-imsx:...)`, after `(?` and its first letter `first`; a global `(?i)` here is
-    /// CPython's "global flags not at the start" error.
-    fn flag_group(&mut self, flags: Flags, start: usize, first: char) -> Result<(String, Item), PatternError> {
-        // CPython's `_parse_flags`: flags to add, then `-` and flags to remove, then `:`; each
-        // error at the character that broke the sequence.
+    /// The flags of `(?aiLmsux)` or `(?aiLmsux-imsx:`, after `(?` and the first letter `first`,
+    /// read as CPython's `_parse_flags` reads them. Each error is raised where CPython raises
+    /// it: at the character that broke the sequence, or just after a flag that may not be there.
+    fn inline_flags(&mut self, first: char) -> Result<InlineFlags, PatternError> {
         let (mut on, mut off) = (0, 0);
         let mut c = first;
         if c != '-' {
             loop {
-                on |= flag_bit(c).expect("the caller checked");
+                let bit = flag_bit(c).expect("the caller checked");
+                if c == 'L' {
+                    return Err(self.error_at("bad inline flags: cannot use 'L' flag with a str pattern", self.pos));
+                }
+                on |= bit;
+                if bit & TYPE_FLAGS != 0 && on & TYPE_FLAGS != bit {
+                    return Err(self.error_at("bad inline flags: flags 'a', 'u' and 'L' are incompatible", self.pos));
+                }
                 let Some(next) = self.next_char() else {
                     return Err(self.error_at("missing -, : or )", self.pos));
                 };
@@ -633,7 +650,7 @@ impl Parser {
             }
         }
         if c == ')' {
-            return Err(self.error_at("global flags not at the start of the expression", start));
+            return Ok(InlineFlags { on, off, global: true });
         }
         if c == '-' {
             let Some(next) = self.next_char() else {
@@ -646,9 +663,9 @@ impl Parser {
             }
             loop {
                 let bit = flag_bit(c).expect("checked");
-                if bit & (ASCII | UNICODE | LOCALE) != 0 {
+                if bit & TYPE_FLAGS != 0 {
                     let message = "bad inline flags: cannot turn off flags 'a', 'u' and 'L'";
-                    return Err(self.error_at(message, self.pos - 1));
+                    return Err(self.error_at(message, self.pos));
                 }
                 off |= bit;
                 let Some(next) = self.next_char() else {
@@ -667,8 +684,15 @@ impl Parser {
         if on & off != 0 {
             return Err(self.error_at("bad inline flags: flag turned on and off", self.pos - 1));
         }
-        if on & LOCALE != 0 {
-            return Err(self.error_at("bad inline flags: cannot use 'L' flag with a str pattern", self.pos - 1));
+        Ok(InlineFlags { on, off, global: false })
+    }
+
+    /// `(?imsx-imsx:...)`, after `(?` and its first letter `first`; a global `(?i)` here is
+    /// CPython's "global flags not at the start" error.
+    fn flag_group(&mut self, flags: Flags, start: usize, first: char) -> Result<(String, Item), PatternError> {
+        let InlineFlags { on, off, global } = self.inline_flags(first)?;
+        if global {
+            return Err(self.error_at("global flags not at the start of the expression", start));
         }
         let inner = flags.with(on, true).with(off, false);
         let body = self.group_body(inner, start)?;
@@ -989,7 +1013,7 @@ mod tests {
     use super::*;
 
     fn err(p: &str) -> String {
-        translate(p, 0).unwrap_err().to_string()
+        translate(p, 0).unwrap_err().text(p)
     }
 
     #[test]
@@ -1003,7 +1027,13 @@ mod tests {
         assert_eq!(err("(?P<1a>x)"), "bad character in group name '1a' at position 4");
         assert_eq!(err("x(?i)"), "global flags not at the start of the expression at position 1");
         assert_eq!(err("*"), "nothing to repeat at position 0");
-        assert_eq!(err("a{3,2}"), "min repeat greater than max repeat at position 4");
+        assert_eq!(err("a{3,2}"), "min repeat greater than max repeat at position 2");
+        assert_eq!(err("ab{10,2}"), "min repeat greater than max repeat at position 3");
+        assert_eq!(err("(?aui)x"), "bad inline flags: flags 'a', 'u' and 'L' are incompatible at position 4");
+        assert_eq!(err("(?iL)x"), "bad inline flags: cannot use 'L' flag with a str pattern at position 4");
+        assert_eq!(err("x(?L)"), "bad inline flags: cannot use 'L' flag with a str pattern at position 4");
+        assert_eq!(err("(?-L:y)"), "bad inline flags: cannot turn off flags 'a', 'u' and 'L' at position 4");
+        assert_eq!(err("(?a)(?u)x"), "ASCII and UNICODE flags are incompatible");
         assert_eq!(err(r"(a)\2"), "invalid group reference 2 at position 4");
         assert_eq!(err(r"[z-a]"), "bad character range z-a at position 1");
         assert_eq!(err("\n\\"), "bad escape (end of pattern) at position 1 (line 2, column 1)");

@@ -2,6 +2,7 @@
 //! `\g<name>` for groups (empty when the group took no part), `\n`-style escapes, octal
 //! escapes, and any other backslash before a non-letter kept as written.
 
+use super::error::template_error;
 use super::matches::Spans;
 use super::pattern::Compiled;
 use crate::PackedFunc;
@@ -28,10 +29,6 @@ enum Piece {
     Group(usize),
 }
 
-fn error_at(message: String, pos: usize) -> Error {
-    Error::value(format!("{message} at position {pos}"))
-}
-
 impl Template {
     /// Parses `source` for a pattern of `c`'s groups.
     pub(super) fn parse(source: &str, c: &Compiled) -> Result<Template> {
@@ -41,7 +38,7 @@ impl Template {
         let mut i = 0;
         let group = |n: usize, pos: usize, text: &mut String, pieces: &mut Vec<Piece>| {
             if n > c.groups {
-                return Err(error_at(format!("invalid group reference {n}"), pos));
+                return Err(template_error(source, format!("invalid group reference {n}"), pos));
             }
             if !text.is_empty() {
                 pieces.push(Piece::Text(std::mem::take(text)));
@@ -58,24 +55,24 @@ impl Template {
             }
             let start = i;
             let Some(&c1) = chars.get(i + 1) else {
-                return Err(error_at("bad escape (end of pattern)".into(), start));
+                return Err(template_error(source, "bad escape (end of pattern)", start));
             };
             i += 2;
             match c1 {
                 'g' => {
                     if chars.get(i) != Some(&'<') {
-                        return Err(error_at("missing <".into(), i));
+                        return Err(template_error(source, "missing <", i));
                     }
                     let from = i + 1;
                     let Some(len) = chars[from..].iter().position(|&c| c == '>') else {
                         let message =
                             if from == chars.len() { "missing group name" } else { "missing >, unterminated name" };
-                        return Err(error_at(message.into(), from));
+                        return Err(template_error(source, message, from));
                     };
                     let name: String = chars[from..from + len].iter().collect();
                     i = from + len + 1;
                     if name.is_empty() {
-                        return Err(error_at("missing group name".into(), from));
+                        return Err(template_error(source, "missing group name", from));
                     }
                     let n = if let Some(n) = c.group_number(&name) {
                         n
@@ -84,7 +81,13 @@ impl Template {
                     } else {
                         match name.parse::<usize>() {
                             Ok(n) if name.chars().all(|c| c.is_ascii_digit()) => n,
-                            _ => return Err(error_at(format!("bad character in group name '{name}'"), from)),
+                            _ => {
+                                return Err(template_error(
+                                    source,
+                                    format!("bad character in group name '{name}'"),
+                                    from,
+                                ));
+                            }
                         }
                     };
                     group(n, from, &mut text, &mut pieces)?;
@@ -116,7 +119,7 @@ impl Template {
                             let value = u32::from_str_radix(&digits, 8).expect("octal");
                             if value > 0o377 {
                                 let message = format!("octal escape value \\{digits} outside of range 0-0o377");
-                                return Err(error_at(message, start));
+                                return Err(template_error(source, message, start));
                             }
                             text.push(char::from_u32(value).expect("below 256"));
                             continue;
@@ -132,7 +135,7 @@ impl Template {
                 't' => text.push('\t'),
                 'v' => text.push('\x0b'),
                 '\\' => text.push('\\'),
-                c if c.is_ascii_alphabetic() => return Err(error_at(format!("bad escape \\{c}"), start)),
+                c if c.is_ascii_alphabetic() => return Err(template_error(source, format!("bad escape \\{c}"), start)),
                 c => {
                     text.push('\\');
                     text.push(c);

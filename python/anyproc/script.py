@@ -807,10 +807,12 @@ class _Lowerer:
         return out
 
     def exception_name(self, node: ast.AST) -> str:
-        """The class an except clause names: a built-in exception, or ``json.JSONDecodeError``
-        (named through its module or imported)."""
+        """The class an except clause names: a built-in exception, ``json.JSONDecodeError`` or
+        ``re.error`` (named through its module or imported)."""
         if self.resolve_value(node) is json.JSONDecodeError:
             return "JSONDecodeError"
+        if self.resolve_value(node) is re.error:
+            return "re.error"
         if not isinstance(node, ast.Name):
             raise self.src.error(node, "an except clause naming anything but exception names")
         if node.id not in _CATCHABLE:

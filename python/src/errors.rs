@@ -96,6 +96,10 @@ fn describe(py: Python<'_>, err: &PyErr) -> String {
 /// that it is (or derives from), `None` for any other class.
 fn kind_of(py: Python<'_>, err: &PyErr) -> Option<ErrorKind> {
     let is = |ty: Bound<'_, pyo3::types::PyType>| err.get_type(py).is_subclass(&ty).unwrap_or(false);
+    let regex_error = py.import("re").and_then(|re| re.getattr("error")).ok();
+    if regex_error.and_then(|e| e.cast_into::<pyo3::types::PyType>().ok()).is_some_and(is) {
+        return Some(ErrorKind::Regex);
+    }
     // Subclasses before their bases: UnboundLocalError is a NameError.
     [
         (py.get_type::<PyTypeError>(), ErrorKind::Type),
@@ -155,7 +159,31 @@ pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::Lookup => PyLookupError::new_err(msg),
         ErrorKind::NotImplemented => PyNotImplementedError::new_err(msg),
         ErrorKind::UnicodeEncode | ErrorKind::UnicodeDecode => unicode_error(py, &e, msg),
+        ErrorKind::Regex => regex_error(py, &e, msg),
     }
+}
+
+/// A `re.error` whose `str()` is `text` (the message with anyproc's context) and whose `msg`,
+/// `pattern`, `pos`, `lineno` and `colno` are those the script's exception holds; one made of
+/// the text alone when the error holds no such exception (one a plugin set by name).
+fn regex_error(py: Python<'_>, e: &Error, text: String) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let class = py.import("re")?.getattr("error")?;
+        let Some(exception) = e.payload().and_then(|p| p.downcast_ref::<Exception>()) else {
+            return Ok(PyErr::from_value(class.call1((&text,))?));
+        };
+        let error = class.call_method1("__new__", (&class,))?;
+        py.get_type::<pyo3::exceptions::PyException>().call_method1("__init__", (&error, &text))?;
+        for name in ["msg", "pattern", "pos", "lineno", "colno"] {
+            let value = match exception.attribute(name) {
+                Some(v) => to_py(py, &v.view(), 0)?,
+                None => py.None().into_bound(py),
+            };
+            error.setattr(name, value)?;
+        }
+        Ok(PyErr::from_value(error))
+    };
+    build().unwrap_or_else(|err| err)
 }
 
 /// A codec's error as CPython's `UnicodeEncodeError` or `UnicodeDecodeError`, made of the five

@@ -2,8 +2,9 @@
 //! defaultdict's `default_factory`, a match's `string`, `re`, `pos`, `endpos`, `lastindex` and
 //! `lastgroup`, a compiled pattern's `pattern`, `flags`, `groupindex` and `groups` (which
 //! is a match's bound method `groups` on a match), and a codec error's `encoding`, `object`,
-//! `start`, `end` and `reason` (`start` and `end` are a match's bound methods on a match), and
-//! a `json.JSONDecodeError`'s `msg`, `pos`, `lineno` and `colno`.
+//! `start`, `end` and `reason` (`start` and `end` are a match's bound methods on a match), a
+//! `json.JSONDecodeError`'s `msg`, `pos`, `lineno` and `colno`, and a `re.error`'s `msg`,
+//! `pattern`, `pos`, `lineno` and `colno`.
 //!
 //! Rationale: anyscript has no attribute lookup of its own (its values are not objects with a
 //! `__dict__`), so `x.attr` that is not a method compiles to a call of the attribute's reader,
@@ -58,6 +59,9 @@ fn read(attr: &str, view: AnyView<'_>) -> Result<AnyValue> {
         return Ok(field);
     }
     if let Some(field) = json_error_attribute(x, attr) {
+        return Ok(field);
+    }
+    if let Some(field) = super::exception_value::exception_of(x).and_then(|e| e.attribute(attr)) {
         return Ok(field);
     }
     let found = match attr {

@@ -16,7 +16,11 @@ use std::sync::{Arc, LazyLock};
 /// An exception class a script can name; `raise Name(...)` names the ones that make errors of
 /// a kind of their own.
 struct Class {
+    /// `type(e).__name__`.
     name: &'static str,
+    /// What a script writes for it: its name, or for a module's class the dotted name
+    /// (`re.error`, which a bare `error` does not name).
+    named: &'static str,
     /// `None` for `BaseException`.
     base: Option<&'static str>,
     /// The kind of the errors it makes; `None` for the classes that only group others.
@@ -31,16 +35,16 @@ struct Class {
 
 /// A class of errors of `kind`, which `except` names too.
 const fn class(name: &'static str, base: &'static str, kind: ErrorKind) -> Class {
-    Class { name, base: Some(base), kind: Some(kind), caught: true, raised: true }
+    Class { name, named: name, base: Some(base), kind: Some(kind), caught: true, raised: true }
 }
 
 /// A class that groups others: caught, never made.
 const fn group(name: &'static str, base: Option<&'static str>) -> Class {
-    Class { name, base, kind: None, caught: true, raised: false }
+    Class { name, named: name, base, kind: None, caught: true, raised: false }
 }
 
 /// The exception classes a script can name, with CPython's bases.
-const CLASSES: [Class; 24] = [
+const CLASSES: [Class; 25] = [
     group("BaseException", None),
     group("Exception", Some("BaseException")),
     group("ArithmeticError", Some("Exception")),
@@ -66,6 +70,8 @@ const CLASSES: [Class; 24] = [
     class("OSError", "Exception", ErrorKind::Io),
     class("AttributeError", "Exception", ErrorKind::Attribute),
     Class { raised: false, ..class("JSONDecodeError", "ValueError", ErrorKind::JsonDecode) },
+    // Made of a message, a pattern and a position, as `re` raises it.
+    Class { named: "re.error", raised: false, ..class("error", "Exception", ErrorKind::Regex) },
     // Also what an op raises for text it cannot parse (a bad regular expression, say).
     Class { caught: false, ..class("SyntaxError", "Exception", ErrorKind::Parse) },
 ];
@@ -84,6 +90,8 @@ pub struct ExceptionObj {
     /// The arguments it was made with (`ValueError(x)`, a codec error's five); `None` for one
     /// made of an error anyproc raised, whose `args` is its message.
     args: Option<Box<[AnyValue]>>,
+    /// Its data attributes beyond `args` (a `re.error`'s `msg`, `pattern`, `pos`, ...).
+    attributes: Box<[(&'static str, AnyValue)]>,
 }
 
 crate::declare_object_type!(ExceptionObj, "pipeline.Exception", parent = Object, child_slots = 0);
@@ -115,8 +123,27 @@ impl Exception {
         Exception::make(ErrorKind::Key, repr_value(key.value()).into(), Some(Box::new([key.to_owned()])))
     }
 
+    /// An exception of `kind` whose `str` and only argument is `message`, with the data
+    /// attributes `attributes` (a `re.error`'s `msg`, `pattern`, `pos`, `lineno`, `colno`).
+    pub fn with_attributes(kind: ErrorKind, message: String, attributes: Vec<(&'static str, AnyValue)>) -> Exception {
+        let attributes = attributes.into_boxed_slice();
+        Exception(ObjRef::new(ExceptionObj {
+            header: Object::blank(),
+            kind,
+            message: message.into(),
+            args: None,
+            attributes,
+        }))
+    }
+
     fn make(kind: ErrorKind, message: Box<str>, args: Option<Box<[AnyValue]>>) -> Exception {
-        Exception(ObjRef::new(ExceptionObj { header: Object::blank(), kind, message, args }))
+        let attributes = Box::default();
+        Exception(ObjRef::new(ExceptionObj { header: Object::blank(), kind, message, args, attributes }))
+    }
+
+    /// Its data attribute `name`, if it was made with one.
+    pub fn attribute(&self, name: &str) -> Option<AnyValue> {
+        self.0.attributes.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone())
     }
 
     /// What `except ... as e` binds for `error`: the exception it was raised with, or one made
@@ -202,6 +229,7 @@ pub fn class_name(kind: ErrorKind) -> &'static str {
         ErrorKind::Duplicate => "ValueError",
         ErrorKind::Io => "OSError",
         ErrorKind::Parse => "SyntaxError",
+        ErrorKind::Regex => "error",
         other => other.name(),
     }
 }
@@ -231,19 +259,24 @@ fn construct(name: &str, kind: Option<ErrorKind>, args: &[AnyView<'_>]) -> Resul
     }
 }
 
-/// The position in [`CLASSES`] of the class named `name`.
+/// The position in [`CLASSES`] of the class whose `__name__` is `name`.
 fn class_index(name: &str) -> Option<usize> {
     CLASSES.iter().position(|c| c.name == name)
 }
 
+/// The position in [`CLASSES`] of the class a script names `name` (`re.error`, not `error`).
+fn named_index(name: &str) -> Option<usize> {
+    CLASSES.iter().position(|c| c.named == name)
+}
+
 /// Whether `name` is an exception class a script can name.
 pub fn is_class_name(name: &str) -> bool {
-    class_index(name).is_some()
+    named_index(name).is_some()
 }
 
 /// The class object named `name`, if it is an exception class a script can name.
 pub fn exception_class(name: &str) -> Option<PackedFunc> {
-    Some(CLASS_FUNCS[class_index(name)?].clone())
+    Some(CLASS_FUNCS[named_index(name)?].clone())
 }
 
 /// The name of `f` when it is an exception class.
@@ -264,7 +297,7 @@ pub fn classes_of(e: &Exception) -> Vec<PackedFunc> {
 
 /// The kind of errors `raise name(...)` raises, if scripts raise that class.
 pub fn raised_kind(name: &str) -> Option<ErrorKind> {
-    let class = &CLASSES[class_index(name)?];
+    let class = &CLASSES[named_index(name)?];
     class.kind.filter(|_| class.raised)
 }
 
@@ -272,7 +305,7 @@ pub fn raised_kind(name: &str) -> Option<ErrorKind> {
 /// class is `name` or derives from it. `None` for a name `except` may not name.
 pub fn caught_kinds(name: &str) -> Option<u32> {
     let name = ALIASES.iter().find(|(alias, _)| *alias == name).map_or(name, |&(_, to)| to);
-    let class = CLASSES.iter().position(|c| c.name == name && c.caught)?;
+    let class = named_index(name).filter(|&i| CLASSES[i].caught)?;
     let catches = |k: &ErrorKind| lineage(class_name(*k)).any(|i| i == class);
     Some(ErrorKind::ALL.into_iter().filter(catches).fold(0, |bits, k| bits | 1 << k as u32))
 }
@@ -280,7 +313,7 @@ pub fn caught_kinds(name: &str) -> Option<u32> {
 /// The names of the classes scripts may name (`all`), raise and catch, in [`CLASSES`]' order
 /// (the catchable ones then the aliases), for the Python front end's checks and messages.
 pub fn class_names() -> [Vec<&'static str>; 3] {
-    let names = |keep: fn(&Class) -> bool| CLASSES.iter().filter(|c| keep(c)).map(|c| c.name).collect::<Vec<_>>();
+    let names = |keep: fn(&Class) -> bool| CLASSES.iter().filter(|c| keep(c)).map(|c| c.named).collect::<Vec<_>>();
     let mut caught = names(|c| c.caught);
     caught.extend(ALIASES.iter().map(|(alias, _)| *alias));
     [names(|_| true), names(|c| c.raised), caught]
@@ -397,11 +430,14 @@ mod tests {
             ("RuntimeError", bits(&[Runtime, NotImplemented])),
             ("NotImplementedError", bits(&[NotImplemented])),
             ("AttributeError", bits(&[Attribute])),
+            ("re.error", bits(&[Regex])),
         ];
         for (name, want) in expected {
             assert_eq!(caught_kinds(name), Some(want), "{name}");
         }
-        for refused in ["SyntaxError", "ArityError", "ParseError", "DuplicateError", "Warning", "KeyboardInterrupt"] {
+        for refused in
+            ["SyntaxError", "ArityError", "ParseError", "DuplicateError", "Warning", "KeyboardInterrupt", "error"]
+        {
             assert_eq!(caught_kinds(refused), None, "{refused}");
         }
         assert_eq!(ErrorKind::ALL.iter().enumerate().find(|&(i, k)| *k as usize != i), None);
@@ -419,7 +455,7 @@ mod tests {
         }
         let [all, raised, caught] = class_names();
         assert_eq!(raised_kind("NotImplementedError"), Some(ErrorKind::NotImplemented));
-        assert_eq!((all.len(), raised.len(), caught.len()), (24, 17, 25));
+        assert_eq!((all.len(), raised.len(), caught.len()), (25, 17, 26));
         assert_eq!(raised_kind("JSONDecodeError"), None);
         assert!(caught.contains(&"IOError") && !caught.contains(&"SyntaxError"));
     }
@@ -444,6 +480,7 @@ mod tests {
             "AssertionError",
             "StopIteration",
             "NotImplementedError",
+            "re.error",
         ] {
             let kind = ErrorKind::from_name(name).expect(name);
             let e = Exception::new(kind, None).unwrap();
