@@ -305,11 +305,25 @@ fn too_many(op: &OpParams, n: usize) -> Option<Error> {
 impl OpParams {
     /// Calls `f`, the op, with `call` bound to its parameters by position.
     fn call(&self, f: &PackedFunc, call: &CallArgs<'_>) -> crate::Result<AnyValue> {
-        let resolved = ResolvedArgs::of(self.name, call)?;
+        let resolved = ResolvedArgs::of(&self.function_str(), call)?;
         let sources = self.bind(resolved.positional.len(), &resolved.name_refs())?;
         let given = (resolved.positional.as_slice(), resolved.values.as_slice());
         let args = bound_values(&sources, given, self.names.len(), self.defaults);
         f.call(&views(&args))
+    }
+
+    /// How CPython names the function in the errors of spreading a call's arguments (its
+    /// `_PyObject_FunctionStr`): its module and name (`re.findall`), `bisect`'s as the C module
+    /// `_bisect` defines them, `random`'s as methods of `random.Random`.
+    fn function_str(&self) -> String {
+        let (module, name) = self.op.split_once('.').unwrap_or(("", self.op));
+        match (module, name) {
+            ("bisect", "bisect") => "_bisect.bisect_right".into(),
+            ("bisect", "insort") => "_bisect.insort_right".into(),
+            ("bisect", _) => format!("_bisect.{name}"),
+            ("random", _) => format!("random.Random.{name}"),
+            _ => self.op.into(),
+        }
     }
 
     /// The source of each parameter for a call with `positional` positional arguments and

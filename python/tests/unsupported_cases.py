@@ -55,7 +55,7 @@ def uses_match(text):
 
 def uses_keyword_dict(text):
     options = {"sep": " "}
-    return text.split(**options)  # unsupported: '**' arguments are not supported in anyscript but in calls of
+    return print(text, **options)  # unsupported: '**' arguments are not supported in anyscript but in calls of
 
 
 def uses_nested_mutable_keyword_default(text):

@@ -11,7 +11,7 @@ use super::builtins::{Builtin, call_builtin};
 use super::keyed::{Keyed, call_keyed};
 use super::methods::{Method, no_keywords_message_func};
 use super::shaped_binding::{ResolvedArgs, views};
-use super::value_ops::{to_str, type_error};
+use super::value_ops::{to_str, type_error, vname};
 use crate::func::CallArgs;
 use crate::{AnyValue, AnyView, Result};
 
@@ -85,7 +85,9 @@ pub(crate) fn fillers_of((names, required, fillers): KeywordParams) -> Vec<Liter
 /// among them), bound by position: CPython's errors for a wrong call, and for keywords to a
 /// method that takes none.
 pub(crate) fn method_arguments(m: Method, obj: AnyView<'_>, call: &CallArgs<'_>) -> Result<Vec<AnyValue>> {
-    let resolved = ResolvedArgs::of(m.name(), call)?;
+    // CPython names a bound method by its type in the errors of spreading (`str.split() argument
+    // after ** must be a mapping`).
+    let resolved = ResolvedArgs::of(&format!("{}.{}", vname(obj.value()), m.name()), call)?;
     bound_method_arguments(m, obj, resolved.positional, &resolved.names, &resolved.values)
 }
 

@@ -56,7 +56,22 @@ impl FnCompiler<'_> {
                 return self.call_value_keywords(func, args, keywords, dst);
             }
             let Some(f) = self.module_function(func) else {
-                let msg = "'**' arguments are not supported in anyscript but in calls of the script's own functions";
+                if let Some((op, f)) = self.keyword_op(func) {
+                    // `re.sub(p, r, s, **options)`, a registered Python function's `**kwargs`.
+                    let callee = self.constant(Slot::from(f));
+                    return self.named_call(&op, callee, args, keywords, dst);
+                }
+                if let Expr::Attribute { value, attr } = func
+                    && let Some(method) = Method::from_name(attr)
+                {
+                    // `text.split(**options)`: the method bound to the value, which binds the
+                    // keywords when it runs.
+                    let callee = self.temp();
+                    self.bind_method(method, value, callee)?;
+                    return self.named_call(attr, callee, args, keywords, dst);
+                }
+                let msg = "'**' arguments are not supported in anyscript but in calls of the script's own functions, \
+                           of function values and of ops that take keywords";
                 return Err(err(line, ErrorKind::Parse, msg));
             };
             return self.call_spread_keywords(f, args, keywords, dst);
@@ -185,6 +200,21 @@ impl FnCompiler<'_> {
             }
             _ => self.call_value(func, args, keywords, dst),
         }
+    }
+
+    /// The registered op `func` names (`re.sub`, a Python function registered as `user.clean`)
+    /// when its function binds keyword arguments when it runs, so that a `**mapping` call of it
+    /// is bound then.
+    fn keyword_op(&self, func: &Expr) -> Option<(String, PackedFunc)> {
+        let (path, root) = dotted_path(func)?;
+        if self.is_defined(root) {
+            return None;
+        }
+        let op = path.strip_prefix("ops.").unwrap_or(&path);
+        if crate::ops::star_params::star_op(op).is_some() {
+            return None;
+        }
+        registry().get(op).ok().filter(PackedFunc::takes_keywords).map(|f| (op.to_string(), f))
     }
 
     /// `value.attr` read by `reader`, a call of it with `value`.
