@@ -33,6 +33,7 @@ pub mod seq;
 pub mod split;
 pub mod star_params;
 pub mod unicodedata;
+pub mod unicodedata_lookup;
 pub mod unicodedata_numeric;
 pub mod unicodedata_tables;
 pub mod vocab;

@@ -183,6 +183,12 @@ pub fn register(reg: &Registry) -> Result<()> {
             "The character's name in the Unicode standard, or default, as unicodedata.name.",
             name,
         ),
+        (
+            "unicodedata.lookup",
+            "(*name) -> str",
+            "The character called name (an alias too, in any case), as unicodedata.lookup.",
+            super::unicodedata_lookup::lookup,
+        ),
     ];
     reg.register_ops(ops)?;
     super::unicodedata_numeric::register(reg)

@@ -794,11 +794,33 @@ impl Parser {
             'x' => self.hex_escape(c, 2, start)?,
             'u' => self.hex_escape(c, 4, start)?,
             'U' => self.hex_escape(c, 8, start)?,
-            'N' => {
-                return Err(self.error_at("\\N{...} escapes are not supported in anyscript patterns", start));
-            }
+            'N' => self.named_char(start)?,
             c if c.is_ascii_alphanumeric() => return Err(self.error_at(format!("bad escape \\{c}"), start)),
             c => c,
+        })
+    }
+
+    /// `\N{name}` after its `N` (the escape starting at `start`): the character named `name`,
+    /// an alias too, as `unicodedata.lookup` finds it, with CPython's errors and positions.
+    fn named_char(&mut self, start: usize) -> Result<char, PatternError> {
+        if self.peek() != Some('{') {
+            return Err(self.error_at("missing {", self.pos));
+        }
+        let from = self.pos + 1;
+        // CPython's tokenizer takes a backslash and the character after it as one.
+        let mut end = from;
+        while end < self.chars.len() && self.chars[end] != '}' {
+            end += if self.chars[end] == '\\' { 2 } else { 1 };
+        }
+        if end >= self.chars.len() || end == from {
+            let message = if end == from { "missing character name" } else { "missing }, unterminated name" };
+            return Err(self.error_at(message, from));
+        }
+        let name: String = self.chars[from..end].iter().collect();
+        self.pos = end + 1;
+        crate::ops::unicodedata_lookup::char_named(&name).ok_or_else(|| {
+            let shown = crate::pipeline::value_ops::repr_value(crate::Value::Str(&name));
+            self.error_at(format!("undefined character name {shown}"), start)
         })
     }
 

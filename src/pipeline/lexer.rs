@@ -414,6 +414,41 @@ impl Lexer {
         }
     }
 
+    /// `\N{name}` in the body of a string literal that starts at `body` and ends at `quote`,
+    /// after its `N`: the character named `name` (an alias too, in any case), or CPython's
+    /// SyntaxError, which names the escape's bytes in the body.
+    fn named_escape(&mut self, body: usize, quote: char, at: (u32, u32)) -> crate::Result<char> {
+        let backslash = self.pos - 2;
+        let error = |lexer: &Self, end: usize, problem: &str| {
+            let byte = |i: usize| lexer.chars[body..i].iter().map(|c| c.len_utf8()).sum::<usize>();
+            let (first, last) = (byte(backslash), byte(end) - 1);
+            let message = format!(
+                "(unicode error) 'unicodeescape' codec can't decode bytes in position {first}-{last}: {problem}"
+            );
+            syntax_error(at.0, at.1, message)
+        };
+        const MALFORMED: &str = "malformed \\N character escape";
+        if self.peek() != Some('{') {
+            return Err(error(self, self.pos, MALFORMED));
+        }
+        let from = self.pos + 1;
+        let mut end = from;
+        while self.chars.get(end).is_some_and(|&c| c != '}' && c != quote && c != '\n') {
+            end += 1;
+        }
+        if self.chars.get(end) != Some(&'}') || end == from {
+            return Err(error(self, end, MALFORMED));
+        }
+        let name: String = self.chars[from..end].iter().collect();
+        match crate::ops::unicodedata_lookup::char_named(&name) {
+            Some(c) => {
+                self.pos = end + 1;
+                Ok(c)
+            }
+            None => Err(error(self, end + 1, "unknown Unicode character name")),
+        }
+    }
+
     fn string(&mut self, at: (u32, u32), prefix: &str) -> crate::Result<()> {
         let prefix = prefix.to_ascii_lowercase();
         let bytes = prefix.contains('b');
@@ -431,6 +466,7 @@ impl Lexer {
             syntax_error(at.0, at.1, format!("unterminated {kind}"))
         };
         let mut out = String::new();
+        let body = self.pos;
         loop {
             let escape_at = self.here();
             match self.bump() {
@@ -453,6 +489,8 @@ impl Lexer {
                         // it; bytes have no `\u`, `\U` or `\N` escapes and keep them as written.
                         out.push('\\');
                         out.push(c);
+                    } else if c == 'N' {
+                        out.push(self.named_escape(body, quote, escape_at)?);
                     } else {
                         self.escape(c, escape_at, &mut out)?;
                     }
