@@ -171,6 +171,12 @@ pub fn register(reg: &Registry) -> Result<()> {
             "Whether a and b are within rel_tol of the larger or abs_tol, as Python's math.isclose.",
             isclose,
         ),
+        (
+            "math.fsum",
+            "(iterable) -> float",
+            "The correctly rounded sum of the items, as Python's math.fsum.",
+            super::math_fsum::fsum,
+        ),
     ];
     reg.register_ops(ops)
 }

@@ -21,6 +21,7 @@ pub mod itertools_select;
 pub mod json;
 pub mod math;
 pub mod math_float;
+mod math_fsum;
 pub mod math_int;
 pub mod merge_queue;
 pub mod normalize;

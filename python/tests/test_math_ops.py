@@ -8,6 +8,8 @@ import random
 
 import anyproc
 import pytest
+from conftest import corpus_lines
+from test_formatting import check_all
 from test_sort import same
 
 
@@ -149,3 +151,30 @@ def test_integer_functions_match_cpython():
     assert anyproc.script(int_errors)(7) == int_errors(7)
     big = [2**31, 2**32 - 1, 2**62, 2**63 - 1, 10**18, 999999999999999999, 4611686014132420609, -2**63]
     assert anyproc.script(big_ints)(big) == [in_64_bits(row) for row in big_ints(big)]
+
+
+def fsums(xs):
+    return math.fsum(xs), math.fsum(x * 0.1 for x in xs), math.fsum([-x for x in xs] + [1e-300])
+
+
+def test_fsum_is_cpythons_to_the_last_bit():
+    rng = random.Random(7)
+    cases = [([rng.uniform(-1, 1) * 10 ** rng.randint(-20, 20) for _ in range(rng.randint(0, 40))],)
+             for _ in range(300)]
+    cases += [([0.1] * 10,), ([1e100, 1.0, -1e100, 1e-100, 1e50, -1.0, -1e50],), ([2.0 ** 53, -0.5, -2.0 ** -54],),
+              ([1, 2, True, 0.5],), ([len(w) / 7 for w in " ".join(corpus_lines(50)).split()],)]
+    check_all(fsums, cases)
+
+
+def fsum_errors(xs):
+    try:
+        return repr(math.fsum(xs))
+    except (OverflowError, ValueError, TypeError) as e:
+        return type(e).__name__, str(e)
+
+
+def test_fsum_errors_are_cpythons():
+    cases = [([1.7976931348623157e308] * 2,), ([float("inf"), float("-inf")],), ([float("inf"), 1.0],),
+             ([float("nan"), 1.0],), ([float("-inf"), -1e308, -1e308],), (["1.0"],), (5,), ([1.0, None],),
+             ([10 ** 18, 0.5],), ("",)]
+    check_all(fsum_errors, cases)
