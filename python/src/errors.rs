@@ -131,19 +131,15 @@ fn kind_of(py: Python<'_>, err: &PyErr) -> Option<ErrorKind> {
 pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
     let msg = e.to_string();
     if let Some(original) = carried(py, &e) {
-        // What anyproc added around the exception (pipeline, record, step), as a note;
-        // `add_note` exists from Python 3.11, older versions go without.
-        let context = e.frames().collect::<Vec<_>>().join(": ");
-        if !context.is_empty() {
-            let _ = original.value(py).call_method1("add_note", (format!("raised inside anyproc: {context}"),));
-        }
+        // What anyproc added around the exception (pipeline, record, step), as a note.
+        add_context_note(original.value(py).as_any(), &e);
         return original;
     }
     match e.kind() {
         ErrorKind::Type | ErrorKind::Arity => PyTypeError::new_err(msg),
         ErrorKind::Value | ErrorKind::Duplicate => PyValueError::new_err(msg),
         ErrorKind::Index => PyIndexError::new_err(msg),
-        ErrorKind::Key => PyKeyError::new_err(msg),
+        ErrorKind::Key => key_error(py, &e, msg),
         ErrorKind::Io => PyOSError::new_err(msg),
         ErrorKind::Parse => PySyntaxError::new_err(msg),
         ErrorKind::Runtime => PyRuntimeError::new_err(msg),
@@ -186,6 +182,33 @@ fn regex_error(py: Python<'_>, e: &Error, text: String) -> PyErr {
     build().unwrap_or_else(|err| err)
 }
 
+/// A `KeyError` made of the arguments the script's exception holds (the key a lookup missed,
+/// or what `raise KeyError(k)` gave), so that `e.args[0]` is the key and `str(e)` its repr as in
+/// CPython, with what anyproc added around it (function, line, record) as a note; one of the
+/// text when the error holds no such exception.
+fn key_error(py: Python<'_>, e: &Error, text: String) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let exception = e.payload().and_then(|p| p.downcast_ref::<Exception>());
+        let Some(given) = exception.and_then(Exception::given_args) else {
+            return Ok(PyKeyError::new_err(text.clone()));
+        };
+        let args = given.iter().map(|a| to_py(py, &a.view(), 0)).collect::<PyResult<Vec<_>>>()?;
+        let error = py.get_type::<PyKeyError>().call1(PyTuple::new(py, args)?)?;
+        add_context_note(&error, e);
+        Ok(PyErr::from_value(error))
+    };
+    build().unwrap_or_else(|err| err)
+}
+
+/// Adds what anyproc added around `e` (function, line, record) to `error` as a note;
+/// `add_note` exists from Python 3.11, older versions go without.
+fn add_context_note(error: &Bound<'_, PyAny>, e: &Error) {
+    let context = e.frames().collect::<Vec<_>>().join(": ");
+    if !context.is_empty() {
+        let _ = error.call_method1("add_note", (format!("raised inside anyproc: {context}"),));
+    }
+}
+
 /// A codec's error as CPython's `UnicodeEncodeError` or `UnicodeDecodeError`, made of the five
 /// arguments the script's exception holds (its `str()` is then CPython's message), with what
 /// anyproc added around it (function, line, record) as a note; a `UnicodeError` of the text
@@ -201,10 +224,7 @@ fn unicode_error(py: Python<'_>, e: &Error, text: String) -> PyErr {
             _ => py.get_type::<PyUnicodeDecodeError>(),
         };
         let error = class.call1(PyTuple::new(py, args)?)?;
-        let context = e.frames().collect::<Vec<_>>().join(": ");
-        if !context.is_empty() {
-            let _ = error.call_method1("add_note", (format!("raised inside anyproc: {context}"),));
-        }
+        add_context_note(&error, e);
         Ok(PyErr::from_value(error))
     };
     build().unwrap_or_else(|err| err)

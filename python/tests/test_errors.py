@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 import anyproc
@@ -195,3 +197,32 @@ def test_a_result_the_allocator_refuses_is_a_memory_error(tmp_path):
         "MemoryError: function 'blow_up', line 10: repeated string: cannot allocate 4294967296 bytes",
         "20",
     ]
+
+
+def vocab_id(vocab, token):
+    return vocab[token]
+
+
+def nested_lookup(table, word):
+    def find(w):
+        return table[w.lower()]
+    return find(word)
+
+
+def raises_key(key):
+    raise KeyError(key)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="add_note is Python 3.11's")
+def test_a_key_error_holds_the_key_as_cpythons_does():
+    # CPython's KeyError holds the missing key (`e.args[0]`, `str(e)` its repr); anyproc's too,
+    # with the function and line it came from as a note.
+    cases = [(vocab_id, ({"a": 1}, "b")), (vocab_id, ({(1, 2): 0}, (1, 3))), (nested_lookup, ({}, "Wörd")),
+             (raises_key, (5,)), (raises_key, ("x",))]
+    for fn, args in cases:
+        with pytest.raises(KeyError) as want:
+            fn(*args)
+        with pytest.raises(KeyError) as got:
+            anyproc.script(fn)(*args)
+        assert (got.value.args, str(got.value)) == (want.value.args, str(want.value)), fn.__name__
+        assert any(f"function '{fn.__name__}'" in note for note in got.value.__notes__), fn.__name__

@@ -72,8 +72,8 @@ def outcome(fn, *args):
         return ("ok", fn(*args))
     except Exception as e:  # noqa: BLE001 - both sides' exceptions are compared
         if isinstance(e, KeyError):
-            # CPython's KeyError holds the key; anyproc's holds its repr as the message.
-            message = e.args[0] if isinstance(fn, anyproc.Function) else repr(e.args[0])
+            # A KeyError holds the key (anyproc's too, with where it was raised as a note).
+            message = repr(e.args[0]) if e.args else ""
         else:
             message = str(e)
         return (type(e).__name__, PREFIX.sub("", message))

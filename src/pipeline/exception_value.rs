@@ -182,6 +182,12 @@ impl Exception {
         }
     }
 
+    /// The arguments it was made with (a missing key, `ValueError(x)`'s `x`), if it was made
+    /// with some rather than of an error's message.
+    pub fn given_args(&self) -> Option<&[AnyValue]> {
+        self.0.args.as_deref()
+    }
+
     /// The name of its class (`TypeError` for a wrong argument count too).
     pub fn class_name(&self) -> &'static str {
         class_name(self.0.kind)
