@@ -100,6 +100,30 @@ impl MatchObj {
         Tuple::from_vec((1..self.spans.len()).map(|i| self.group_value(i, default)).collect()).into()
     }
 
+    /// `m.expand(template)`: the template with this match's groups put in, as `re.sub` puts
+    /// them in (a group that took no part is empty), with CPython's errors.
+    pub fn expand(&self, template: &AnyView<'_>) -> Result<AnyValue> {
+        let v = template.value();
+        let (source, bytes) = match (crate::pipeline::value_ops::Text::of(v), v) {
+            (Some(t), _) => (t.as_str().into_owned(), false),
+            (None, crate::Value::Bytes(b)) => (b.iter().map(|&x| char::from(x)).collect(), true),
+            _ => {
+                let ty = crate::pipeline::value_ops::vname(v);
+                let message = format!("decoding to str: need a bytes-like object, {ty} found");
+                return Err(crate::Error::new(crate::ErrorKind::Type, message));
+            }
+        };
+        let t = super::template::Template::parse(&source, &self.pattern)?;
+        // CPython joins the pieces: a bytes template's first literal piece fails.
+        if let Some(i) = t.first_literal().filter(|_| bytes) {
+            let message = format!("sequence item {i}: expected str instance, bytes found");
+            return Err(crate::Error::new(crate::ErrorKind::Type, message));
+        }
+        let mut out = String::new();
+        t.expand(&self.text.text, &self.spans, &mut out);
+        Ok(AnyValue::from_text(&out))
+    }
+
     /// `m.groupdict(default=None)`.
     pub fn groupdict(&self, default: Option<&AnyView<'_>>) -> Result<AnyValue> {
         let mut d = Dict::new();

@@ -149,6 +149,11 @@ impl Template {
     }
 
     /// Appends the replacement for a match of `spans` in `text`.
+    /// The index of the first literal piece among the pieces (literal text and groups, in order).
+    pub(super) fn first_literal(&self) -> Option<usize> {
+        self.pieces.iter().position(|p| matches!(p, Piece::Text(_)))
+    }
+
     pub(super) fn expand(&self, text: &str, spans: &Spans, out: &mut String) {
         for p in &self.pieces {
             match p {

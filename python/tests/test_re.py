@@ -181,3 +181,24 @@ def test_a_replacement_neither_text_nor_callable_fails_as_in_cpython():
             want, got = outcome(replacement_errors, repl, text), outcome(ours, repl, text)
             # anyproc's message names the op it comes from.
             assert (got[0], re.sub(r"^re\.\w+: ", "", str(got[1]))) == (want[0], str(want[1])), (repl, text)
+
+
+def expanded(text):
+    out = []
+    for m in re.finditer(r"(?P<word>\w+)(\s+)?(\d+)?", text):
+        out.append([m.expand(r"<\g<word>>"), m.expand(r"\3|\1|\2"), m.expand("plain"), m.expand(b"\\1"),
+                    m.expand(r"\g<0>\n")])
+    return out[:20]
+
+
+def expand_errors(template):
+    m = re.match(r"(a)(b)?", "ab")
+    try:
+        return m.expand(template)
+    except (re.error, TypeError, IndexError) as e:
+        return type(e).__name__, str(e)
+
+
+def test_match_expand_equals_cpython():
+    check_all(expanded, [(t,) for t in texts()])
+    check_all(expand_errors, [(t,) for t in [r"\3", r"\g<x>", r"\q", b"x\\1", b"", b"\\2", 5, None, [1], "\\"]])

@@ -83,6 +83,7 @@ methods! {
     Sub => "sub", Subn => "subn", Findall => "findall", Finditer => "finditer", Search => "search",
     Match => "match", Fullmatch => "fullmatch",
     Group => "group", Groups => "groups", Groupdict => "groupdict", Start => "start", End => "end", Span => "span",
+    Expand => "expand",
     MostCommon => "most_common", Elements => "elements", Total => "total", Subtract => "subtract",
     Isidentifier => "isidentifier", Isprintable => "isprintable", Popitem => "popitem", MoveToEnd => "move_to_end",
     Random => "random", Seed => "seed", Getrandbits => "getrandbits", Randrange => "randrange", Randint => "randint",
@@ -241,6 +242,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Pattern, Sub | Subn) => (2, 3),
         (Recv::Match, Group) => (0, super::builtins::VARIADIC),
         (Recv::Match, Groups | Groupdict | Start | End | Span) => (0, 1),
+        (Recv::Match, Expand) => (1, 1),
         (Recv::Counter, MostCommon | Update | Subtract) => (0, 1),
         (Recv::Counter, Elements | Total) => (0, 0),
         (Recv::OrderedDict, MoveToEnd | Pop | Setdefault | Fromkeys) => (1, 2),
@@ -419,6 +421,7 @@ fn match_method(method: Method, v: Value<'_>, args: &[AnyView<'_>]) -> Result<Sl
         Method::Start => m.position(Position::Start, args.first())?,
         Method::End => m.position(Position::End, args.first())?,
         Method::Span => m.position(Position::Span, args.first())?,
+        Method::Expand => m.expand(&args[0])?,
         _ => unreachable!("spec admits only match methods"),
     };
     Ok(result.resize())
