@@ -36,6 +36,7 @@ pub mod star_params;
 pub mod unicodedata;
 pub mod unicodedata_lookup;
 pub mod unicodedata_numeric;
+mod unicodedata_props;
 pub mod unicodedata_tables;
 pub mod vocab;
 pub mod wordpiece;

@@ -101,24 +101,18 @@ fn is_normalized(args: &[AnyView<'_>]) -> Result<AnyValue> {
     Ok(AnyValue::from_bool(yes))
 }
 
-/// Characters Unicode 14.0 assigns whose category has changed since, with their 14.0 one.
-const CHANGED_SINCE_14: [(char, &str); 1] = [('\u{1171E}', "Mn")];
-
 fn category(args: &[AnyView<'_>]) -> Result<AnyValue> {
     check_count("category", args, 1)?;
     let c = one_char("category", &args[0])?;
-    let name = match CHANGED_SINCE_14.iter().find(|(d, _)| *d == c) {
-        Some((_, old)) => old,
-        None => unicode_general_category::get_general_category(c).abbreviation(),
-    };
-    Ok(AnyValue::from_text(name))
+    Ok(AnyValue::from_text(super::unicodedata_props::category_of(c)))
 }
 
-/// `unicodedata.name(chr[, default])`: CPython's names are those of Unicode 14 (the table here
-/// is newer: a character assigned since has its name here where CPython has none).
+/// `unicodedata.name(chr[, default])`: the names of Unicode 14, as CPython 3.11's (the names
+/// table is newer, so a character Unicode 14 does not assign has none).
 fn name(args: &[AnyView<'_>]) -> Result<AnyValue> {
     let (c, default) = char_and_default("name", args)?;
-    match (unicode_names2::name(c), default) {
+    let found = unicode_names2::name(c).filter(|_| super::unicodedata_props::assigned(c));
+    match (found, default) {
         (Some(found), _) => Ok(AnyValue::from_text(&found.to_string())),
         (None, Some(default)) => Ok(default.to_owned()),
         (None, None) => Err(Error::value("no such name")),
@@ -188,6 +182,18 @@ pub fn register(reg: &Registry) -> Result<()> {
             "(*name) -> str",
             "The character called name (an alias too, in any case), as unicodedata.lookup.",
             super::unicodedata_lookup::lookup,
+        ),
+        (
+            "unicodedata.bidirectional",
+            "(chr) -> str",
+            "The bidirectional class (L, R, AL, ...; '' for none), as unicodedata.bidirectional.",
+            super::unicodedata_props::bidirectional,
+        ),
+        (
+            "unicodedata.mirrored",
+            "(chr) -> int",
+            "1 when the character is mirrored in bidirectional text, else 0, as unicodedata.mirrored.",
+            super::unicodedata_props::mirrored,
         ),
     ];
     reg.register_ops(ops)?;

@@ -1,6 +1,7 @@
 //! Characters by name: `unicodedata.lookup(name)`, and the lookup that `\N{name}` escapes in
 //! regular expressions and string literals share, as CPython 3.11's `_getcode` reads a name.
 
+use super::unicodedata_props::assigned;
 use crate::error::{ErrorKind, Result};
 use crate::pipeline::exception_value::Exception;
 use crate::pipeline::value_ops::{repr_value, vname};
@@ -11,16 +12,16 @@ const NAME_MAX_LEN: usize = 256;
 
 /// The character named `name`, as CPython finds it: a character's name or alias in any case;
 /// a Hangul syllable or a unified ideograph, whose names Unicode makes by rule, only in capitals
-/// (`HANGUL SYLLABLE GAG`, `CJK UNIFIED IDEOGRAPH-4E00`). Named sequences are not characters;
-/// names Unicode gave after version 14 are found here where CPython 3.11 finds none.
+/// (`HANGUL SYLLABLE GAG`, `CJK UNIFIED IDEOGRAPH-4E00`); only characters Unicode 14 assigns,
+/// as CPython 3.11's. Named sequences are not characters.
 pub fn char_named(name: &str) -> Option<char> {
     for prefix in ["HANGUL SYLLABLE ", "CJK UNIFIED IDEOGRAPH-"] {
         if name.get(..prefix.len()).is_some_and(|p| p.eq_ignore_ascii_case(prefix)) {
             let capitals = name.starts_with(prefix) && !name.bytes().any(|b| b.is_ascii_lowercase());
-            return capitals.then(|| unicode_names2::character(name)).flatten();
+            return capitals.then(|| unicode_names2::character(name)).flatten().filter(|&c| assigned(c));
         }
     }
-    unicode_names2::character(name)
+    unicode_names2::character(name).filter(|&c| assigned(c))
 }
 
 /// `unicodedata.lookup(name)`: the character, or CPython's `KeyError` (whose `str` is its

@@ -41,10 +41,8 @@ pub fn register(reg: &Registry) -> Result<()> {
 
 fn east_asian_width(args: &[AnyView<'_>]) -> Result<AnyValue> {
     check_count("east_asian_width", args, 1)?;
-    let c = one_char("east_asian_width", &args[0])? as u32;
-    // The run holding `c` is the last that starts at or before it (the first starts at 0).
-    let run = EAST_ASIAN_WIDTH.partition_point(|&(start, _)| start <= c) - 1;
-    Ok(AnyValue::from_text(WIDTH_NAMES[EAST_ASIAN_WIDTH[run].1 as usize]))
+    let c = one_char("east_asian_width", &args[0])?;
+    Ok(AnyValue::from_text(WIDTH_NAMES[super::unicodedata_props::run_value(&EAST_ASIAN_WIDTH, c) as usize]))
 }
 
 /// The `NUMERIC` row of `c`, if it has a numeric value.

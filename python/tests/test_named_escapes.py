@@ -20,12 +20,17 @@ ALIASES = ["BACKSPACE", "LINE FEED", "NULL", "BYTE ORDER MARK", "ZWJ", "NBSP", "
 
 
 def test_lookup_of_every_name_equals_cpythons():
-    # A character assigned since Unicode 14 has a name here only; every name CPython 3.11 has
-    # (in any case) finds the same character.
+    # Every name CPython 3.11 has (in any case) finds the same character; the names of
+    # characters Unicode gave since version 14 find none, as in CPython 3.11.
     ours = anyproc.script_source("def f(n):\n    return unicodedata.lookup(n)\n", "f")
     names = [unicodedata.name(chr(cp), None) for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF]
     names = [n for n in names if n is not None]
     assert len(names) > 130000
+    # Unicode 15's, which the names table here has.
+    newer = ["MODIFIER LETTER CYRILLIC SMALL A", "KAWI SIGN CANDRABINDU", "KAKTOVIK NUMERAL ZERO",
+             "CJK UNIFIED IDEOGRAPH-31350"]
+    assert [anyproc.script(lookups)(n) for n in newer] == [lookups(n) for n in newer]
+    assert all(lookups(n)[0] == "KeyError" for n in newer)
     for i, name in enumerate(names):
         if i % 3 == 1 and not name.startswith(("CJK UNIFIED", "HANGUL SYLLABLE")):
             name = name.lower()
