@@ -25,8 +25,8 @@ struct Class {
     base: Option<&'static str>,
     /// The kind of the errors it makes; `None` for the classes that only group others.
     kind: Option<ErrorKind>,
-    /// Whether `except Name:` names it: not `SyntaxError`, whose errors here (a bad regular
-    /// expression) CPython raises as `re.error`, which `except SyntaxError` would not catch.
+    /// Whether `except Name:` names it: not `SyntaxError`, whose errors here are anyproc's own
+    /// (a pipeline text it cannot read), which a CPython function never meets.
     caught: bool,
     /// Whether `raise Name(...)` names it: not `JSONDecodeError`, which CPython makes of a
     /// message, a document and a position, not of one value.
@@ -72,7 +72,7 @@ const CLASSES: [Class; 25] = [
     Class { raised: false, ..class("JSONDecodeError", "ValueError", ErrorKind::JsonDecode) },
     // Made of a message, a pattern and a position, as `re` raises it.
     Class { named: "re.error", raised: false, ..class("error", "Exception", ErrorKind::Regex) },
-    // Also what an op raises for text it cannot parse (a bad regular expression, say).
+    // What anyproc raises for a text it cannot read (a pipeline file, say).
     Class { caught: false, ..class("SyntaxError", "Exception", ErrorKind::Parse) },
 ];
 
