@@ -651,6 +651,9 @@ class _Lowerer:
         op = _module_op(value)
         if op is not None:
             return _op_chain(op)
+        if value is re.error or value is json.JSONDecodeError:
+            # A module's exception class: `isinstance(e, re.error)`, `raise re.error(msg)`.
+            return _op_chain("re.error" if value is re.error else "json.JSONDecodeError")
         if isinstance(value, CACHE_WRAPPER):
             return _name(self.name_of(self.cached(value)))
         if isinstance(value, (types.FunctionType, ScriptFunction)):

@@ -154,3 +154,29 @@ def test_text_front_end_catches_re_error():
         "        return [e.msg, e.pattern, e.pos, e.lineno, e.colno, type(e).__name__, str(e)]\n"
     )
     check_source(source, "f", [(p, "a b,c") for p in BAD_PATTERNS[:12] + [",", "\\s"]], {"re": re})
+
+
+def classify(pattern):
+    import json
+
+    try:
+        if not pattern:
+            raise re.error("empty pattern")
+        return re.compile(pattern).groups
+    except Exception as e:  # noqa: BLE001 - the exception's class is what is compared
+        return [type(e).__name__, isinstance(e, re.error), isinstance(e, json.JSONDecodeError),
+                isinstance(e, ValueError), e.msg, e.pattern, e.pos, e.lineno, e.colno, str(e), repr(e)]
+
+
+def test_re_error_is_a_value_a_script_makes_and_tests():
+    check_all(classify, [("",), ("(",), ("(a)(b)",), ("a{2,1}",)])
+
+
+def test_a_raised_re_error_reaches_python_as_re_error():
+    with pytest.raises(re.error) as got:
+        anyproc.script(make_error)("bad input")
+    assert (got.value.msg, got.value.pattern, got.value.pos) == ("bad input", None, None)
+
+
+def make_error(msg):
+    raise re.error(msg)

@@ -255,6 +255,13 @@ fn construct(name: &str, kind: Option<ErrorKind>, args: &[AnyView<'_>]) -> Resul
     if matches!(kind, ErrorKind::UnicodeEncode | ErrorKind::UnicodeDecode) {
         return super::unicode_errors::construct(kind, args).map(Exception::into_any);
     }
+    if let (ErrorKind::Regex, [msg]) = (kind, args) {
+        // `re.error(msg)`: no pattern, so no position, line or column.
+        let none = AnyValue::none;
+        let attributes =
+            vec![("msg", msg.to_owned()), ("pattern", none()), ("pos", none()), ("lineno", none()), ("colno", none())];
+        return Ok(Exception::with_attributes(kind, to_str(*msg)?, attributes).into_any());
+    }
     match args {
         [] => Exception::new(kind, None).map(Exception::into_any),
         [a] => Exception::new(kind, Some(*a)).map(Exception::into_any),
@@ -283,6 +290,15 @@ pub fn is_class_name(name: &str) -> bool {
 /// The class object named `name`, if it is an exception class a script can name.
 pub fn exception_class(name: &str) -> Option<PackedFunc> {
     Some(CLASS_FUNCS[named_index(name)?].clone())
+}
+
+/// The class object a dotted name names (`re.error`, `json.JSONDecodeError`), as a value.
+pub fn dotted_class(path: &str) -> Option<PackedFunc> {
+    let name = ALIASES.iter().find(|(alias, _)| *alias == path).map_or(path, |&(_, to)| to);
+    if !path.contains('.') {
+        return None;
+    }
+    exception_class(name)
 }
 
 /// The name of `f` when it is an exception class.

@@ -131,6 +131,12 @@ impl FnCompiler<'_> {
                     if let Some(builtin) = path.strip_prefix("builtins.").and_then(Builtin::from_name) {
                         return self.call_builtin(builtin, args, keywords, dst);
                     }
+                    if crate::pipeline::exception_value::dotted_class(path.strip_prefix("ops.").unwrap_or(&path))
+                        .is_some()
+                    {
+                        // `re.error(msg)`: an exception made by its class.
+                        return self.call_value(func, args, keywords, dst);
+                    }
                     if let Some((method, ty)) = unbound_method(&path) {
                         // `str.lower(w)` is `w.lower()` (what `map(str.lower, words)` calls), once
                         // the arguments are evaluated and `w` is found to be a str.

@@ -70,6 +70,11 @@ impl FnCompiler<'_> {
                         let r = self.constant(Slot::from(bits));
                         return Ok(self.move_to(r, dst));
                     }
+                    // `isinstance(e, re.error)`: a module's exception class.
+                    if let Some(class) = crate::pipeline::exception_value::dotted_class(path) {
+                        let r = self.constant(Slot::from(class));
+                        return Ok(self.move_to(r, dst));
+                    }
                     let f = match (unbound_method(path), static_method(path)) {
                         (Some((method, ty)), _) => crate::pipeline::methods::unbound_method_func(method, ty),
                         (None, Some((method, receiver))) => {
