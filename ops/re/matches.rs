@@ -107,17 +107,12 @@ impl MatchObj {
         let (source, bytes) = match (crate::pipeline::value_ops::Text::of(v), v) {
             (Some(t), _) => (t.as_str().into_owned(), false),
             (None, crate::Value::Bytes(b)) => (b.iter().map(|&x| char::from(x)).collect(), true),
-            _ => {
-                let ty = crate::pipeline::value_ops::vname(v);
-                let message = format!("decoding to str: need a bytes-like object, {ty} found");
-                return Err(crate::Error::new(crate::ErrorKind::Type, message));
-            }
+            _ => return Err(crate::pipeline::value_ops::not_bytes_like(v)),
         };
         let t = super::template::Template::parse(&source, &self.pattern)?;
         // CPython joins the pieces: a bytes template's first literal piece fails.
         if let Some(i) = t.first_literal().filter(|_| bytes) {
-            let message = format!("sequence item {i}: expected str instance, bytes found");
-            return Err(crate::Error::new(crate::ErrorKind::Type, message));
+            return Err(crate::pipeline::value_ops::join_item_error(i, "bytes"));
         }
         let mut out = String::new();
         t.expand(&self.text.text, &self.spans, &mut out);

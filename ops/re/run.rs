@@ -11,6 +11,7 @@ use super::pattern::{Anchor, Compiled};
 use super::search_text::SearchText;
 use super::template::Replacement;
 use crate::error::{Error, ErrorKind, Result};
+use crate::pipeline::value_ops::{join_item_error, not_bytes_like, vname};
 use crate::{AnyValue, AnyView, List, Tuple, Value};
 use std::sync::Arc;
 
@@ -178,10 +179,7 @@ pub(super) fn sub(c: &Arc<Compiled>, repl: &Replacement, text: &str, limit: Opti
                 t.expand(text, &spans, &mut out);
                 pieces += 1;
             }
-            Replacement::Bytes => {
-                let message = format!("sequence item {pieces}: expected str instance, bytes found");
-                return Err(Error::new(ErrorKind::Type, message));
-            }
+            Replacement::Bytes => return Err(join_item_error(pieces, "bytes")),
             Replacement::Func(f) => {
                 let (n, shared) = shared.as_ref().expect("made for a function");
                 let m = new_match(c, shared, (0, *n), spans);
@@ -196,11 +194,7 @@ pub(super) fn sub(c: &Arc<Compiled>, repl: &Replacement, text: &str, limit: Opti
                         out.extend(u.iter());
                         pieces += 1;
                     }
-                    other => {
-                        let ty = crate::pipeline::value_ops::vname(other);
-                        let message = format!("sequence item {pieces}: expected str instance, {ty} found");
-                        return Err(Error::new(ErrorKind::Type, message));
-                    }
+                    other => return Err(join_item_error(pieces, &vname(other))),
                 }
             }
         }
@@ -227,6 +221,5 @@ pub(super) fn replacement(c: &Compiled, repl: &AnyView<'_>) -> Result<Replacemen
     // Neither text nor callable: CPython hands it to its template parser, whose cache hashes it
     // first and which then decodes it.
     crate::pipeline::value_ops::check_hashable(v)?;
-    let ty = crate::pipeline::value_ops::vname(v);
-    Err(Error::new(ErrorKind::Type, format!("decoding to str: need a bytes-like object, {ty} found")))
+    Err(not_bytes_like(v))
 }

@@ -165,11 +165,10 @@ pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
 fn regex_error(py: Python<'_>, e: &Error, text: String) -> PyErr {
     let build = || -> PyResult<PyErr> {
         let class = py.import("re")?.getattr("error")?;
-        let Some(exception) = e.payload().and_then(|p| p.downcast_ref::<Exception>()) else {
+        let Some(exception) = Exception::carried_by(e) else {
             return Ok(PyErr::from_value(class.call1((&text,))?));
         };
-        let error = class.call_method1("__new__", (&class,))?;
-        py.get_type::<pyo3::exceptions::PyException>().call_method1("__init__", (&error, &text))?;
+        let error = with_text(&class, py.get_type::<pyo3::exceptions::PyException>(), &text)?;
         for name in ["msg", "pattern", "pos", "lineno", "colno"] {
             let value = match exception.attribute(name) {
                 Some(v) => to_py(py, &v.view(), 0)?,
@@ -188,8 +187,7 @@ fn regex_error(py: Python<'_>, e: &Error, text: String) -> PyErr {
 /// text when the error holds no such exception.
 fn key_error(py: Python<'_>, e: &Error, text: String) -> PyErr {
     let build = || -> PyResult<PyErr> {
-        let exception = e.payload().and_then(|p| p.downcast_ref::<Exception>());
-        let Some(given) = exception.and_then(Exception::given_args) else {
+        let Some(given) = Exception::carried_by(e).and_then(Exception::given_args) else {
             return Ok(PyKeyError::new_err(text.clone()));
         };
         let args = given.iter().map(|a| to_py(py, &a.view(), 0)).collect::<PyResult<Vec<_>>>()?;
@@ -215,7 +213,7 @@ fn add_context_note(error: &Bound<'_, PyAny>, e: &Error) {
 /// when the error holds no such exception (one a plugin set by name).
 fn unicode_error(py: Python<'_>, e: &Error, text: String) -> PyErr {
     let build = || -> PyResult<PyErr> {
-        let Some(exception) = e.payload().and_then(|p| p.downcast_ref::<Exception>()) else {
+        let Some(exception) = Exception::carried_by(e) else {
             return Ok(PyUnicodeError::new_err(text.clone()));
         };
         let args = exception.args().iter().map(|a| to_py(py, &a.view(), 0)).collect::<PyResult<Vec<_>>>()?;
@@ -236,8 +234,7 @@ fn unicode_error(py: Python<'_>, e: &Error, text: String) -> PyErr {
 fn json_decode_error(py: Python<'_>, message: &str, text: String) -> PyErr {
     let build = || -> PyResult<PyErr> {
         let class = py.import("json")?.getattr("JSONDecodeError")?;
-        let error = class.call_method1("__new__", (&class,))?;
-        py.get_type::<PyValueError>().call_method1("__init__", (&error, &text))?;
+        let error = with_text(&class, py.get_type::<PyValueError>(), &text)?;
         let Some((msg, lineno, colno, pos)) = anyproc::ops::json::decode_error_parts(message) else {
             return Ok(PyErr::from_value(error));
         };
@@ -249,6 +246,19 @@ fn json_decode_error(py: Python<'_>, message: &str, text: String) -> PyErr {
         Ok(PyErr::from_value(error))
     };
     build().unwrap_or_else(|_| PyValueError::new_err(text))
+}
+
+/// An instance of exception class `class`, whose own constructor takes more than a message,
+/// with `str()` `text`: made by its `__new__` and given the text by `base`'s `__init__`, so that
+/// its fields can then be set one by one.
+fn with_text<'py>(
+    class: &Bound<'py, PyAny>,
+    base: Bound<'py, pyo3::types::PyType>,
+    text: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let error = class.call_method1("__new__", (class,))?;
+    base.call_method1("__init__", (&error, text))?;
+    Ok(error)
 }
 
 /// Converts an anyproc result into a Python one.

@@ -126,19 +126,26 @@ impl Exception {
     /// An exception of `kind` whose `str` and only argument is `message`, with the data
     /// attributes `attributes` (a `re.error`'s `msg`, `pattern`, `pos`, `lineno`, `colno`).
     pub fn with_attributes(kind: ErrorKind, message: String, attributes: Vec<(&'static str, AnyValue)>) -> Exception {
-        let attributes = attributes.into_boxed_slice();
-        Exception(ObjRef::new(ExceptionObj {
-            header: Object::blank(),
-            kind,
-            message: message.into(),
-            args: None,
-            attributes,
-        }))
+        Exception::made(kind, message.into(), None, attributes.into_boxed_slice())
     }
 
     fn make(kind: ErrorKind, message: Box<str>, args: Option<Box<[AnyValue]>>) -> Exception {
-        let attributes = Box::default();
+        Exception::made(kind, message, args, Box::default())
+    }
+
+    fn made(
+        kind: ErrorKind,
+        message: Box<str>,
+        args: Option<Box<[AnyValue]>>,
+        attributes: Box<[(&'static str, AnyValue)]>,
+    ) -> Exception {
         Exception(ObjRef::new(ExceptionObj { header: Object::blank(), kind, message, args, attributes }))
+    }
+
+    /// The exception `error` was raised with (a script's `raise`, a missing key, a codec's or
+    /// a pattern's error), if it carries one.
+    pub fn carried_by(error: &Error) -> Option<&Exception> {
+        error.payload().and_then(|p| p.downcast_ref::<Exception>())
     }
 
     /// Its data attribute `name`, if it was made with one.
@@ -149,7 +156,7 @@ impl Exception {
     /// What `except ... as e` binds for `error`: the exception it was raised with, or one made
     /// of its kind and message.
     pub fn caught(error: &Error) -> Exception {
-        if let Some(e) = error.payload().and_then(|p| p.downcast_ref::<Exception>()) {
+        if let Some(e) = Exception::carried_by(error) {
             return e.clone();
         }
         let message = error.caught_text().unwrap_or(error.message());

@@ -85,7 +85,7 @@ pub(crate) fn str_decoding(args: &[AnyView<'_>]) -> Result<Slot> {
     match args[0].value() {
         Value::Bytes(b) => decode(b, &args[1..]),
         x if Text::of(x).is_some() => Err(type_error("decoding str is not supported")),
-        x => Err(type_error(format!("decoding to str: need a bytes-like object, {} found", vname(x)))),
+        x => Err(super::value_ops::not_bytes_like(x)),
     }
 }
 

@@ -42,6 +42,20 @@ pub(crate) fn type_error(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::Type, msg)
 }
 
+/// CPython's `TypeError` for piece `i` of a str join that is no str (`str.join`, and the
+/// joins `re.sub` and `m.expand` make of their pieces); `found` is its type's name.
+#[cold]
+pub(crate) fn join_item_error(i: usize, found: &str) -> Error {
+    type_error(format!("sequence item {i}: expected str instance, {found} found"))
+}
+
+/// CPython's `TypeError` for decoding `v`, which is not bytes, to str (`str(x, encoding)`, and
+/// `re`'s template parser given a value that is neither str nor bytes).
+#[cold]
+pub(crate) fn not_bytes_like(v: Value<'_>) -> Error {
+    type_error(format!("decoding to str: need a bytes-like object, {} found", vname(v)))
+}
+
 /// CPython's `AttributeError` for reading attribute (or method) `attr` of `v`, which has none.
 #[cold]
 pub(crate) fn no_attribute(v: Value<'_>, attr: &str) -> Error {

@@ -10,7 +10,8 @@ use crate::container::try_reserve_items;
 use crate::pipeline::Slot;
 use crate::pipeline::format::FormatArgs;
 use crate::pipeline::value_ops::{
-    Text, arg_vname, dict_of, index_arg, iter_items, seq_obj, text_item, text_slot, type_error, value_error, vname,
+    Text, arg_vname, dict_of, index_arg, iter_items, join_item_error, seq_obj, text_item, text_slot, type_error,
+    value_error, vname,
 };
 use crate::{AnyValue, AnyView, Error, List, Result, Value};
 use std::borrow::Cow;
@@ -314,7 +315,7 @@ pub(super) fn join(t: Text<'_>, iterable: &AnyView<'_>) -> Result<Slot> {
     let mut out = String::new();
     let mut measure = |i: usize, x: Value<'_>| -> Result<()> {
         let Some(piece) = Text::of(x) else {
-            return Err(type_error(format!("sequence item {i}: expected str instance, {} found", vname(x))));
+            return Err(join_item_error(i, &vname(x)));
         };
         let len = match piece {
             Text::Utf8(p) => p.len(),
@@ -333,7 +334,7 @@ pub(super) fn join(t: Text<'_>, iterable: &AnyView<'_>) -> Result<Slot> {
             Some(Text::Utf8(p)) => out.push_str(p),
             Some(Text::Ucs4(p)) => out.extend(p),
             // Only if another thread put it there since the first pass.
-            None => return Err(type_error(format!("sequence item {i}: expected str instance, {} found", vname(x)))),
+            None => return Err(join_item_error(i, &vname(x))),
         }
         Ok(())
     };
