@@ -202,6 +202,9 @@ fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     if let Some(v) = crate::convert_deque::deque_to_any(obj, depth)? {
         return Ok(v);
     }
+    if let Some(v) = crate::convert_dict_view::dict_view_to_any(obj, depth)? {
+        return Ok(v);
+    }
     if let Some(v) = crate::iterator::iterable_to_any(obj, depth)? {
         return Ok(v);
     }
@@ -451,6 +454,9 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
             return Err(too_deep());
         }
         return crate::convert_deque::deque_to_py(py, &d.to_vec(), d.maxlen(), depth);
+    }
+    if let Some(view) = crate::convert_dict_view::dict_view_to_py(py, v, depth)? {
+        return Ok(view);
     }
     if let Some(generator) = anyproc::pipeline::generator::generator_of(v.value()) {
         // A Python iterator goes back as itself.

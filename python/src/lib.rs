@@ -8,6 +8,7 @@ mod callback;
 mod convert;
 mod convert_collections;
 mod convert_deque;
+mod convert_dict_view;
 mod convert_random;
 mod dlpack;
 mod errors;

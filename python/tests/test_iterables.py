@@ -149,7 +149,9 @@ def test_an_iterator_goes_back_to_python_as_itself():
 
 def test_other_iterables_arrive_as_lists_and_mappings_as_dicts():
     assert scripted(as_is)(range(3, 9, 2)) == [3, 5, 7]
-    assert scripted(as_is)({"a": 1, "b": 2}.items()) == [("a", 1), ("b", 2)]
+    # A dict view is a view of its dict (test_dict_views.py), no longer a list.
+    back = scripted(as_is)({"a": 1, "b": 2}.items())
+    assert type(back) is type({}.items()) and list(back) == [("a", 1), ("b", 2)]
     # A deque is a deque (test_deque.py), no longer a list.
     back = scripted(as_is)(collections.deque(["x", "y"]))
     assert type(back) is collections.deque and back == collections.deque(["x", "y"])

@@ -48,8 +48,8 @@ is never shown; a run that disagrees and whose CPython outcome changes with PYTH
 slipped into a set of numbers) is counted, not failed (``hash_dependent``).
 
 Documented differences are accepted in two ways: ``ALLOWED`` (each with its reason), and
-a second CPython run under anyscript's container model (dict views and
-range/zip/enumerate/reversed are lists; every NaN is one object) when the plain run
+a second CPython run under anyscript's container model (range/zip/enumerate/reversed
+are lists; every NaN is one object) when the plain run
 disagrees. Known engine bugs live in ``KNOWN_BUGS``: each has a minimal reproduction
 that runs as a strict xfail (so it fails loudly once fixed, and the entry must then be
 removed), and a narrow predicate that keeps its other instances out of the random
@@ -610,6 +610,9 @@ class Gen:
                     lambda: f"list({e('dict')})",
                     lambda: f"list({e('dict')}.keys())",
                     lambda: f"sorted({e('dict')})",
+                    # Keys views as sets (sorted: a set of str has no order to compare).
+                    lambda: f"sorted({e('dict')}.keys() {r.choice(['&', '|', '-', '^'])} {e('dict')}.keys())",
+                    lambda: f"sorted({e('list_str')} {r.choice(['&', '|', '-', '^'])} {e('dict')}.keys())",
                 ]
             if kind == "list":
                 choices += [
@@ -618,6 +621,9 @@ class Gen:
                     lambda: f"list(zip({e(r.choice(['str', 'list']))}, {e(r.choice(['str', 'list_int']))}))",
                     lambda: f"list({e('dict')}.items())",
                     lambda: f"list({e('dict')}.values())",
+                    lambda: f"sorted({e('dict')}.items() {r.choice(['&', '-', '^'])} {e('dict')}.items())",
+                    lambda: f"[{e('dict')}.keys() {r.choice(['==', '<=', '>'])} {e('dict')}.keys(), "
+                            f"{e('str', 0)} in {e('dict')}.keys(), len({e('dict')}.values())]",
                     lambda: f"[{self.lit('int')}, {e('any', 0)}, {e('any', 0)}]",
                 ]
             if self.visible("tuple"):
@@ -2433,37 +2439,13 @@ DOCUMENTED_RAISES: List[Tuple[str, type, str]] = []
 
 
 # ---- CPython with anyscript's documented container model ---------------------------------------
-# range/reversed/enumerate/zip and the dict views return lists (docs/architecture.md, builtins.rs).
+# range/reversed/enumerate/zip return lists (docs/architecture.md, builtins.rs); dict views are views.
 # Where anyproc disagrees with plain CPython, the same program is run again under CPython with that
 # model; agreeing with it is the documented difference.
 
 def _as_list(fn: Callable) -> Callable:
     """``fn`` returning a list of its items."""
     return lambda *args, **kwargs: list(fn(*args, **kwargs))
-
-
-def _method(name: str) -> Callable:
-    """``recv.name(*args)`` with dict views as lists."""
-    def call(recv, *args):
-        """The wrapped call."""
-        result = getattr(recv, name)(*args)
-        if name in ("keys", "values", "items") and isinstance(recv, dict):
-            return list(result)
-        return result
-    return call
-
-
-class _ListModel(ast.NodeTransformer):
-    """Rewrites view method calls as the helpers above."""
-
-    def visit_Call(self, node: ast.Call):
-        """A view method call as a call of its helper."""
-        self.generic_visit(node)
-        f = node.func
-        if isinstance(f, ast.Attribute) and f.attr in ("keys", "values", "items"):
-            helper = ast.Name(f"_m_{f.attr}", ast.Load())
-            return ast.copy_location(ast.Call(helper, [f.value] + node.args, []), node)
-        return node
 
 
 # NaN: anyscript's floats have no identity and a NaN equals a NaN inside containers (`in`, list
@@ -2510,13 +2492,12 @@ class _NanModel(ast.NodeTransformer):
 
 def run_list_model(source: str, name: str, args: tuple) -> Outcome:
     """CPython's outcome under anyscript's documented container and NaN model."""
-    tree = guarded(_NanModel().visit(_ListModel().visit(ast.parse(source))))
+    tree = guarded(_NanModel().visit(ast.parse(source)))
     args = _nan_args(args)
     ns: Dict[str, Any] = {"_one_nan": _one_nan, "_mul": _mul, "_repeat_check": _repeat_check,
                           "_harness_reraise": _harness_reraise, "math": math,
         "zip": _as_list(zip), "enumerate": _as_list(enumerate), "reversed": _as_list(reversed),
         "range": _as_list(range),
-        **{f"_m_{m}": _method(m) for m in ("keys", "values", "items")},
     }
     filename = "<difftest-lists>"
     with warnings.catch_warnings():

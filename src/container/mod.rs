@@ -1,4 +1,4 @@
-//! Universal containers: `List`, `Dict`, `Set` and `Deque` of any-values, all objects, all nestable (seed 000, N1).
+//! Universal containers: `List`, `Dict` (and its views), `Set` and `Deque` of any-values, all objects, all nestable (seed 000, N1).
 //!
 //! They have Python's reference semantics: clones of a handle share one object,
 //! and a change through one is seen through all.
@@ -6,6 +6,7 @@
 mod chars;
 mod deque;
 mod dict;
+mod dict_view;
 mod list;
 mod list_cursor;
 mod py_hash;
@@ -18,6 +19,7 @@ mod tuple;
 pub use crate::any::push_chars;
 pub use deque::{Deque, DequeObj, deque_obj};
 pub use dict::{Dict, DictKind, DictObj};
+pub use dict_view::{DictView, DictViewObj, dict_view_obj};
 pub use list::{List, ListObj, items_in_slot, list_len_in_slot, try_reserve_items};
 pub use list_cursor::ListCursor;
 pub use py_hash::{float_hash, int_hash, py_hash, python_hash};

@@ -72,6 +72,13 @@ fn hash_at(v: Value<'_>, depth: usize, python: bool) -> Result<i64> {
             ti::LIST | ti::DICT | ti::SET | ti::NDARRAY => {
                 return Err(Error::new(ErrorKind::Type, format!("unhashable type: '{}'", o.type_name())));
             }
+            // Containers that define `==` by their contents have no hash.
+            _ if let Some(shown) = super::dict_view_obj(o).filter(|s| s.view() != super::DictView::Values) => {
+                return Err(Error::new(ErrorKind::Type, format!("unhashable type: '{}'", shown.type_name())));
+            }
+            _ if super::deque_obj(o).is_some() => {
+                return Err(Error::new(ErrorKind::Type, "unhashable type: 'collections.deque'"));
+            }
             // Functions and other objects hash by identity, as CPython's default `__hash__` does.
             _ => pointer_hash(o.as_raw().as_ptr() as usize),
         },

@@ -14,7 +14,7 @@
 use super::Slot;
 pub use super::foreign_items::ForeignItems;
 use super::ir::Program;
-use super::iterate::LoopState;
+use super::iterate::{DictView, LoopState};
 use crate::error::{Error, ErrorKind, Result};
 use crate::object::{ObjRef, Object};
 use crate::{AnyPad, AnyValue, AnyView, FromAny, Value};
@@ -98,7 +98,11 @@ impl Generator {
             LoopState::Text { text, .. } if text.value().as_str().is_some_and(str::is_ascii) => "str_ascii_iterator",
             LoopState::Text { text, .. } if matches!(text.value(), Value::Bytes(_)) => "bytes_iterator",
             LoopState::Text { .. } => "str_iterator",
-            LoopState::Keys { .. } => "dict_keyiterator",
+            // An OrderedDict's three iterators are one type.
+            LoopState::Keys { dict, .. } if *dict.kind() == crate::container::DictKind::Ordered => "odict_iterator",
+            LoopState::Keys { view: DictView::Keys, .. } => "dict_keyiterator",
+            LoopState::Keys { view: DictView::Values, .. } => "dict_valueiterator",
+            LoopState::Keys { view: DictView::Items, .. } => "dict_itemiterator",
             LoopState::Set { .. } => "set_iterator",
             _ if super::value_ops::is_tuple(v.value()) => "tuple_iterator",
             _ => "list_iterator",

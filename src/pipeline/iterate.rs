@@ -8,6 +8,7 @@ use super::Slot;
 use super::generator::Generator;
 use super::methods::{Method, call_method};
 use super::value_ops::seq_obj;
+pub use crate::container::DictView;
 use crate::container::{ListCursor, try_reserve_items};
 use crate::error::{Error, ErrorKind, Result};
 use crate::{AnyValue, AnyView, Dict, FromAny, List, Set, Tuple, Value};
@@ -64,18 +65,6 @@ pub enum LoopState {
     Generator(Generator),
 }
 
-/// What a loop over a dict gives at each step: `for k in d` and `d.keys()`, `d.values()`,
-/// `d.items()` named in the loop's header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DictView {
-    /// The key.
-    Keys,
-    /// The key's value now.
-    Values,
-    /// `[key, value now]`.
-    Items,
-}
-
 impl DictView {
     /// The view a method of that name gives, if it is one.
     pub fn of(method: Method) -> Option<DictView> {
@@ -130,6 +119,10 @@ impl LoopState {
                 }
                 if let Some(set) = Set::from_view(&v) {
                     return Ok(LoopState::Set { len: set.len(), set, pos: 0 });
+                }
+                if let Some(shown) = crate::container::dict_view_obj(o) {
+                    let dict = shown.dict().clone();
+                    return Ok(LoopState::Keys { keys: dict.keys(), index: 0, dict, view: shown.view() });
                 }
                 if let Some(g) = Generator::from_view(&v) {
                     return Ok(LoopState::Generator(g));

@@ -117,6 +117,8 @@ enum Recv {
     Random,
     /// A `collections.deque`.
     Deque,
+    /// A dict's keys or items view (a values view has no methods).
+    DictView,
     /// An int (a bool too, as Python's bool is an int).
     Int,
     /// A float.
@@ -124,7 +126,7 @@ enum Recv {
 }
 
 impl Recv {
-    const ALL: [Recv; 14] = [
+    const ALL: [Recv; 15] = [
         Recv::Str,
         Recv::List,
         Recv::Tuple,
@@ -137,6 +139,7 @@ impl Recv {
         Recv::OrderedDict,
         Recv::Random,
         Recv::Deque,
+        Recv::DictView,
         Recv::Int,
         Recv::Float,
     ];
@@ -161,6 +164,12 @@ impl Recv {
             Value::Object(_) if crate::ops::re::Pattern::of(v).is_some() => Some(Recv::Pattern),
             Value::Object(o) if o.type_index() == crate::ops::random::random_type_index() => Some(Recv::Random),
             Value::Object(_) if super::deque_ops::deque_of(v).is_some() => Some(Recv::Deque),
+            Value::Object(_)
+                if super::dict_view_ops::view_of(v)
+                    .is_some_and(|shown| shown.view() != super::iterate::DictView::Values) =>
+            {
+                Some(Recv::DictView)
+            }
             _ => None,
         }
     }
@@ -179,6 +188,7 @@ impl Recv {
             Recv::OrderedDict => "OrderedDict",
             Recv::Random => "Random",
             Recv::Deque => "deque",
+            Recv::DictView => "dict_keys",
             Recv::Int => "int",
             Recv::Float => "float",
         }
@@ -260,6 +270,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Deque, Index) => (1, 3),
         (Recv::Deque, Insert) => (2, 2),
         (Recv::Deque, Rotate) => (0, 1),
+        (Recv::DictView, Isdisjoint) => (1, 1),
         // Otherwise a dict's.
         (Recv::Counter | Recv::OrderedDict, _) => return spec(m, Recv::Dict),
         _ => return None,
@@ -361,6 +372,7 @@ fn call_method_as(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>], bound:
         }
         Recv::Int | Recv::Float => number_method(method, v),
         Recv::Deque => super::deque_ops::method(method, super::deque_ops::deque_of(v).expect("a deque"), args),
+        Recv::DictView => super::dict_view_ops::isdisjoint(v, args[0].value()).map(Slot::from_bool),
         Recv::Random => {
             let generator = crate::ops::random::random_of(v).expect("a Random");
             crate::ops::random::method(method, generator, args).map(AnyValue::resize)

@@ -21,6 +21,7 @@ mod codec_units;
 pub mod compile;
 pub(crate) mod counter;
 pub(crate) mod deque_ops;
+pub(crate) mod dict_view_ops;
 pub mod direct;
 pub mod direct_extend;
 pub mod exception_value;

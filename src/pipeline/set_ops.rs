@@ -37,7 +37,8 @@ impl Operand {
         iter_items(v).map(Operand::Items)
     }
 
-    fn get(&self) -> SetOperand<'_> {
+    /// The operand as the set algorithms read it.
+    pub(crate) fn get(&self) -> SetOperand<'_> {
         match self {
             Operand::Set(s) => SetOperand::Set(s),
             Operand::DictKeys(keys) => SetOperand::DictKeys(keys),

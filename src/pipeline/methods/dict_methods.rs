@@ -1,10 +1,10 @@
 //! `dict` methods and `dict.fromkeys`.
 
 use super::Method;
-use crate::container::{DictKind, DictObj};
+use crate::container::{DictKind, DictObj, DictView, DictViewObj};
 use crate::pipeline::Slot;
 use crate::pipeline::value_ops::{check_hashable, check_key_hashable, dict_update_from, iter_items, key_error};
-use crate::{AnyValue, AnyView, Dict, List, Result, Tuple};
+use crate::{AnyValue, AnyView, Dict, Result, Tuple};
 
 /// `fromkeys(iterable, value=None)` of a dict class: a dict of `kind`, each key set in turn
 /// (`what` names the call in a MemoryError).
@@ -44,12 +44,9 @@ pub(super) fn dict_method(m: Method, mut d: Dict, args: &[AnyView<'_>]) -> Resul
     let default = || args.get(1).map_or_else(Slot::none, |a| a.to_owned());
     match m {
         Get => Ok(d.get(args[0]).map_or_else(default, Slot::from)),
-        Keys => Ok(List::from_vec(d.keys()).into()),
-        Values => Ok(List::from_vec(d.values()).into()),
-        Items => {
-            let pairs = d.items().into_iter().map(|(k, v)| Tuple::from_vec(vec![k, v]).into_any()).collect();
-            Ok(List::from_vec(pairs).into())
-        }
+        Keys => Ok(DictViewObj::new_value(d, DictView::Keys).resize()),
+        Values => Ok(DictViewObj::new_value(d, DictView::Values).resize()),
+        Items => Ok(DictViewObj::new_value(d, DictView::Items).resize()),
         Popitem => match d.pop_last() {
             Some((k, v)) => Ok(Tuple::from_vec(vec![k, v]).into()),
             None => Err(key_error(AnyView::from("popitem(): dictionary is empty"))),

@@ -358,7 +358,10 @@ pub(crate) fn for_each_join_piece(it: Value<'_>, f: &mut dyn FnMut(usize, Value<
     } else if let Value::Bytes(b) = it {
         // Its items are ints: bytes to join, an error for str's join.
         b.iter().enumerate().try_for_each(|(i, &c)| f(i, Value::Int(i64::from(c))))
-    } else if crate::pipeline::set_ops::set_of(it).is_some() || crate::pipeline::deque_ops::deque_of(it).is_some() {
+    } else if crate::pipeline::set_ops::set_of(it).is_some()
+        || crate::pipeline::deque_ops::deque_of(it).is_some()
+        || crate::pipeline::dict_view_ops::view_of(it).is_some()
+    {
         iter_items(it)?.iter().enumerate().try_for_each(|(i, x)| f(i, x.value()))
     } else {
         Err(type_error("can only join an iterable"))

@@ -286,9 +286,9 @@ fn dict_methods() {
     assert_eq!(ok(&d, "get", &[s("a")]), "1");
     assert_eq!(ok(&d, "get", &[s("z")]), "None");
     assert_eq!(ok(&d, "get", &[s("z"), i(0)]), "0");
-    assert_eq!(ok(&d, "keys", &[]), "['a', 'b']");
-    assert_eq!(ok(&d, "values", &[]), "[1, 2]");
-    assert_eq!(ok(&d, "items", &[]), "[('a', 1), ('b', 2)]");
+    assert_eq!(ok(&d, "keys", &[]), "dict_keys(['a', 'b'])");
+    assert_eq!(ok(&d, "values", &[]), "dict_values([1, 2])");
+    assert_eq!(ok(&d, "items", &[]), "dict_items([('a', 1), ('b', 2)])");
     assert_eq!(ok(&d, "setdefault", &[s("a"), i(9)]), "1");
     assert_eq!(ok(&d, "setdefault", &[s("c")]), "None");
     assert_eq!(ok(&d, "pop", &[s("c")]), "None");

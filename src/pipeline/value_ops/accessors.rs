@@ -3,7 +3,7 @@
 use super::{type_error, value_error, vname};
 use crate::FromAny;
 use crate::any::type_index as ti;
-use crate::container::{DictObj, ListObj, try_reserve_items};
+use crate::container::{DictObj, DictView, ListObj, try_reserve_items};
 use crate::object::MAX_DEPTH;
 use crate::pipeline::Slot;
 use crate::pipeline::set_ops::set_of;
@@ -86,6 +86,11 @@ fn check_hashable_at(k: Value<'_>, depth: usize) -> Result<()> {
         }
         Some(_) if crate::pipeline::deque_ops::deque_of(k).is_some() => {
             Err(type_error("unhashable type: 'collections.deque'"))
+        }
+        // Keys and items views compare as sets, so they have no hash; a values view hashes by
+        // identity.
+        Some(_) if crate::pipeline::dict_view_ops::view_of(k).is_some_and(|v| v.view() != DictView::Values) => {
+            Err(type_error(format!("unhashable type: '{}'", vname(k))))
         }
         // Tuples nest without bound (one made in Python may be a million deep), so the depth is
         // capped where hashing stops too.
@@ -206,6 +211,7 @@ pub(crate) fn is_iterable(v: Value<'_>) -> bool {
         || seq_obj(v).is_some()
         || dict_obj(v).is_some()
         || set_of(v).is_some()
+        || crate::pipeline::dict_view_ops::view_of(v).is_some()
 }
 
 /// The items of an iterable: a list's items, a str's characters, a dict's keys, a bytes' ints.
@@ -224,6 +230,9 @@ pub(crate) fn iter_items(v: Value<'_>) -> Result<Vec<AnyValue>> {
     }
     if let Some(items) = crate::pipeline::deque_ops::snapshot(v) {
         return Ok(items);
+    }
+    if let Some(shown) = crate::pipeline::dict_view_ops::view_of(v) {
+        return Ok(shown.items());
     }
     // A value per character or byte: 16 times the text's size for ASCII, so the room is asked
     // for up front, and refused as a `MemoryError`.

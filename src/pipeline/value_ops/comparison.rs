@@ -28,7 +28,8 @@ pub fn compare(op: CmpOp, a: AnyView<'_>, b: AnyView<'_>) -> Result<bool> {
 pub(crate) fn py_eq(x: Value<'_>, y: Value<'_>) -> bool {
     match (num(x), num(y)) {
         (Some(p), Some(q)) => num_cmp(p, q) == Some(Ordering::Equal),
-        _ => values_equal(x, y, 0),
+        // A keys or items view equals a set with its items (`d.keys() == {"a"}`).
+        _ => values_equal(x, y, 0) || crate::pipeline::dict_view_ops::equal(x, y).unwrap_or(false),
     }
 }
 
@@ -92,6 +93,7 @@ pub(crate) fn rich_order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Result<bool> 
             _ if let Some(subset) = set_ops::order(op, x, y) => return Ok(subset),
             _ if let Some(included) = crate::pipeline::counter::counter_order(op, x, y) => return included,
             _ if let Some(ordered) = crate::pipeline::deque_ops::order(op, x, y) => return ordered,
+            _ if let Some(subset) = crate::pipeline::dict_view_ops::compare(op, x, y) => return subset,
             _ if let Some(ordered) = crate::ops::cmp_to_key::order(op, x, y) => return ordered,
             _ => {
                 return Err(type_error(format!(
@@ -180,6 +182,9 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
             }
             if let Some(items) = crate::pipeline::deque_ops::snapshot(c) {
                 return Ok(items.iter().any(|v| py_eq(v.value(), x)));
+            }
+            if let Some(shown) = crate::pipeline::dict_view_ops::view_of(c) {
+                return crate::pipeline::dict_view_ops::contains(shown, item);
             }
             if let Some(g) = crate::pipeline::generator::generator_of(c) {
                 // Items are taken up to the first equal one, as CPython's `in` takes them.

@@ -291,6 +291,7 @@ pub fn len(v: AnyView<'_>) -> Result<i64> {
             (None, Some(o)) => o.downcast_ref::<DictObj>().map_or(0, DictObj::len),
             _ if let Some(s) = set_of(x) => s.len(),
             _ if let Some(d) = crate::pipeline::deque_ops::deque_of(x) => d.len(),
+            _ if let Some(shown) = crate::pipeline::dict_view_ops::view_of(x) => shown.len(),
             _ => return Err(type_error(format!("object of type '{}' has no len()", vname(x)))),
         },
     };

@@ -166,6 +166,19 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
                 iterator => write!(out, "<{iterator} object at {addr:#x}>"),
             };
         }
+        Value::Object(o) if let Some(shown) = crate::pipeline::dict_view_ops::view_of(v) => {
+            // `dict_keys([...])`; a view met again inside itself is CPython's `...`.
+            let addr = o.as_raw().as_ptr() as usize;
+            if seen.contains(&addr) || seen.len() >= MAX_DEPTH {
+                return out.push_str("...");
+            }
+            seen.push(addr);
+            out.push_str(shown.type_name());
+            out.push('(');
+            write_items(out, ("[", "]"), &shown.items(), seen);
+            out.push(')');
+            seen.pop();
+        }
         Value::Object(_) if let Some(text) = crate::pipeline::type_checks::function_repr(v) => out.push_str(&text),
         Value::Object(_) if let Some(e) = crate::pipeline::exception_value::exception_of(v) => out.push_str(&e.repr()),
         _ => {
