@@ -347,8 +347,10 @@ def _const(value: Any) -> Dict[str, Any]:
     if isinstance(value, dict):
         return {"expr": "dict", "keys": [_const(k) for k in value], "values": [_const(v) for v in value.values()]}
     if isinstance(value, (set, frozenset)):
-        # A display of the keys in the order Python iterates them (a frozenset becomes a set).
-        return {"expr": "set", "items": [_const(v) for v in value]} if value else _call(_name("set"), [])
+        # A display of the keys in the order Python iterates them (a frozenset's given to
+        # `frozenset`).
+        made = {"expr": "set", "items": [_const(v) for v in value]} if value else _call(_name("set"), [])
+        return _call(_name("frozenset"), [made] if value else []) if isinstance(value, frozenset) else made
     raise TypeError(f"cannot inline {type(value).__name__}")
 
 

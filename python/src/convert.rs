@@ -113,10 +113,10 @@ pub(crate) fn to_any(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue>
         return Ok(AnyValue::from_bytes(b.as_bytes()));
     }
     if let Some(s) = exact::<PySet>(obj) {
-        return set_to_any(s.iter(), depth);
+        return set_to_any(s.iter(), false, depth);
     }
     if let Some(s) = exact::<PyFrozenSet>(obj) {
-        return set_to_any(s.iter(), depth);
+        return set_to_any(s.iter(), true, depth);
     }
     if let Some(f) = function_state(obj) {
         return Ok(f.func.clone().into_any());
@@ -167,10 +167,10 @@ fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
         return Ok(AnyValue::from_bytes(b.as_bytes()));
     }
     if let Ok(s) = obj.cast::<PySet>() {
-        return set_to_any(s.iter(), depth);
+        return set_to_any(s.iter(), false, depth);
     }
     if let Ok(s) = obj.cast::<PyFrozenSet>() {
-        return set_to_any(s.iter(), depth);
+        return set_to_any(s.iter(), true, depth);
     }
     if obj.hasattr("__dlpack__")? {
         return Ok(import_dlpack(obj)?.into_any());
@@ -317,9 +317,8 @@ fn dict_to_any_of_kind(d: &Bound<'_, PyDict>, kind: DictKind, depth: usize) -> P
     Ok(dict.into_any())
 }
 
-/// A set or frozenset: its keys added in the order Python iterates them (a frozenset becomes
-/// a set, which anyscript reads alike).
-fn set_to_any<'py>(keys: impl Iterator<Item = Bound<'py, PyAny>>, depth: usize) -> PyResult<AnyValue> {
+/// A set or (`frozen`) frozenset: its keys added in the order Python iterates them.
+fn set_to_any<'py>(keys: impl Iterator<Item = Bound<'py, PyAny>>, frozen: bool, depth: usize) -> PyResult<AnyValue> {
     if depth >= MAX_NESTING {
         return Err(too_deep());
     }
@@ -328,7 +327,7 @@ fn set_to_any<'py>(keys: impl Iterator<Item = Bound<'py, PyAny>>, depth: usize) 
         let key = to_any(&k, depth + 1)?;
         set.add(key).map_err(|e| to_pyerr(k.py(), e))?;
     }
-    Ok(set.into_any())
+    Ok(if frozen { set.into_frozen() } else { set }.into_any())
 }
 
 /// Converts an anyproc value to a Python object.
@@ -444,6 +443,9 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
             return Err(too_deep());
         }
         let keys = set.items().iter().map(|k| key_to_py(py, &k.view(), depth + 1)).collect::<PyResult<Vec<_>>>()?;
+        if set.is_frozen() {
+            return Ok(PyFrozenSet::new(py, keys)?.into_any());
+        }
         return Ok(PySet::new(py, keys)?.into_any());
     }
     if let Some(array) = NDArray::from_view(v) {

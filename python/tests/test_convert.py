@@ -138,13 +138,13 @@ def test_unconvertible_type():
 
 
 def test_sets_round_trip():
-    # A frozenset comes back as a set; tuples inside a set come back as tuples (lists would be
-    # unhashable in Python).
+    # A frozenset comes back as a frozenset; tuples inside a set come back as tuples (lists
+    # would be unhashable in Python).
     assert echo({1, 2.5, "a", None}) == {1, 2.5, "a", None}
-    assert echo(frozenset({"x"})) == {"x"} and type(echo(frozenset())) is set
+    assert echo(frozenset({"x"})) == {"x"} and type(echo(frozenset())) is frozenset
     assert echo({(1, ("a", 2))}) == {(1, ("a", 2))}
-    with pytest.raises(TypeError, match="unhashable type: 'set'"):
-        echo({frozenset({1})})
+    inner = echo({frozenset({1})})
+    assert inner == {frozenset({1})} and type(next(iter(inner))) is frozenset
 
 
 def test_one_character_strings_of_every_width():

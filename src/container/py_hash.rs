@@ -69,6 +69,13 @@ fn hash_at(v: Value<'_>, depth: usize, python: bool) -> Result<i64> {
                 let items: Vec<AnyValue> = crate::List::from_value(v).map(|l| l.to_vec()).unwrap_or_default();
                 tuple_hash(items.iter().map(|x| hash_at(x.value(), depth + 1, python)), items.len())?
             }
+            ti::SET if let Some(s) = o.downcast_ref::<super::SetObj>().filter(|s| s.is_frozen()) => {
+                if depth >= MAX_DEPTH {
+                    return Err(Error::runtime("maximum recursion depth exceeded while calling a Python object"));
+                }
+                // The table's hashes are `py_hash`'s; Python's `hash()` hashes text its own way.
+                return s.frozen_hash(|k, h| if python { hash_at(k, depth + 1, true) } else { Ok(h) });
+            }
             ti::LIST | ti::DICT | ti::SET | ti::NDARRAY => {
                 return Err(Error::new(ErrorKind::Type, format!("unhashable type: '{}'", o.type_name())));
             }
@@ -160,6 +167,18 @@ fn tuple_hash(lanes: impl Iterator<Item = Result<i64>>, len: usize) -> Result<i6
     Ok(if acc == u64::MAX { 1_546_275_796 } else { acc as i64 })
 }
 
+/// CPython's `frozenset.__hash__` of keys with these hashes: each hash's bits shuffled and
+/// xor-ed in (the empty and removed slots CPython also walks cancel out), the count mixed in,
+/// then the result dispersed.
+pub(crate) fn frozenset_hash(hashes: &[i64]) -> i64 {
+    let shuffle = |h: u64| ((h ^ 89_869_747) ^ (h << 16)).wrapping_mul(3_644_798_167);
+    let mut hash = hashes.iter().fold(0u64, |acc, &h| acc ^ shuffle(h as u64));
+    hash ^= (hashes.len() as u64 + 1).wrapping_mul(1_927_868_237);
+    hash ^= (hash >> 11) ^ (hash >> 25);
+    hash = hash.wrapping_mul(69_069).wrapping_add(907_133_923);
+    if hash == u64::MAX { 590_923_713 } else { hash as i64 }
+}
+
 /// CPython's `_Py_HashPointer`: the address rotated by 4 bits (objects are aligned to 16).
 fn pointer_hash(addr: usize) -> i64 {
     avoid_minus_one(addr.rotate_right(4) as i64)
@@ -239,5 +258,21 @@ mod tests {
         assert_eq!(err.message(), "unhashable type: 'list'");
         let inner = Tuple::from_vec(vec![crate::Dict::new().into()]);
         assert!(py_hash(AnyValue::from(inner).value()).is_err());
+    }
+
+    #[test]
+    fn frozensets_hash_as_cpython() {
+        let frozen = |keys: &[i64]| {
+            let mut s = crate::Set::new();
+            for &k in keys {
+                s.add(AnyValue::from(k)).unwrap();
+            }
+            h(s.into_frozen().into_any())
+        };
+        assert_eq!(frozen(&[]), 133_146_708_735_736);
+        assert_eq!(frozen(&[1, 2, 3]), -272_375_401_224_217_160);
+        assert_eq!(frozen(&[-1, 1 << 40]), 7_094_953_512_933_204_024);
+        // A set that is not frozen has no hash.
+        assert!(py_hash(crate::Set::new().into_any().value()).is_err());
     }
 }

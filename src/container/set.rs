@@ -17,6 +17,8 @@ use std::hash::{BuildHasher, Hasher};
 pub struct SetObj {
     header: Object,
     table: RwLock<Table>,
+    /// A `frozenset`: hashable, and no method changes it (fixed once it is shared).
+    frozen: bool,
 }
 
 static SET_HOOKS: TypeHooks = TypeHooks { eq: set_eq, hash: set_hash, repr: set_repr };
@@ -52,18 +54,31 @@ impl SetObj {
 
     /// [`contains`](Self::contains) for a key already decoded.
     pub fn contains_value(&self, key: Value<'_>) -> Result<bool> {
-        if is_set(key) {
-            return Ok(false);
-        }
-        let hash = py_hash(key)?;
+        let hash = lookup_hash(key)?;
         Ok(self.table.read_recursive().contains(key, hash))
+    }
+
+    /// Whether this is a `frozenset`.
+    pub fn is_frozen(&self) -> bool {
+        self.frozen
+    }
+
+    /// CPython's `frozenset.__hash__` of these keys, each hashed by `item_hash`: their shuffled
+    /// hashes xor-ed (so the layout does not matter), then the count mixed in.
+    pub fn frozen_hash(&self, item_hash: impl Fn(Value<'_>, i64) -> Result<i64>) -> Result<i64> {
+        let t = self.table.read_recursive();
+        let hashes = t.entries().map(|(h, k)| item_hash(k.value(), h)).collect::<Result<Vec<_>>>()?;
+        Ok(super::py_hash::frozenset_hash(&hashes))
     }
 }
 
-/// Whether `v` is a set. CPython looks a set up in a set (`x in s`, `discard`, `remove`) as the
-/// frozenset of its keys; anyproc's sets never hold a frozenset, so such a lookup finds nothing.
-fn is_set(v: Value<'_>) -> bool {
-    v.as_obj().is_some_and(|o| o.type_index() == SET)
+/// The hash a key is looked up by. CPython looks a set up in a set (`x in s`, `discard`,
+/// `remove`) as the frozenset of its keys, so a set's is its frozenset hash.
+fn lookup_hash(key: Value<'_>) -> Result<i64> {
+    match key.as_obj().filter(|o| o.type_index() == SET).and_then(|o| o.downcast_ref::<SetObj>()) {
+        Some(s) => s.frozen_hash(|_, h| Ok(h)),
+        None => py_hash(key),
+    }
 }
 
 // Keys are hashable (no dict or set inside), so comparing them never reaches a set's lock again.
@@ -91,17 +106,18 @@ fn set_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
 fn set_repr(o: ObjPtr<'_>, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
     let Some(s) = o.downcast_ref::<SetObj>() else { return f.write_str("set()") };
     let t = s.table.read_recursive();
+    let (open, close) = if s.frozen { ("frozenset(", ")") } else { ("", "") };
     if t.len() == 0 {
-        return f.write_str("set()");
+        return write!(f, "{open}{})", if s.frozen { "" } else { "set(" });
     }
-    f.write_str("{")?;
+    write!(f, "{open}{{")?;
     for (i, (_, k)) in t.entries().enumerate() {
         if i > 0 {
             f.write_str(", ")?;
         }
         write_repr(k.value(), f, depth)?;
     }
-    f.write_str("}")
+    write!(f, "}}{close}")
 }
 
 /// A shared set of hashable any-values, in CPython's order.
@@ -115,7 +131,23 @@ impl Set {
     }
 
     pub(crate) fn from_table(table: Table) -> Self {
-        Set(ObjRef::new(SetObj { header: Object::blank(), table: RwLock::new(table) }))
+        Set(ObjRef::new(SetObj { header: Object::blank(), table: RwLock::new(table), frozen: false }))
+    }
+
+    /// This set as a `frozenset`: marked in place when this handle is its only one (a set just
+    /// built), else a copy of its table, so a set someone else holds never stops changing.
+    pub fn into_frozen(mut self) -> Set {
+        if let Some(obj) = self.0.get_mut() {
+            obj.frozen = true;
+            return self;
+        }
+        let table = self.read(Table::clone);
+        Set(ObjRef::new(SetObj { header: Object::blank(), table: RwLock::new(table), frozen: true }))
+    }
+
+    /// Whether this is a `frozenset`.
+    pub fn is_frozen(&self) -> bool {
+        self.0.frozen
     }
 
     /// Runs `f` on the table, read-locked.
@@ -157,10 +189,7 @@ impl Set {
     /// Removes `key`; true when it was there.
     pub fn discard<'a>(&mut self, key: impl Into<AnyView<'a>>) -> Result<bool> {
         let key = key.into();
-        if is_set(key.value()) {
-            return Ok(false);
-        }
-        let hash = py_hash(key.value())?;
+        let hash = lookup_hash(key.value())?;
         // The removed key is dropped after the lock is released.
         let removed = self.write(|t| t.discard(key.value(), hash));
         Ok(removed.is_some())

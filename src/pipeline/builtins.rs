@@ -69,6 +69,7 @@ builtins! {
     Tuple => "tuple" (0, 1),
     Dict => "dict" (0, 1),
     Set => "set" (0, 1),
+    Frozenset => "frozenset" (0, 1),
     Bytes => "bytes" (0, 3),
     Min => "min" (1, VARIADIC),
     Max => "max" (1, VARIADIC),
@@ -149,8 +150,8 @@ impl Builtin {
     pub fn repr(self) -> String {
         use Builtin::*;
         match self {
-            Str | Int | Float | Bool | List | Tuple | Dict | Set | Bytes | Range | Reversed | Enumerate | Zip
-            | Type => {
+            Str | Int | Float | Bool | List | Tuple | Dict | Set | Frozenset | Bytes | Range | Reversed | Enumerate
+            | Zip | Type => {
                 format!("<class '{}'>", self.name())
             }
             _ => format!("<built-in function {}>", self.name()),
@@ -246,6 +247,7 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
             Ok(d.into())
         }
         Builtin::Set => super::set_ops::set_builtin(args.first()),
+        Builtin::Frozenset => super::set_ops::frozenset_builtin(args.first()),
         Builtin::Bytes => super::str_codecs::bytes_builtin(args),
         Builtin::Isinstance => super::type_checks::isinstance(args[0], args[1]),
         Builtin::Type => Ok(Slot::from(super::type_checks::type_of(args[0].value()))),

@@ -104,6 +104,8 @@ enum Recv {
     Tuple,
     Dict,
     Set,
+    /// A `frozenset`: a set's methods that leave it as it is.
+    FrozenSet,
     Bytes,
     /// A compiled regular expression (`re.compile(...)`).
     Pattern,
@@ -126,12 +128,13 @@ enum Recv {
 }
 
 impl Recv {
-    const ALL: [Recv; 15] = [
+    const ALL: [Recv; 16] = [
         Recv::Str,
         Recv::List,
         Recv::Tuple,
         Recv::Dict,
         Recv::Set,
+        Recv::FrozenSet,
         Recv::Bytes,
         Recv::Pattern,
         Recv::Match,
@@ -157,7 +160,12 @@ impl Recv {
                 Some(DictKind::Ordered) => Recv::OrderedDict,
                 _ => Recv::Dict,
             }),
-            Value::Object(o) if o.type_index() == ti::SET => Some(Recv::Set),
+            Value::Object(o) if o.type_index() == ti::SET => {
+                match super::set_ops::set_of(v).is_some_and(|s| s.is_frozen()) {
+                    true => Some(Recv::FrozenSet),
+                    false => Some(Recv::Set),
+                }
+            }
             // A match before a pattern: telling a pattern from another dynamic type takes the
             // type registry's lock, and `m.end()` runs once per token of a lexer.
             Value::Object(o) if o.type_index() == crate::ops::re::match_type_index() => Some(Recv::Match),
@@ -181,6 +189,7 @@ impl Recv {
             Recv::Tuple => "tuple",
             Recv::Dict => "dict",
             Recv::Set => "set",
+            Recv::FrozenSet => "frozenset",
             Recv::Bytes => "bytes",
             Recv::Pattern => "re.Pattern",
             Recv::Match => "re.Match",
@@ -241,8 +250,10 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Int, BitLength | BitCount) | (Recv::Float, IsInteger) => (0, 0),
         (Recv::Dict, Update) => (0, 1),
         (Recv::Dict, Fromkeys) => (1, 2),
-        (Recv::Set, Add | Discard | Remove | SymmetricDifference | SymmetricDifferenceUpdate) => (1, 1),
-        (Recv::Set, Issubset | Issuperset | Isdisjoint) => (1, 1),
+        (Recv::Set, Add | Discard | Remove | SymmetricDifferenceUpdate) => (1, 1),
+        (Recv::Set | Recv::FrozenSet, Issubset | Issuperset | Isdisjoint | SymmetricDifference) => (1, 1),
+        (Recv::FrozenSet, Copy) => (0, 0),
+        (Recv::FrozenSet, Union | Intersection | Difference) => (0, super::builtins::VARIADIC),
         (Recv::Set, Pop | Copy | Clear) => (0, 0),
         (Recv::Set, Update | Union | Intersection | IntersectionUpdate | Difference | DifferenceUpdate) => {
             (0, super::builtins::VARIADIC)
@@ -356,6 +367,7 @@ fn call_method_as(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>], bound:
         Recv::Dict if method == Method::Get => dict_get(dict_obj(v).expect("a dict"), args),
         Recv::Dict => dict_method(method, dict_of(v).expect("a dict"), args),
         Recv::Set => super::set_ops::set_method(method, super::set_ops::set_of(v).expect("a set"), args),
+        Recv::FrozenSet => super::set_ops::frozenset_method(method, super::set_ops::set_of(v).expect("a set"), args),
         Recv::Bytes if method == Method::Decode => {
             super::str_codecs::decode(super::str_codecs::bytes_of(v).expect("bytes"), args)
         }

@@ -102,6 +102,25 @@ pub(crate) fn set_builtin(arg: Option<&AnyView<'_>>) -> Result<Slot> {
     Ok(set.into())
 }
 
+/// `frozenset()` and `frozenset(iterable)`: laid out as `set(iterable)`, and a frozenset
+/// itself, as CPython returns it.
+pub(crate) fn frozenset_builtin(arg: Option<&AnyView<'_>>) -> Result<Slot> {
+    if let Some(s) = arg.and_then(|a| set_of(a.value())).filter(Set::is_frozen) {
+        return Ok(s.into());
+    }
+    let mut set = Set::new();
+    if let Some(a) = arg {
+        set.update(&Operand::of(a.value())?.get())?;
+    }
+    Ok(set.into_frozen().into())
+}
+
+/// A new set made from `like`'s keys: a frozenset when `like` is one, as CPython makes the
+/// result of an operation of the left operand's type.
+fn like(like: &Set, made: Set) -> Set {
+    if like.is_frozen() { made.into_frozen() } else { made }
+}
+
 /// `x op y` when both are sets; `None` otherwise (the caller's error).
 pub(crate) fn binary(op: BinOp, x: Value<'_>, y: Value<'_>) -> Option<Result<Slot>> {
     let (a, b) = (set_of(x)?, set_of(y)?);
@@ -113,13 +132,16 @@ pub(crate) fn binary(op: BinOp, x: Value<'_>, y: Value<'_>) -> Option<Result<Slo
         BinOp::BitXor => a.symmetric_difference(&b),
         _ => return None,
     };
-    Some(result.map(Slot::from))
+    Some(result.map(|made| like(&a, made).into()))
 }
 
-/// `x op= y` done on the set `x` itself, as CPython does; false when `x` or `y` is not a set
-/// (then `x op y` runs, with its error).
+/// `x op= y` done on the set `x` itself, as CPython does; false when `x` or `y` is not a set,
+/// or `x` is a frozenset (then `x op y` runs, with its error, and `x` is bound to its result).
 pub(crate) fn update_in_place(op: BinOp, x: Value<'_>, y: Value<'_>) -> Result<bool> {
     let (Some(mut a), Some(b)) = (set_of(x), set_of(y)) else { return Ok(false) };
+    if a.is_frozen() {
+        return Ok(false);
+    }
     let b = SetOperand::Set(&b);
     match op {
         BinOp::BitOr => a.update(&b)?,
@@ -141,6 +163,19 @@ pub(crate) fn order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Option<bool> {
         CmpOp::Gt => a.len() > b.len() && b.is_subset(&a),
         _ => return None,
     })
+}
+
+/// `s.method(*args)` for a frozenset `s` (the argument count already checked): `copy` is `s`
+/// itself, and a new set is a frozenset.
+pub(crate) fn frozenset_method(method: Method, s: Set, args: &[AnyView<'_>]) -> Result<Slot> {
+    if method == Method::Copy {
+        return Ok(s.into());
+    }
+    let result = set_method(method, s.clone(), args)?;
+    let Some(made) = set_of(result.value()) else { return Ok(result) };
+    // Its only handle, so that it is marked frozen where it stands.
+    drop(result);
+    Ok(like(&s, made).into())
 }
 
 /// `s.method(*args)` for a set `s` (the argument count already checked).

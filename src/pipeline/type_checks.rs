@@ -18,7 +18,7 @@ use std::sync::{LazyLock, Mutex};
 
 /// The built-ins that are types, in the order `isinstance` lists a value's types (also the
 /// types Python's built-ins and anyproc's share, which the Python package maps to each other).
-pub const TYPE_BUILTINS: [Builtin; 9] = [
+pub const TYPE_BUILTINS: [Builtin; 10] = [
     Builtin::Bool,
     Builtin::Int,
     Builtin::Float,
@@ -27,6 +27,7 @@ pub const TYPE_BUILTINS: [Builtin; 9] = [
     Builtin::Tuple,
     Builtin::Dict,
     Builtin::Set,
+    Builtin::Frozenset,
     Builtin::Bytes,
 ];
 
@@ -101,7 +102,10 @@ pub(crate) fn type_of(x: Value<'_>) -> PackedFunc {
             Some(t) => return t,
             None => Builtin::Dict,
         },
-        _ if set_of(x).is_some() => Builtin::Set,
+        _ if let Some(s) = set_of(x) => match s.is_frozen() {
+            true => Builtin::Frozenset,
+            false => Builtin::Set,
+        },
         _ if super::deque_ops::deque_of(x).is_some() => {
             return crate::func::registry().get(COLLECTION_TYPES[3].1).unwrap_or_else(|_| other_type("deque"));
         }

@@ -8,8 +8,8 @@ use crate::pipeline::ast::{Expr, Literal, Module, UnaryOp};
 use crate::pipeline::set_ops::SetLayout;
 use crate::{Dict, List, Tuple};
 
-/// The value of a default parameter value: a literal, a negated number, or a list, tuple, set
-/// or dict display of such; `None` for anything else.
+/// The value of a default parameter value: a literal, a negated number, a list, tuple, set or
+/// dict display of such, or `set(...)`/`frozenset(...)` of one; `None` for anything else.
 pub(crate) fn constant_value(e: &Expr) -> Option<Slot> {
     Some(match e {
         Expr::Const { value } => FnCompiler::literal(value),
@@ -43,6 +43,22 @@ pub(crate) fn constant_value(e: &Expr) -> Option<Slot> {
             let views: Vec<_> = args.iter().map(Slot::view).collect();
             let f = crate::func::registry().get("re.compile").ok()?;
             Slot::from(f.call(&views).ok()?)
+        }
+        Expr::Call { func, args, keywords } if keywords.is_empty() && args.len() <= 1 => {
+            // `set()` and `frozenset({...})`, the sets a display cannot write.
+            let arg = args.first().map(constant_value);
+            let arg = arg.as_ref().map(|a| a.as_ref().map(Slot::view));
+            let arg = match arg {
+                Some(None) => return None,
+                Some(Some(view)) => Some(view),
+                None => None,
+            };
+            let made = match func.as_ref() {
+                Expr::Name { id } if id == "set" => crate::pipeline::set_ops::set_builtin(arg.as_ref()),
+                Expr::Name { id } if id == "frozenset" => crate::pipeline::set_ops::frozenset_builtin(arg.as_ref()),
+                _ => return None,
+            };
+            made.ok()?
         }
         _ => return None,
     })

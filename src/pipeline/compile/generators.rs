@@ -25,6 +25,7 @@ pub(super) fn takes_a_generator(b: Builtin) -> bool {
             | Builtin::Tuple
             | Builtin::Dict
             | Builtin::Set
+            | Builtin::Frozenset
             | Builtin::Sorted
             | Builtin::Sum
             | Builtin::Min

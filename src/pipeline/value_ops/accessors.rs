@@ -81,6 +81,7 @@ pub(crate) fn check_key_hashable(k: &AnyView<'_>) -> Result<()> {
 
 fn check_hashable_at(k: Value<'_>, depth: usize) -> Result<()> {
     match k.as_obj() {
+        Some(o) if o.type_index() == ti::SET && set_of(k).is_some_and(|s| s.is_frozen()) => Ok(()),
         Some(o) if matches!(o.type_index(), ti::LIST | ti::DICT | ti::SET) => {
             Err(type_error(format!("unhashable type: '{}'", vname(k))))
         }

@@ -115,11 +115,16 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
         }
         Value::Object(o) if o.type_index() == ti::SET => {
             // Sets hold no container but lists (tuples), so they cannot contain themselves.
-            let items = set_of(v).map(|s| s.items()).unwrap_or_default();
-            if items.is_empty() {
-                return out.push_str("set()");
+            let set = set_of(v);
+            let items = set.as_ref().map(|s| s.items()).unwrap_or_default();
+            // A frozenset holds other frozensets, never itself (it is made before it is shared).
+            let frozen = set.is_some_and(|s| s.is_frozen());
+            match (items.is_empty(), frozen) {
+                (true, false) => out.push_str("set()"),
+                (true, true) => out.push_str("frozenset()"),
+                (false, false) => write_items(out, ("{", "}"), &items, seen),
+                (false, true) => write_items(out, ("frozenset({", "})"), &items, seen),
             }
-            write_items(out, ("{", "}"), &items, seen);
         }
         Value::Object(o)
             if matches!(o.type_index(), ti::LIST | ti::TUPLE | ti::DICT)
