@@ -90,6 +90,16 @@ def dict_behaviour(text):
     c.update({"the": 100})
     c.update(["the", "the"])
     out += [c["the"], c.pop("the"), c["the"], str(Counter())]
+    # A Counter's `del` passes over a missing key; a dict's is a KeyError.
+    del c["missing"]
+    try:
+        del d["missing"]
+    except KeyError as e:
+        out.append(repr(e))
+    try:
+        del c[[1]]
+    except TypeError as e:
+        out.append(str(e))
     return out
 
 

@@ -29,6 +29,7 @@ pub use constants::module_globals;
 mod exceptions;
 mod expressions;
 mod generators;
+mod immediate;
 mod lazy_generators;
 mod loops;
 mod mapping_keywords;
@@ -277,10 +278,22 @@ struct FnCompiler<'a> {
     fills: Vec<(String, String)>,
     /// The registers kept for the defaults made by each nested `def` (by line and name).
     made_default_regs: HashMap<(u32, String), Vec<Reg>>,
+    /// Set for the call whose arguments `bound_registers` compiles next: its callee uses its
+    /// lambdas and generator expressions up before it returns (`compile/immediate.rs`).
+    arguments_used_now: bool,
 }
 
 fn err(line: u32, kind: ErrorKind, msg: impl Into<String>) -> Error {
     Error::new(kind, format!("line {line}: {}", msg.into()))
+}
+
+/// The registered function `name` a call at `line` names, or the compile error (anyscript's
+/// `SyntaxError`, as for any call it cannot compile) naming it when there is none.
+fn registered_op(line: u32, name: &str) -> Result<PackedFunc> {
+    crate::func::registry().get(name).map_err(|e| {
+        let kind = if e.kind() == ErrorKind::Key { ErrorKind::Parse } else { e.kind() };
+        err(line, kind, e.message())
+    })
 }
 
 /// An error for keyword arguments in a call of `callee`, which takes none that anyscript knows
@@ -565,6 +578,7 @@ impl<'a> FnCompiler<'a> {
             free_cells: Vec::new(),
             fills: Vec::new(),
             made_default_regs: HashMap::new(),
+            arguments_used_now: false,
         }
     }
 

@@ -8,8 +8,8 @@
 use super::Slot;
 use super::ast::{BinOp, CmpOp, UnaryOp};
 use super::value_ops::{
-    binary, check_hashable, compare, dict_obj, dict_of, index_arg, iter_items, repr_value, sort_by_python_lt,
-    type_error, vname,
+    binary, check_hashable, compare, dict_obj, dict_of, index_arg, iter_items_until_error, repr_value,
+    sort_by_python_lt, type_error, vname,
 };
 use crate::container::DictKind;
 use crate::{AnyValue, AnyView, Dict, FromAny, List, PackedFunc, Result, Tuple, Value};
@@ -107,8 +107,16 @@ pub(crate) fn update(d: &mut Dict, src: Value<'_>, subtract: bool) -> Result<()>
         }
         return Ok(());
     }
+    // A generator's items as far as it got are counted, as CPython's loop counts them.
+    let (items, failed) = iter_items_until_error(src)?;
+    count_items(d, items, subtract, what)?;
+    failed.map_or(Ok(()), Err)
+}
+
+/// Adds one to (or, `subtract`, takes one from) the count of each of `items`.
+fn count_items(d: &mut Dict, items: Vec<AnyValue>, subtract: bool, what: &str) -> Result<()> {
     let one = AnyValue::from_int(1);
-    for elem in iter_items(src)? {
+    for elem in items {
         check_hashable(elem.value())?;
         let op = if subtract { BinOp::Sub } else { BinOp::Add };
         let new = match d.get(elem.view()) {

@@ -9,7 +9,8 @@ use super::Slot;
 use super::ast::{BinOp, CmpOp};
 use super::methods::{Method, count_of, index_of};
 use super::value_ops::{
-    index_arg, index_error, items_order, iter_items, norm_index, py_eq, repr_value, type_error, value_error, vname,
+    index_arg, index_error, items_order, iter_items, iter_items_until_error, norm_index, py_eq, repr_value, type_error,
+    value_error, vname,
 };
 use crate::container::{Deque, DequeObj, deque_obj};
 use crate::{AnyValue, AnyView, Error, Result, Value};
@@ -80,16 +81,18 @@ pub(crate) fn method(m: Method, d: &DequeObj, args: &[AnyView<'_>]) -> Result<Sl
         }
         // The items are read first, so that `d.extend(d)` doubles it.
         Extend => {
-            for item in iter_items(args[0].value())? {
+            let (items, failed) = iter_items_until_error(args[0].value())?;
+            for item in items {
                 d.push_back(item);
             }
-            none
+            failed.map_or(none, Err)
         }
         Extendleft => {
-            for item in iter_items(args[0].value())? {
+            let (items, failed) = iter_items_until_error(args[0].value())?;
+            for item in items {
                 d.push_front(item);
             }
-            none
+            failed.map_or(none, Err)
         }
         Clear => {
             let old = d.with_items_mut(std::mem::take);

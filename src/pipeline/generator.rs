@@ -155,6 +155,22 @@ impl Generator {
     }
 
     /// Every item left, in order.
+    /// Its remaining items up to the first failure, and that failure: what CPython's
+    /// `list.extend` and `set.update` have taken, one item at a time, when a generator fails.
+    pub fn drain_until_error(&self) -> (Vec<AnyValue>, Option<Error>) {
+        let mut items = Vec::new();
+        loop {
+            let step = self.next().and_then(|item| {
+                crate::container::try_reserve_items(&mut items, 1, "list of a generator's items").map(|()| item)
+            });
+            match step {
+                Ok(Some(item)) => items.push(item),
+                Ok(None) => return (items, None),
+                Err(e) => return (items, Some(e)),
+            }
+        }
+    }
+
     pub fn drain(&self) -> Result<Vec<AnyValue>> {
         let mut items = Vec::new();
         while let Some(item) = self.next()? {

@@ -203,8 +203,16 @@ pub(crate) fn set_method(method: Method, mut s: Set, args: &[AnyView<'_>]) -> Re
         }
         Copy => Ok(s.copy()?.into()),
         Update => {
-            for o in operands()? {
-                s.update(&o.get())?;
+            // Each in turn, as CPython adds them; a generator's items as far as it got.
+            for a in args {
+                match crate::pipeline::generator::generator_of(a.value()) {
+                    Some(g) => {
+                        let (items, failed) = g.drain_until_error();
+                        s.update(&SetOperand::Items(&items))?;
+                        failed.map_or(Ok(()), Err)?;
+                    }
+                    None => s.update(&Operand::of(a.value())?.get())?,
+                }
             }
             none()
         }

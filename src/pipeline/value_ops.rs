@@ -22,7 +22,7 @@ mod sorting;
 
 pub(crate) use accessors::{
     Text, c_int_arg, check_hashable, check_key_hashable, dict_in_view, dict_obj, dict_of, dict_update_from, index_arg,
-    is_iterable, is_tuple, iter_items, list_of, seq_obj, text_item, text_slot, tuple_obj,
+    is_iterable, is_tuple, iter_items, iter_items_until_error, list_of, seq_obj, text_item, text_slot, tuple_obj,
 };
 pub(crate) use arithmetic::{Num, in_place_error, num};
 pub use arithmetic::{binary, truthy, unary};

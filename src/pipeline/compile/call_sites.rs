@@ -175,8 +175,9 @@ impl FnCompiler<'_> {
                     // `xs.__getitem__(i)`: the bound operation, called.
                     return self.call_value(func, args, keywords, dst);
                 }
-                let method = Method::from_name(attr)
-                    .ok_or_else(|| err(line, ErrorKind::Key, format!("unknown method '{attr}'")))?;
+                let method = Method::from_name(attr).ok_or_else(|| {
+                    err(line, ErrorKind::Parse, format!("unknown method '{attr}' (no type of anyscript has it)"))
+                })?;
                 // A `random.Random` method binds its positional arguments as Python's does too
                 // (`r.choices(pop, w, cw, 2)` is CPython's TypeError: `k` is keyword-only).
                 let spread = args.iter().any(|a| matches!(a, Expr::Starred { .. }));
@@ -194,7 +195,13 @@ impl FnCompiler<'_> {
                 let obj = self.expr(value, None)?;
                 self.check_method_first(obj, method, args);
                 // `" ".join(w for w in words)`: join takes every item first.
-                let regs = self.arguments(args, method == Method::Join)?;
+                let regs = match method {
+                    Method::Join => self.arguments(args, true)?,
+                    m if super::immediate::method_uses_items_now(m) || super::immediate::method_calls_now(m) => {
+                        self.arguments_used_now(args)?
+                    }
+                    _ => self.arguments(args, false)?,
+                };
                 if method == Method::Append && regs.len() == 1 {
                     self.emit(Inst::Append { list: obj, value: regs[0] });
                     return Ok(self.constant(Slot::default()));
@@ -313,7 +320,7 @@ impl FnCompiler<'_> {
 
     fn call_op(&mut self, name: &str, args: &[Expr], dst: Option<Reg>) -> Result<Reg> {
         let line = self.line;
-        let f = registry().get(name).map_err(|e| err(line, e.kind(), e.message()))?;
+        let f = super::registered_op(line, name)?;
         let arity = registry().info(name).and_then(|i| signature_arity(&i.signature));
         if let Some(e) = arity.and_then(|arity| op_arity_error(name, arity, args.len())) {
             return self.raise_when_called(args, &[], e, dst);
@@ -323,7 +330,10 @@ impl FnCompiler<'_> {
 
     /// Emits a call of function `f`, named `name` in errors and listings, on `args`.
     fn emit_op_call(&mut self, name: String, f: PackedFunc, args: &[Expr], dst: Option<Reg>) -> Result<Reg> {
-        let regs = self.exprs(args)?;
+        let regs = match super::immediate::op_uses_arguments_now(&name) {
+            true => self.arguments_used_now(args)?,
+            false => self.exprs(args)?,
+        };
         Ok(self.emit_op_on(name, f, &regs, dst))
     }
 }

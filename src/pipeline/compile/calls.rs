@@ -27,8 +27,14 @@ impl FnCompiler<'_> {
         sources: &[Source],
         mut default: impl FnMut(usize) -> Slot,
     ) -> Result<Vec<Reg>> {
-        let positional = self.arguments(args, generators)?;
-        let named = keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>()?;
+        // Taken first: a call among the arguments binds its own.
+        let (positional, named) = if std::mem::take(&mut self.arguments_used_now) {
+            let values: Vec<Expr> = keywords.iter().map(|k| k.value.clone()).collect();
+            (self.arguments_used_now(args)?, self.arguments_used_now(&values)?)
+        } else {
+            let named = keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>();
+            (self.arguments(args, generators)?, named?)
+        };
         Ok(sources
             .iter()
             .map(|s| match *s {
@@ -306,7 +312,7 @@ impl FnCompiler<'_> {
         if let Some(star) = crate::ops::star_params::star_op(name) {
             return self.call_star_op(star, args, keywords, dst);
         }
-        let registered = || crate::func::registry().get(name).map_err(|e| err(line, e.kind(), e.message()));
+        let registered = || super::registered_op(line, name);
         if super::mapping_keywords::MAPPING_CONSTRUCTORS.contains(&name) {
             return self.mapping_with_keywords(name, registered()?, args, keywords, dst);
         }
@@ -326,6 +332,7 @@ impl FnCompiler<'_> {
             // As CPython, a wrong call raises where it runs (a pipeline's step, where it loads).
             Err(e) => return self.raise_when_called(args, keywords, e, dst),
         };
+        self.arguments_used_now = super::immediate::op_uses_arguments_now(name);
         let regs = self.defaulted_registers(args, false, keywords, &sources, (op.names.len(), op.defaults))?;
         Ok(self.emit_op_on(name.to_string(), f, &regs, dst))
     }
@@ -491,15 +498,21 @@ impl FnCompiler<'_> {
         let made = self.made_defaults(&name, params, defaults)?;
         let captured: Vec<String> =
             free_names(params, body).into_iter().filter(|n| self.locals.contains_key(n)).collect();
-        if let (Some(first), false) = (captured.first(), may_capture) {
+        if !captured.is_empty() && !may_capture {
+            // The lambda as its statement holds it, to find what was noted of it.
+            let lambda =
+                Expr::Lambda { params: params.to_vec(), body: Box::new(body.clone()), defaults: defaults.to_vec() };
+            let first = self.changing_variable(&lambda, &captured).expect("a captured variable");
             return Err(err(
                 self.line,
                 ErrorKind::Parse,
                 format!(
                     "a lambda that reads the enclosing function's variable '{first}', which may be assigned \
                      again after the lambda is made (later in the function, in a loop or comprehension around \
-                     it), is supported only as the key= of sorted(), min(), max() or list.sort() (anyscript \
-                     gives a lambda the values its variables have when it is made; Python reads them when it runs)"
+                     it), is supported only as the key= of sorted(), min(), max() or list.sort(), or as an argument \
+                     of a call that is done with it when it returns (re.sub, heapq.nsmallest, functools.reduce, \
+                     bisect's key=) (anyscript gives a lambda the values its variables have when it is made; Python \
+                     reads them when it runs)"
                 ),
             ));
         }

@@ -360,7 +360,7 @@ impl FnCompiler<'_> {
     /// with `value` given first, as `functools.partial(op, value)` makes it.
     fn bind_dunder(&mut self, op: &str, value: &Expr, dst: Option<Reg>) -> Result<Reg> {
         let line = self.line;
-        let get = |name: &str| registry().get(name).map_err(|e| err(line, e.kind(), e.message()));
+        let get = |name: &str| super::registered_op(line, name);
         let (partial, op) = (get("functools.partial")?, get(op)?);
         let callee = self.constant(Slot::from(partial));
         let op = self.constant(Slot::from(op));

@@ -40,7 +40,7 @@ impl FnCompiler<'_> {
         let name = format!("{}.<locals>.{GENEXPR_NAME}", self.f.name);
         let mut def = genexp_def(&name, e, self.line);
         let captured: Vec<String> = def_free_names(&def).into_iter().filter(|n| self.locals.contains_key(n)).collect();
-        if let (Some(first), false) = (captured.first(), frozen) {
+        if let (Some(first), false) = (self.changing_variable(e, &captured), frozen) {
             return Err(err(
                 self.line,
                 ErrorKind::Parse,

@@ -266,6 +266,18 @@ impl FnCompiler<'_> {
         }
     }
 
+    /// The variable to name in the error for lambda (or generator expression) `e`, which reads
+    /// `captured`: the first that may be assigned again while it is alive, as noted for it.
+    pub(super) fn changing_variable<'n>(&self, e: &Expr, captured: &'n [String]) -> Option<&'n String> {
+        let found = self.frozen_lambdas.borrow();
+        let changing: Vec<&String> = found
+            .iter()
+            .filter(|(line, x, _)| *line == self.line && x == e)
+            .flat_map(|(_, _, changing)| changing.iter().flatten())
+            .collect();
+        captured.iter().find(|n| changing.contains(n) && !self.is_cell(n)).or(captured.first())
+    }
+
     /// Whether lambda `e` of the current statement was found frozen (every lambda alike on its
     /// line, should there be several): the variables it reads that may change are cell
     /// variables, which it is given the cells of.

@@ -5,7 +5,7 @@ use crate::any::values_equal;
 use crate::container::ListObj;
 use crate::pipeline::Slot;
 use crate::pipeline::value_ops::{
-    index_arg, index_error, iter_items, norm_index, repr_value, sort_values, type_error, value_error,
+    index_arg, index_error, iter_items_until_error, norm_index, repr_value, sort_values, type_error, value_error,
 };
 use crate::{AnyValue, AnyView, List, Result, Value};
 
@@ -58,9 +58,9 @@ pub(super) fn list_method(m: Method, mut l: List, args: &[AnyView<'_>]) -> Resul
             none
         }
         Extend => {
-            let items = iter_items(args[0].value())?;
+            let (items, failed) = iter_items_until_error(args[0].value())?;
             l.try_extend(items, "list.extend()")?;
-            none
+            failed.map_or(none, Err)
         }
         Insert => {
             let i = index_arg(&args[0])?;

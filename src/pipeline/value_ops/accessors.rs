@@ -215,6 +215,17 @@ pub(crate) fn is_iterable(v: Value<'_>) -> bool {
         || crate::pipeline::dict_view_ops::view_of(v).is_some()
 }
 
+/// [`iter_items`], keeping what a generator gave before it failed: the items, and the failure.
+///
+/// Rationale: CPython's `list.extend`, `set.update`, `deque.extend` and `Counter.update` take a
+/// generator's items one at a time, so one that fails part way leaves the earlier items added.
+pub(crate) fn iter_items_until_error(v: Value<'_>) -> Result<(Vec<AnyValue>, Option<Error>)> {
+    match crate::pipeline::generator::generator_of(v) {
+        Some(g) => Ok(g.drain_until_error()),
+        None => iter_items(v).map(|items| (items, None)),
+    }
+}
+
 /// The items of an iterable: a list's items, a str's characters, a dict's keys, a bytes' ints.
 pub(crate) fn iter_items(v: Value<'_>) -> Result<Vec<AnyValue>> {
     if let Some(g) = crate::pipeline::generator::generator_of(v) {

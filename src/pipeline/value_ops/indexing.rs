@@ -139,7 +139,13 @@ pub fn del_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<()> {
     }
     if let Some(mut d) = dict_of(o) {
         check_hashable(k)?;
-        return d.remove(key).map(drop).ok_or_else(|| key_error(key));
+        // A Counter's `__delitem__` passes over a missing key.
+        let counter = *d.kind() == crate::container::DictKind::Counter;
+        return match d.remove(key) {
+            Some(_) => Ok(()),
+            None if counter => Ok(()),
+            None => Err(key_error(key)),
+        };
     }
     if let Some(d) = crate::pipeline::deque_ops::deque_of(o) {
         return crate::pipeline::deque_ops::del_item(d, k);
