@@ -147,14 +147,40 @@ pub(crate) fn zip_longest_with_keywords(args: &[AnyView<'_>]) -> Result<AnyValue
 }
 
 /// Tuples of the items of each of `iterables`, `fill` for those that ran out.
+///
+/// Each row takes one item of each iterable still going, in turn, as CPython's `zip_longest`
+/// steps them, so an iterator given twice (`zip_longest(it, it)`, the "grouper" recipe) fills a
+/// row with consecutive items; the row in which the last one runs out is not made.
 fn zip_longest_filled(iterables: &[AnyView<'_>], fill: AnyValue) -> Result<AnyValue> {
-    let columns = iterables.iter().map(|a| iter_items(a.value())).collect::<Result<Vec<_>>>()?;
-    let rows = columns.iter().map(Vec::len).max().unwrap_or(0);
-    let tuple = |row: usize| {
-        let items = columns.iter().map(|c| c.get(row).unwrap_or(&fill).clone()).collect();
-        Tuple::from_vec(items).into()
-    };
-    Ok(List::from_vec((0..rows).map(tuple).collect()).into())
+    let mut states = iterables.iter().map(|a| LoopState::start(*a).map(Some)).collect::<Result<Vec<_>>>()?;
+    let mut active = states.len();
+    let mut rows = Vec::new();
+    while active > 0 {
+        let mut row = Vec::with_capacity(states.len());
+        for state in states.iter_mut() {
+            let item = match state {
+                Some(going) => going.next_checked()?,
+                None => None,
+            };
+            match item {
+                Some(x) => row.push(x.resize()),
+                None if state.is_none() => row.push(fill.clone()),
+                None => {
+                    *state = None;
+                    active -= 1;
+                    if active == 0 {
+                        break;
+                    }
+                    row.push(fill.clone());
+                }
+            }
+        }
+        if active > 0 {
+            crate::container::try_reserve_items(&mut rows, 1, "zip_longest()")?;
+            rows.push(Tuple::from_vec(row).into_any());
+        }
+    }
+    Ok(List::from_vec(rows).into())
 }
 
 #[cfg(test)]
@@ -172,6 +198,9 @@ mod tests {
             ("itertools.starmap(pow, [(2, 5), (3, 2), (10, 3)])", "[32, 9, 1000]"),
             ("itertools.zip_longest('ABCD', 'xy')", "[('A', 'x'), ('B', 'y'), ('C', None), ('D', None)]"),
             ("itertools.zip_longest('ABCD', 'xy', fillvalue='-')", "[('A', 'x'), ('B', 'y'), ('C', '-'), ('D', '-')]"),
+            // The grouper recipe: one iterator given twice.
+            ("itertools.zip_longest(*[iter('abcde')] * 2, fillvalue='-')", "[('a', 'b'), ('c', 'd'), ('e', '-')]"),
+            ("itertools.zip_longest()", "[]"),
             // `product`'s own examples, with `repeat=`.
             ("itertools.product('AB', repeat=2)", "[('A', 'A'), ('A', 'B'), ('B', 'A'), ('B', 'B')]"),
             (

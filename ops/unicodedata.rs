@@ -3,9 +3,9 @@
 //! messages. A script calls them as `unicodedata.category(c)`; `anyproc.script` maps Python's
 //! functions to them.
 //!
-//! The tables are newer than CPython 3.11's (Unicode 16 against 14): a character assigned
-//! since 14.0 has its category here where CPython says `Cn`. Of the characters 14.0 assigns,
-//! one has changed category since, and keeps its 14.0 one here.
+//! `category` and the other properties read CPython 3.11's own tables
+//! (`unicodedata_props.rs`); names come from a newer table, limited to the characters
+//! Unicode 14 assigns, as CPython 3.11 knows them.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::func::{OpEntry, Registry};
@@ -111,12 +111,16 @@ fn category(args: &[AnyView<'_>]) -> Result<AnyValue> {
 /// table is newer, so a character Unicode 14 does not assign has none).
 fn name(args: &[AnyView<'_>]) -> Result<AnyValue> {
     let (c, default) = char_and_default("name", args)?;
-    let found = unicode_names2::name(c).filter(|_| super::unicodedata_props::assigned(c));
-    match (found, default) {
-        (Some(found), _) => Ok(AnyValue::from_text(&found.to_string())),
+    match (char_name(c), default) {
+        (Some(found), _) => Ok(AnyValue::from_text(&found)),
         (None, Some(default)) => Ok(default.to_owned()),
         (None, None) => Err(Error::value("no such name")),
     }
+}
+
+/// CPython 3.11's name of `c` (`unicodedata.name`), if it has one.
+pub fn char_name(c: char) -> Option<String> {
+    unicode_names2::name(c).filter(|_| super::unicodedata_props::assigned(c)).map(|n| n.to_string())
 }
 
 /// The `chr[, default]` arguments of `name`, `numeric`, `digit` and `decimal`, with CPython's

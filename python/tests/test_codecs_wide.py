@@ -1,5 +1,5 @@
 """UTF-16, UTF-32 (each byte order, marked or not) and Windows-1252 in ``str.encode`` and
-``bytes.decode``, and the ``backslashreplace`` and ``xmlcharrefreplace`` handlers: the
+``bytes.decode``, and the ``backslashreplace``, ``xmlcharrefreplace`` and ``namereplace`` handlers: the
 mojibake repair of web text, UTF-16 offsets as JavaScript counts them, round trips of real
 text, and random bytes decoded with every codec and handler, each equal to CPython 3.11,
 messages included."""
@@ -15,7 +15,7 @@ from test_formatting import check_all, check_printed_source
 LINES = corpus_lines(250) + ["", "a", "é€😀 x", "日本語テキスト", "Grüße “quoted” — dash…", "\x81\x8d odd"]
 CODECS = ["utf-16", "utf-16-le", "utf-16-be", "UTF_16BE", "utf-32", "utf-32-le", "utf-32-be", "u32", "cp1252",
           "windows-1252", "utf-8", "ascii", "latin-1", "u8", "l1"]
-HANDLERS = ["strict", "ignore", "replace", "backslashreplace", "xmlcharrefreplace", "bogus"]
+HANDLERS = ["strict", "ignore", "replace", "backslashreplace", "xmlcharrefreplace", "namereplace", "bogus"]
 
 
 def failure(e):

@@ -26,6 +26,14 @@ def pad_batch(line):
     return rows, list(itertools.zip_longest(line[:4], line[4:6], fillvalue="<pad>")), list(zip_longest(fillvalue=1))
 
 
+def grouper(line):
+    # The itertools recipe: one iterator given n times, so each row takes n consecutive words.
+    words = iter(line.split())
+    chars = iter(line)
+    return (list(zip_longest(words, words, words, fillvalue="")), list(zip_longest(*[chars] * 4)),
+            list(zip_longest(iter(line[:3]), line[:5])))
+
+
 def char_grams(line):
     # Every two-letter string over the line's vowels: the n-gram vocabulary of a hashing trick.
     vowels = sorted(set(c for c in line.lower() if c in "aeiou"))
@@ -98,7 +106,7 @@ def evaluation_order(line):
 
 
 def test_product_repeat_zip_longest_fillvalue_and_merge_equal_cpython():
-    for fn in (pad_batch, char_grams, merged_runs, evaluation_order):
+    for fn in (pad_batch, grouper, char_grams, merged_runs, evaluation_order):
         check_all(fn, [(line,) for line in LINES])
 
 

@@ -22,6 +22,8 @@ enum Handler {
     Replace,
     BackslashReplace,
     XmlCharRefReplace,
+    /// `\N{NAME}` for a character with a name, else `backslashreplace`'s escape (encoding only).
+    NameReplace,
 }
 
 /// The handler named `name`; CPython looks it up only when it is needed, so an unknown name is
@@ -33,6 +35,7 @@ fn handler(name: &str) -> std::result::Result<Handler, String> {
         "replace" => Ok(Handler::Replace),
         "backslashreplace" => Ok(Handler::BackslashReplace),
         "xmlcharrefreplace" => Ok(Handler::XmlCharRefReplace),
+        "namereplace" => Ok(Handler::NameReplace),
         other => Err(other.to_string()),
     }
 }
@@ -154,6 +157,10 @@ fn encode_for(method: &str, t: Text<'_>, args: &[AnyView<'_>]) -> Result<Slot> {
             Ok(Handler::Replace) => out.extend(std::iter::repeat_n(b'?', run.len())),
             Ok(Handler::BackslashReplace) => run.iter().for_each(|&c| out.extend(escaped_bare(c).bytes())),
             Ok(Handler::XmlCharRefReplace) => run.iter().for_each(|&c| out.extend(format!("&#{};", c as u32).bytes())),
+            Ok(Handler::NameReplace) => run.iter().for_each(|&c| {
+                let named = crate::ops::unicodedata::char_name(c).map(|n| format!("\\N{{{n}}}"));
+                out.extend(named.unwrap_or_else(|| escaped_bare(c)).bytes())
+            }),
             Ok(Handler::Strict) => {
                 return Err(encode_error(codec.name(), &t.as_str(), (i, end), unencodable_reason(codec)));
             }
@@ -192,7 +199,7 @@ pub(crate) fn decode(data: &[u8], args: &[AnyView<'_>]) -> Result<Slot> {
             Ok(Handler::BackslashReplace) => {
                 data[bad.start..bad.end].iter().for_each(|&b| out.push_str(&escaped_bare(char::from(b))))
             }
-            Ok(Handler::XmlCharRefReplace) => {
+            Ok(Handler::XmlCharRefReplace | Handler::NameReplace) => {
                 let e = type_error("don't know how to handle UnicodeDecodeError in error callback");
                 return Err(handler_error(&named, "decoding", e));
             }
@@ -311,6 +318,10 @@ mod tests {
         assert_eq!(enc("a😀", &["utf-16-be"]).unwrap(), r"b'\x00a\xd8=\xde\x00'");
         assert_eq!(enc("", &["utf-32"]).unwrap(), r"b'\xff\xfe\x00\x00'");
         assert_eq!(enc("é€😀", &["ascii", "backslashreplace"]).unwrap(), r"b'\\xe9\\u20ac\\U0001f600'");
+        assert_eq!(
+            enc("é€\u{378}", &["ascii", "namereplace"]).unwrap(),
+            r"b'\\N{LATIN SMALL LETTER E WITH ACUTE}\\N{EURO SIGN}\\u0378'"
+        );
         assert_eq!(enc("é€😀", &["ascii", "xmlcharrefreplace"]).unwrap(), "b'&#233;&#8364;&#128512;'");
         assert_eq!(
             enc("aĀĀb", &["cp1252"]).unwrap_err(),
