@@ -437,6 +437,8 @@ class _Lowerer:
         # `ops` is the root of op paths (`ops.collections.deque`): a function of that name is renamed.
         self.taken: Set[str] = set(_F_STRING_BUILTINS) | {"ops"}
         self.queue: List[types.FunctionType] = []
+        # The function being lowered when each queued one was first seen (its caller).
+        self.callers: Dict[Any, Any] = {}
         #: (FunctionDef dict, anyscript source), entry first
         self.defs: List[Tuple[Dict[str, Any], str]] = []
         #: (ModuleConstant dict, anyscript source) of the containers the functions read
@@ -482,6 +484,7 @@ class _Lowerer:
             self.names[fn] = name
             self.taken.add(name)
             self.queue.append(fn)
+            self.callers[fn] = getattr(self, "fn", None)
         return name
 
     def located(self, e: SyntaxError) -> SyntaxError:
@@ -500,7 +503,20 @@ class _Lowerer:
     def run(self) -> None:
         while self.queue:
             fn = self.queue.pop(0)
-            self.defs.append(self.function(fn))
+            try:
+                self.defs.append(self.function(fn))
+            except SyntaxError as e:
+                raise self.called_from(fn, e) from None
+
+    def called_from(self, fn: Any, e: SyntaxError) -> SyntaxError:
+        """``e``, raised lowering ``fn``, saying which function of another file calls ``fn``
+        (a library function such as ``collections.namedtuple``, lowered because it is called)."""
+        caller = self.callers.get(fn)
+        if caller is None or caller.__code__.co_filename == fn.__code__.co_filename:
+            return e
+        where = f"{fn.__module__}.{fn.__qualname__}, which {caller.__qualname__} calls"
+        return SyntaxError(f"{e.msg} (in {where})",
+                           (e.filename, e.lineno, e.offset, e.text))
 
     def function(self, fn: types.FunctionType) -> Tuple[Dict[str, Any], str]:
         self.fn, self.src = fn, _Source(fn)

@@ -285,6 +285,16 @@ def test_unsupported_syntax(name, construct, line):
     assert e.value.filename.endswith("unsupported_cases.py")
 
 
+def test_a_library_function_that_cannot_be_lowered_names_its_caller():
+    # `collections.namedtuple` is Python code anyscript cannot lower: the error says which
+    # function of the script calls it, beside the library line it stopped at.
+    def tokens(x):
+        return collections.namedtuple("T", "a b")(x, 2)
+
+    with pytest.raises(SyntaxError, match=r"\(in collections\.namedtuple, which .*tokens calls\)"):
+        anyproc.script(tokens)
+
+
 def test_lambda_itself():
     with pytest.raises(SyntaxError, match="lambda"):
         anyproc.script(lambda x: x)
