@@ -15,6 +15,7 @@ pub mod collections;
 pub mod combinatorics;
 pub mod heapq;
 pub mod heapq_merge;
+pub mod int_bytes;
 pub mod itertools;
 pub mod itertools_infinite;
 pub mod itertools_select;
@@ -54,6 +55,7 @@ pub fn register(reg: &Registry) -> Result<()> {
     math::register(reg)?;
     math_float::register(reg)?;
     math_int::register(reg)?;
+    int_bytes::register(reg)?;
     re::register(reg)?;
     unicodedata::register(reg)?;
     collections::register(reg)?;

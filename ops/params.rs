@@ -74,6 +74,16 @@ pub const OP_PARAMS: &[OpParams] = &[
     re(("re.sub", "sub"), &["pattern", "repl", "string", "count", "flags"], &[ZERO, ZERO]),
     re(("re.subn", "subn"), &["pattern", "repl", "string", "count", "flags"], &[ZERO, ZERO]),
     re(("re.escape", "escape"), &["pattern"], &[]),
+    // `from_bytes(bytes, byteorder='big', *, signed=False)`: None stands for the left-out byte
+    // order (a constant default holds no str).
+    OpParams {
+        op: "int.from_bytes",
+        name: "from_bytes",
+        names: &["bytes", "byteorder", "signed"],
+        positional: 2,
+        defaults: &[NONE, FALSE],
+        builtin: true,
+    },
     bisect(("bisect.bisect_left", "bisect_left")),
     bisect(("bisect.bisect_right", "bisect_right")),
     bisect(("bisect.bisect", "bisect_right")),

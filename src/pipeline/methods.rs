@@ -93,6 +93,7 @@ methods! {
     Weibullvariate => "weibullvariate", Vonmisesvariate => "vonmisesvariate", Gammavariate => "gammavariate",
     Betavariate => "betavariate",
     Appendleft => "appendleft", Popleft => "popleft", Extendleft => "extendleft", Rotate => "rotate",
+    ToBytes => "to_bytes",
     BitLength => "bit_length", BitCount => "bit_count", IsInteger => "is_integer", Hex => "hex", Fromhex => "fromhex",
 }
 
@@ -248,6 +249,7 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Dict, Get | Setdefault | Pop) => (1, 2),
         (Recv::Dict, Keys | Values | Items | Copy | Clear | Popitem) => (0, 0),
         (Recv::Int, BitLength | BitCount) | (Recv::Float, IsInteger) => (0, 0),
+        (Recv::Int, ToBytes) => (0, 3),
         (Recv::Dict, Update) => (0, 1),
         (Recv::Dict, Fromkeys) => (1, 2),
         (Recv::Set, Add | Discard | Remove | SymmetricDifferenceUpdate) => (1, 1),
@@ -381,6 +383,9 @@ fn call_method_as(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>], bound:
                 Some(result) => result,
                 None => dict_method(method, d, args),
             }
+        }
+        Recv::Int if method == Method::ToBytes => {
+            crate::ops::int_bytes::to_bytes(v.as_int().expect("an int"), args).map(AnyValue::resize)
         }
         Recv::Int | Recv::Float => number_method(method, v),
         Recv::Deque => super::deque_ops::method(method, super::deque_ops::deque_of(v).expect("a deque"), args),

@@ -58,6 +58,8 @@ pub(crate) fn method_params(m: Method) -> Option<KeywordParams> {
         }
         Method::Groups | Method::Groupdict => (&["default"], 0, &[]),
         Method::MostCommon => (&["n"], 0, &[]),
+        // `to_bytes(length=1, byteorder='big', *, signed=False)` reads a None filler as "big".
+        Method::ToBytes => (&["length", "byteorder", "signed"], 0, &[Literal::Int(1), Literal::None]),
         // OrderedDict's (a dict's `popitem` takes none, and says so when it runs).
         Method::MoveToEnd => (&["key", "last"], 1, &[]),
         Method::Popitem => (&["last"], 0, &[]),

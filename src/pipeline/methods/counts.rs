@@ -42,6 +42,7 @@ fn reading(r: Recv, m: Method) -> Reading {
         (Recv::Pattern, Split) => Reading::Keywords(&["string", "maxsplit"], 0),
         (Recv::Pattern, Sub | Subn) => Reading::Keywords(&["repl", "string", "count"], 0),
         (Recv::Match, Groups | Groupdict) => Reading::Keywords(&["default"], 0),
+        (Recv::Int, ToBytes) => Reading::Keywords(&["length", "byteorder", "signed"], 0),
         (Recv::Counter, MostCommon) => Reading::Python(&["n"]),
         (Recv::Counter, Update | Subtract) => Reading::Python(&["iterable"]),
         (Recv::Counter, Fromkeys) => Reading::Python(&["iterable", "v"]),
