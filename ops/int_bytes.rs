@@ -97,21 +97,24 @@ fn too_large() -> Error {
 /// `n.to_bytes(length=1, byteorder='big', signed=False)`, the arguments given so far by
 /// position.
 pub fn to_bytes(n: i64, args: &[AnyView<'_>]) -> Result<AnyValue> {
+    // CPython reads the length's type, then the byte order, then the length's sign.
     let length = match args.first().map(|a| a.value()) {
         None => 1,
-        Some(v) => match v.as_int() {
-            Some(l) if l < 0 => return Err(Error::value("length argument must be non-negative")),
-            Some(l) => l,
-            None => return Err(type_error(format!("'{}' object cannot be interpreted as an integer", vname(v)))),
-        },
+        Some(v) => v
+            .as_int()
+            .ok_or_else(|| type_error(format!("'{}' object cannot be interpreted as an integer", vname(v))))?,
     };
     let little = little_endian("to_bytes", args.get(1))?;
+    if length < 0 {
+        return Err(Error::value("length argument must be non-negative"));
+    }
     let signed = signed(args.get(2));
     if n < 0 && !signed {
         return Err(Error::new(ErrorKind::Overflow, "can't convert negative int to unsigned"));
     }
-    // The bytes the value needs: with a sign bit of its own when signed.
-    let bits = if n < 0 { 64 - (!n).leading_zeros() } else { 64 - n.leading_zeros() } + u32::from(signed);
+    // The bytes the value needs: with a sign bit of its own when signed (0 needs none).
+    let magnitude_bits = if n < 0 { 64 - (!n).leading_zeros() } else { 64 - n.leading_zeros() };
+    let bits = if n == 0 { 0 } else { magnitude_bits + u32::from(signed) };
     let needed = bits.div_ceil(8) as i64;
     if needed > length {
         return Err(Error::new(ErrorKind::Overflow, "int too big to convert"));
@@ -146,6 +149,8 @@ mod tests {
             ("(-2).to_bytes(2, 'little', signed=True)", "b'\\xfe\\xff'"),
             ("(5).to_bytes()", "b'\\x05'"),
             ("(5).to_bytes(2, signed=True)", "b'\\x00\\x05'"),
+            ("(0).to_bytes(0, signed=True)", "b''"),
+            ("(1).to_bytes(-1, 'middle')", "Value: byteorder must be either 'little' or 'big'"),
             ("(255).to_bytes(1, signed=True)", "Overflow: int too big to convert"),
             ("(-1).to_bytes(1)", "Overflow: can't convert negative int to unsigned"),
             ("int.from_bytes(b'\\x01', 'middle')", "Value: byteorder must be either 'little' or 'big'"),

@@ -106,6 +106,27 @@ def test_the_text_front_end_has_frozenset():
     check_source(source, "f", [(["a", "c"],), ([],)])
 
 
+def deep(n):
+    f, g = frozenset(), frozenset()
+    for _ in range(n):
+        f, g = frozenset([f]), frozenset([g])
+    out = []
+    for call in [lambda: f == g, lambda: f in {g}, lambda: repr(f)[:30], lambda: hash(f) == hash(g)]:
+        try:
+            out.append(call())
+        except RuntimeError as e:  # CPython's RecursionError is one
+            out.append(type(e).__name__)
+    return out
+
+
+def test_frozensets_nested_without_bound_do_not_crash():
+    # CPython raises RecursionError where its C stack would run out; anyscript caps its
+    # comparison and repr depth as it does a list's (docs/architecture.md), and the process lives.
+    assert anyproc.script(deep)(30) == deep(30)
+    out = anyproc.script(deep)(200_000)
+    assert out[0] is False and out[1] is False and out[2].startswith("frozenset({frozenset(") and out[3] == "RuntimeError"
+
+
 def test_frozensets_cross_the_boundary_as_themselves():
     def same(x, d):
         return x, d, x in d

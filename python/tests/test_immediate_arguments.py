@@ -58,6 +58,7 @@ def partial_failure(line):
     seen = set()
     counts = collections.Counter()
     window = collections.deque(maxlen=6)
+    pairs = {}
     for k in range(3):
         try:
             got.extend(10 // (len(t) - k) for t in toks[:6])
@@ -75,7 +76,11 @@ def partial_failure(line):
             window.extend(10 // (len(t) - k) for t in toks[:4])
         except ZeroDivisionError:
             window.append(-k)
-    return got, sorted(seen), sorted(counts.items()), list(window)
+        try:
+            pairs.update((t, 10 // (len(t) - k)) for t in toks[:6])
+        except ZeroDivisionError:
+            pairs[k] = None
+    return got, sorted(seen), sorted(counts.items()), list(window), pairs
 
 
 def test_calls_done_with_their_arguments_equal_cpython():

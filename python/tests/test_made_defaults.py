@@ -55,12 +55,26 @@ def fact_with_default(n):
     return fact(n), fact(3, 10)
 
 
+def fresh_set_default(text):
+    # `seen=set()` is made each time the `def` runs, as a list or dict display default is.
+    def first_time(w, seen=set(), frozen=frozenset()):
+        new = w not in seen and w not in frozen
+        seen.add(w)
+        return new
+
+    return [first_time(w) for w in text.split()[:6]]
+
+
+def calls_of_fresh_set_default(text):
+    return [fresh_set_default(text), fresh_set_default(text)]
+
+
 TEXTS = ["", "a", "the cat sat on the mat. the end. Or is it", "ünï cödé. x 12 -3"]
 
 
 def test_made_defaults_equal_cpython_on_real_text():
     lines = corpus_lines(120)
-    for fn in (tagged, ranked, grouped, counted):
+    for fn in (tagged, ranked, grouped, counted, calls_of_fresh_set_default):
         check_all(fn, [(t,) for t in TEXTS + lines])
     check_all(fact_with_default, [(n,) for n in range(7)])
 

@@ -40,8 +40,11 @@ static HOOKS: TypeHooks = TypeHooks {
     // Keys and items views are unhashable to Python (`check_hashable` refuses them); a values
     // view hashes by identity, as CPython's does.
     hash: |p, state, _| state.write_usize(p.as_raw().as_ptr() as usize),
-    repr: |p, f, _| match dict_view_obj(p) {
-        Some(v) => write!(f, "{}({:?})", v.type_name(), v.items()),
+    repr: |p, f, depth| match dict_view_obj(p) {
+        Some(v) => {
+            write!(f, "{}(", v.type_name())?;
+            super::list::write_items(&v.items(), f, depth, ["[", "])"])
+        }
         None => write!(f, "<dict_view object at {:#x}>", p.as_raw().as_ptr() as usize),
     },
 };

@@ -275,4 +275,23 @@ mod tests {
         // A set that is not frozen has no hash.
         assert!(py_hash(crate::Set::new().into_any().value()).is_err());
     }
+
+    #[test]
+    fn frozensets_nested_past_the_cap_compare_unequal() {
+        // Each level's probe may meet its one key twice; past the depth cap the comparison
+        // must end at once rather than repeat the levels below (it took exponential time).
+        let make = |n: usize| {
+            let mut f = crate::Set::new().into_frozen();
+            for _ in 0..n {
+                let mut s = crate::Set::new();
+                s.add(f.into_any()).unwrap();
+                f = s.into_frozen();
+            }
+            f.into_any()
+        };
+        let equal = |n: usize| crate::any::values_equal(make(n).value(), make(n).value(), 0);
+        assert!(equal(200));
+        assert!(!equal(300));
+        assert!(!equal(3000));
+    }
 }

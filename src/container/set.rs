@@ -82,10 +82,36 @@ fn lookup_hash(key: Value<'_>) -> Result<i64> {
 }
 
 // Keys are hashable (no dict or set inside), so comparing them never reaches a set's lock again.
-fn set_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, _depth: usize) -> bool {
+fn set_eq(a: ObjPtr<'_>, b: ObjPtr<'_>, depth: usize) -> bool {
     let (Some(a), Some(b)) = (a.downcast_ref::<SetObj>(), b.downcast_ref::<SetObj>()) else { return false };
-    let (x, y) = (a.table.read_recursive(), b.table.read_recursive());
-    x.len() == y.len() && x.is_subset(&y)
+    if TOO_DEEP.get() {
+        return false;
+    }
+    if depth >= crate::object::MAX_DEPTH {
+        // Frozensets nested past the cap: unequal, and so is every comparison around this one,
+        // at once. A probe may meet the same key again after a failed comparison, so without
+        // this each level would repeat the levels below it, as many times as its probe does.
+        TOO_DEEP.set(true);
+        return false;
+    }
+    let outermost = SET_COMPARISONS.replace(SET_COMPARISONS.get() + 1) == 0;
+    let equal = {
+        let (x, y) = (a.table.read_recursive(), b.table.read_recursive());
+        x.len() == y.len() && x.is_subset_at(&y, depth)
+    };
+    SET_COMPARISONS.set(SET_COMPARISONS.get() - 1);
+    if outermost {
+        TOO_DEEP.set(false);
+    }
+    equal
+}
+
+thread_local! {
+    /// How many set comparisons this thread is inside.
+    static SET_COMPARISONS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// Set when a comparison of nested frozensets reached the depth cap, until the outermost
+    /// set comparison ends.
+    static TOO_DEEP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn set_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {

@@ -158,7 +158,14 @@ impl Table {
 
     /// `self <= other` for another set's table (`set_issubset`).
     pub(crate) fn is_subset(&self, other: &Table) -> bool {
-        self.len() <= other.len() && self.entries().all(|(h, k)| other.contains(k.value(), h))
+        self.is_subset_at(other, 0)
+    }
+
+    /// [`is_subset`](Self::is_subset) of tables `depth` containers deep in a comparison (a
+    /// frozenset inside frozensets), whose keys are compared that deep: the depth caps the
+    /// recursion as a list's comparison caps it.
+    pub(crate) fn is_subset_at(&self, other: &Table, depth: usize) -> bool {
+        self.len() <= other.len() && self.entries().all(|(h, k)| other.contains_at(k.value(), h, depth))
     }
 
     /// Whether no key is in both (`set_isdisjoint`): walks the smaller set, or the iterable.

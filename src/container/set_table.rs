@@ -103,7 +103,12 @@ impl Table {
 
     /// Whether `key` (with its hash) is present.
     pub(crate) fn contains(&self, key: Value<'_>, hash: i64) -> bool {
-        self.find(hash, |k| values_equal(k.value(), key, 0))
+        self.contains_at(key, hash, 0)
+    }
+
+    /// [`contains`](Self::contains) of a key `depth` containers deep in a comparison.
+    pub(crate) fn contains_at(&self, key: Value<'_>, hash: i64, depth: usize) -> bool {
+        self.find(hash, |k| values_equal(k.value(), key, depth))
     }
 
     /// Whether UTF-8 text (with its hash) is present, comparing text keys as bytes.

@@ -64,6 +64,9 @@ fn to_json_within(v: &AnyValue, depth: usize) -> Result<Json> {
             } else if let Ok(set) = v.get::<Set>() {
                 // JSON has no sets: the keys, in the set's order.
                 Json::Array(set.items().iter().map(any_to_json).collect::<Result<_>>()?)
+            } else if let Some(shown) = v.value().as_obj().and_then(crate::container::dict_view_obj) {
+                // A dict view: its items, as `list(view)` has them.
+                Json::Array(shown.items().iter().map(any_to_json).collect::<Result<_>>()?)
             } else if let Ok(arr) = v.get::<NDArray>() {
                 any_to_json(&arr.to_list()?)?
             } else {
@@ -83,5 +86,14 @@ mod tests {
         let j: Json = serde_json::from_str(text).unwrap();
         let back = any_to_json(&json_to_any(&j).unwrap()).unwrap();
         assert_eq!(back, j);
+    }
+
+    #[test]
+    fn a_dict_view_is_written_as_the_list_of_its_items() {
+        let d: crate::Dict = [("a", 1), ("b", 2)].into_iter().collect();
+        let items = crate::container::DictViewObj::new_value(d.clone(), crate::container::DictView::Items);
+        let keys = crate::container::DictViewObj::new_value(d, crate::container::DictView::Keys);
+        assert_eq!(any_to_json(&items).unwrap().to_string(), r#"[["a",1],["b",2]]"#);
+        assert_eq!(any_to_json(&keys).unwrap().to_string(), r#"["a","b"]"#);
     }
 }

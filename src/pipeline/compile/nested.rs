@@ -347,10 +347,11 @@ fn made_at_def(d: &Expr) -> bool {
     super::constants::constant_value(d).is_none() || holds_mutable(d)
 }
 
-/// Whether a constant display is or holds a list, dict or set.
+/// Whether a constant display is or holds a list, dict or set (`set(...)` too).
 fn holds_mutable(e: &Expr) -> bool {
     match e {
         Expr::List { .. } | Expr::Dict { .. } | Expr::Set { .. } => true,
+        Expr::Call { func, .. } => matches!(func.as_ref(), Expr::Name { id } if id == "set"),
         Expr::Tuple { items } => items.iter().any(holds_mutable),
         _ => false,
     }

@@ -275,7 +275,9 @@ pub(crate) fn dict_update_from(d: &mut Dict, src: Value<'_>) -> Result<()> {
         }
         return Ok(());
     }
-    for (i, el) in iter_items(src)?.iter().enumerate() {
+    // A generator's pairs as far as it got are set, as CPython's loop sets them.
+    let (items, failed) = iter_items_until_error(src)?;
+    for (i, el) in items.iter().enumerate() {
         let pair = match el.value() {
             Value::Str(_) | Value::UStr(_) | Value::Bytes(_) => iter_items(el.value())?,
             // Any iterable of two: a dict's two keys make a pair too, as in CPython.
@@ -295,5 +297,5 @@ pub(crate) fn dict_update_from(d: &mut Dict, src: Value<'_>) -> Result<()> {
         check_hashable(k.value())?;
         d.try_set(k, v, "dict.update()")?;
     }
-    Ok(())
+    failed.map_or(Ok(()), Err)
 }

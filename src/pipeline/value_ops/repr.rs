@@ -114,17 +114,23 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
             let _ = write_bytes_repr(out, b);
         }
         Value::Object(o) if o.type_index() == ti::SET => {
-            // Sets hold no container but lists (tuples), so they cannot contain themselves.
+            // A set holds no mutable container, and a frozenset is made before it is shared, so
+            // neither contains itself; but frozensets nest without bound, so the depth is capped
+            // as a list's is.
+            if seen.len() >= MAX_DEPTH {
+                return out.push_str("...");
+            }
             let set = set_of(v);
             let items = set.as_ref().map(|s| s.items()).unwrap_or_default();
-            // A frozenset holds other frozensets, never itself (it is made before it is shared).
             let frozen = set.is_some_and(|s| s.is_frozen());
+            seen.push(o.as_raw().as_ptr() as usize);
             match (items.is_empty(), frozen) {
                 (true, false) => out.push_str("set()"),
                 (true, true) => out.push_str("frozenset()"),
                 (false, false) => write_items(out, ("{", "}"), &items, seen),
                 (false, true) => write_items(out, ("frozenset({", "})"), &items, seen),
             }
+            seen.pop();
         }
         Value::Object(o)
             if matches!(o.type_index(), ti::LIST | ti::TUPLE | ti::DICT)
