@@ -2574,6 +2574,12 @@ KNOWN_BUGS: List[KnownBug] = [
 # Bugs the differential test found and that are fixed: each reproduction must now agree with
 # CPython (a regular test), and the random test no longer excuses their instances.
 FIXED_BUGS: List[KnownBug] = [
+    # Found by seed 3104 on 2026-11-29 (thirty-first session) in a change of that session, and
+    # fixed before it landed: a call's keyword arguments were evaluated before its positional ones.
+    KnownBug("keywords-evaluated-first", "h(x[5], d=a | [1]) raised the TypeError of the keyword's value, "
+             "where CPython evaluates the positional argument first and raises its IndexError",
+             "def f(a):\n    def h(x, d=None):\n        return x\n    return h('ab'[5], d=(a | [1]))\n", ({1},),
+             lambda cp, ap: False),
     # Found and fixed on 2026-11-28 (twenty-seventh session), seed 2703: map() and filter() run as
     # generator expressions, whose loop iterated a set display of constants as the frozenset
     # CPython's optimizer folds it into there; map() takes the set the display builds.

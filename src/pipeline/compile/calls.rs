@@ -32,8 +32,9 @@ impl FnCompiler<'_> {
             let values: Vec<Expr> = keywords.iter().map(|k| k.value.clone()).collect();
             (self.arguments_used_now(args)?, self.arguments_used_now(&values)?)
         } else {
-            let named = keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>();
-            (self.arguments(args, generators)?, named?)
+            // The positional arguments are evaluated first, as Python evaluates them.
+            let positional = self.arguments(args, generators)?;
+            (positional, keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>()?)
         };
         Ok(sources
             .iter()
