@@ -79,12 +79,8 @@ fn hash_at(v: Value<'_>, depth: usize, python: bool) -> Result<i64> {
             ti::LIST | ti::DICT | ti::SET | ti::NDARRAY => {
                 return Err(Error::new(ErrorKind::Type, format!("unhashable type: '{}'", o.type_name())));
             }
-            // Containers that define `==` by their contents have no hash.
-            _ if let Some(shown) = super::dict_view_obj(o).filter(|s| s.view() != super::DictView::Values) => {
-                return Err(Error::new(ErrorKind::Type, format!("unhashable type: '{}'", shown.type_name())));
-            }
-            _ if super::deque_obj(o).is_some() => {
-                return Err(Error::new(ErrorKind::Type, "unhashable type: 'collections.deque'"));
+            _ if let Some(name) = unhashable_name(o) => {
+                return Err(Error::new(ErrorKind::Type, format!("unhashable type: '{name}'")));
             }
             // Functions and other objects hash by identity, as CPython's default `__hash__` does.
             _ => pointer_hash(o.as_raw().as_ptr() as usize),
@@ -165,6 +161,16 @@ fn tuple_hash(lanes: impl Iterator<Item = Result<i64>>, len: usize) -> Result<i6
     // The length, mangled to keep the historical value of `hash(())`.
     acc = acc.wrapping_add(len as u64 ^ (PRIME_5 ^ 3_527_539));
     Ok(if acc == u64::MAX { 1_546_275_796 } else { acc as i64 })
+}
+
+/// The type name in CPython's "unhashable type" error for `o` when it is one of the
+/// containers beside lists, dicts and sets that define `==` by their contents and so have no
+/// hash: a deque, and a dict's keys or items view.
+pub fn unhashable_name(o: crate::object::ObjPtr<'_>) -> Option<&'static str> {
+    if super::deque_obj(o).is_some() {
+        return Some("collections.deque");
+    }
+    super::dict_view_obj(o).filter(|s| s.view() != super::DictView::Values).map(super::DictViewObj::type_name)
 }
 
 /// CPython's `frozenset.__hash__` of keys with these hashes: each hash's bits shuffled and

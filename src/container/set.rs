@@ -132,10 +132,10 @@ fn set_hash(o: ObjPtr<'_>, state: &mut dyn Hasher, depth: usize) {
 fn set_repr(o: ObjPtr<'_>, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
     let Some(s) = o.downcast_ref::<SetObj>() else { return f.write_str("set()") };
     let t = s.table.read_recursive();
-    let (open, close) = if s.frozen { ("frozenset(", ")") } else { ("", "") };
     if t.len() == 0 {
-        return write!(f, "{open}{})", if s.frozen { "" } else { "set(" });
+        return f.write_str(if s.frozen { "frozenset()" } else { "set()" });
     }
+    let (open, close) = if s.frozen { ("frozenset(", ")") } else { ("", "") };
     write!(f, "{open}{{")?;
     for (i, (_, k)) in t.entries().enumerate() {
         if i > 0 {

@@ -20,7 +20,7 @@ pub(crate) fn view_of(v: Value<'_>) -> Option<&DictViewObj> {
 }
 
 /// A keys or an items view: the two that are sets.
-fn set_view_of(v: Value<'_>) -> Option<&DictViewObj> {
+pub(crate) fn set_view_of(v: Value<'_>) -> Option<&DictViewObj> {
     view_of(v).filter(|shown| shown.view() != DictView::Values)
 }
 
@@ -108,10 +108,7 @@ fn intersect(x: Value<'_>, y: Value<'_>) -> Result<Set> {
 /// CPython's `dictitems_xor`: the second dict's pairs that the first lacks (or holds with
 /// another value), then the first's that the second did not match, in that order.
 fn items_xor(first: &Dict, second: &Dict) -> Result<Set> {
-    let mut left = Dict::new();
-    for (k, v) in first.items() {
-        left.set(k, v);
-    }
+    let mut left: Dict = first.items().into_iter().collect();
     let mut out = Set::new();
     for (k, v) in second.items() {
         match left.get(&k) {
@@ -139,14 +136,13 @@ fn set_like_len(v: Value<'_>) -> Option<usize> {
 pub(crate) fn compare(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Option<Result<bool>> {
     set_view_of(x).or_else(|| set_view_of(y))?;
     let (nx, ny) = (set_like_len(x)?, set_like_len(y)?);
-    let subset = |p, q| all_in(p, q);
     Some(match op {
-        CmpOp::Eq => subset(x, y).map(|all| nx == ny && all),
-        CmpOp::NotEq => subset(x, y).map(|all| !(nx == ny && all)),
-        CmpOp::Lt if nx < ny => subset(x, y),
-        CmpOp::LtE if nx <= ny => subset(x, y),
-        CmpOp::Gt if nx > ny => subset(y, x),
-        CmpOp::GtE if nx >= ny => subset(y, x),
+        CmpOp::Eq => all_in(x, y).map(|all| nx == ny && all),
+        CmpOp::NotEq => all_in(x, y).map(|all| !(nx == ny && all)),
+        CmpOp::Lt if nx < ny => all_in(x, y),
+        CmpOp::LtE if nx <= ny => all_in(x, y),
+        CmpOp::Gt if nx > ny => all_in(y, x),
+        CmpOp::GtE if nx >= ny => all_in(y, x),
         CmpOp::Lt | CmpOp::LtE | CmpOp::Gt | CmpOp::GtE => Ok(false),
         _ => return None,
     })

@@ -172,12 +172,8 @@ impl Generator {
     }
 
     pub fn drain(&self) -> Result<Vec<AnyValue>> {
-        let mut items = Vec::new();
-        while let Some(item) = self.next()? {
-            crate::container::try_reserve_items(&mut items, 1, "list of a generator's items")?;
-            items.push(item);
-        }
-        Ok(items)
+        let (items, failed) = self.drain_until_error();
+        failed.map_or(Ok(items), Err)
     }
 
     /// The name of its function, as its repr shows it (its type's, for an iterator).

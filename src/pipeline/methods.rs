@@ -161,24 +161,17 @@ impl Recv {
                 Some(DictKind::Ordered) => Recv::OrderedDict,
                 _ => Recv::Dict,
             }),
-            Value::Object(o) if o.type_index() == ti::SET => {
-                match super::set_ops::set_of(v).is_some_and(|s| s.is_frozen()) {
-                    true => Some(Recv::FrozenSet),
-                    false => Some(Recv::Set),
-                }
-            }
+            Value::Object(o) if o.type_index() == ti::SET => match super::set_ops::is_frozenset(v) {
+                true => Some(Recv::FrozenSet),
+                false => Some(Recv::Set),
+            },
             // A match before a pattern: telling a pattern from another dynamic type takes the
             // type registry's lock, and `m.end()` runs once per token of a lexer.
             Value::Object(o) if o.type_index() == crate::ops::re::match_type_index() => Some(Recv::Match),
             Value::Object(_) if crate::ops::re::Pattern::of(v).is_some() => Some(Recv::Pattern),
             Value::Object(o) if o.type_index() == crate::ops::random::random_type_index() => Some(Recv::Random),
             Value::Object(_) if super::deque_ops::deque_of(v).is_some() => Some(Recv::Deque),
-            Value::Object(_)
-                if super::dict_view_ops::view_of(v)
-                    .is_some_and(|shown| shown.view() != super::iterate::DictView::Values) =>
-            {
-                Some(Recv::DictView)
-            }
+            Value::Object(_) if super::dict_view_ops::set_view_of(v).is_some() => Some(Recv::DictView),
             _ => None,
         }
     }

@@ -14,6 +14,14 @@ pub(crate) fn set_of(v: Value<'_>) -> Option<Set> {
     Set::from_value(v)
 }
 
+/// Whether `v` is a frozenset, read where it stands (no handle made: `Recv::of` asks it of the
+/// receiver of every set method call).
+pub(crate) fn is_frozenset(v: Value<'_>) -> bool {
+    v.as_obj()
+        .and_then(|o| o.downcast_ref::<crate::container::SetObj>())
+        .is_some_and(crate::container::SetObj::is_frozen)
+}
+
 /// The other operand of a set method, read from a value: a set, a dict's keys (CPython sizes
 /// some results by a dict's length) or any other iterable's items.
 pub(crate) enum Operand {

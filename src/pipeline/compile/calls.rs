@@ -28,14 +28,16 @@ impl FnCompiler<'_> {
         mut default: impl FnMut(usize) -> Slot,
     ) -> Result<Vec<Reg>> {
         // Taken first: a call among the arguments binds its own.
-        let (positional, named) = if std::mem::take(&mut self.arguments_used_now) {
-            let values: Vec<Expr> = keywords.iter().map(|k| k.value.clone()).collect();
-            (self.arguments_used_now(args)?, self.arguments_used_now(&values)?)
-        } else {
-            // The positional arguments are evaluated first, as Python evaluates them.
-            let positional = self.arguments(args, generators)?;
-            (positional, keywords.iter().map(|k| self.expr(&k.value, None)).collect::<Result<Vec<_>>>()?)
+        let used_now = std::mem::take(&mut self.arguments_used_now);
+        // The positional arguments are evaluated first, as Python evaluates them.
+        let positional = match used_now {
+            true => self.arguments_used_now(args)?,
+            false => self.arguments(args, generators)?,
         };
+        let named = keywords
+            .iter()
+            .map(|k| if used_now { self.argument_used_now(&k.value) } else { self.expr(&k.value, None) })
+            .collect::<Result<Vec<_>>>()?;
         Ok(sources
             .iter()
             .map(|s| match *s {

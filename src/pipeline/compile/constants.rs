@@ -46,19 +46,16 @@ pub(crate) fn constant_value(e: &Expr) -> Option<Slot> {
         }
         Expr::Call { func, args, keywords } if keywords.is_empty() && args.len() <= 1 => {
             // `set()` and `frozenset({...})`, the sets a display cannot write.
-            let arg = args.first().map(constant_value);
-            let arg = arg.as_ref().map(|a| a.as_ref().map(Slot::view));
-            let arg = match arg {
-                Some(None) => return None,
-                Some(Some(view)) => Some(view),
-                None => None,
-            };
-            let made = match func.as_ref() {
-                Expr::Name { id } if id == "set" => crate::pipeline::set_ops::set_builtin(arg.as_ref()),
-                Expr::Name { id } if id == "frozenset" => crate::pipeline::set_ops::frozenset_builtin(arg.as_ref()),
+            let make = match func.as_ref() {
+                Expr::Name { id } if id == "set" => crate::pipeline::set_ops::set_builtin,
+                Expr::Name { id } if id == "frozenset" => crate::pipeline::set_ops::frozenset_builtin,
                 _ => return None,
             };
-            made.ok()?
+            let arg = match args.first() {
+                Some(a) => Some(constant_value(a)?),
+                None => None,
+            };
+            make(arg.as_ref().map(Slot::view).as_ref()).ok()?
         }
         _ => return None,
     })

@@ -3,7 +3,7 @@
 use super::{type_error, value_error, vname};
 use crate::FromAny;
 use crate::any::type_index as ti;
-use crate::container::{DictObj, DictView, ListObj, try_reserve_items};
+use crate::container::{DictObj, ListObj, try_reserve_items};
 use crate::object::MAX_DEPTH;
 use crate::pipeline::Slot;
 use crate::pipeline::set_ops::set_of;
@@ -81,17 +81,12 @@ pub(crate) fn check_key_hashable(k: &AnyView<'_>) -> Result<()> {
 
 fn check_hashable_at(k: Value<'_>, depth: usize) -> Result<()> {
     match k.as_obj() {
-        Some(o) if o.type_index() == ti::SET && set_of(k).is_some_and(|s| s.is_frozen()) => Ok(()),
+        Some(_) if crate::pipeline::set_ops::is_frozenset(k) => Ok(()),
         Some(o) if matches!(o.type_index(), ti::LIST | ti::DICT | ti::SET) => {
             Err(type_error(format!("unhashable type: '{}'", vname(k))))
         }
-        Some(_) if crate::pipeline::deque_ops::deque_of(k).is_some() => {
-            Err(type_error("unhashable type: 'collections.deque'"))
-        }
-        // Keys and items views compare as sets, so they have no hash; a values view hashes by
-        // identity.
-        Some(_) if crate::pipeline::dict_view_ops::view_of(k).is_some_and(|v| v.view() != DictView::Values) => {
-            Err(type_error(format!("unhashable type: '{}'", vname(k))))
+        Some(o) if let Some(name) = crate::container::unhashable_name(o) => {
+            Err(type_error(format!("unhashable type: '{name}'")))
         }
         // Tuples nest without bound (one made in Python may be a million deep), so the depth is
         // capped where hashing stops too.
