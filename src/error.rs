@@ -57,11 +57,14 @@ pub enum ErrorKind {
     /// A regular expression or replacement template `re` refuses (Python's `re.error`, which
     /// is no `ValueError`).
     Regex,
+    /// Script calls nested past the interpreter's depth limit (Python's `RecursionError`, a
+    /// `RuntimeError`).
+    Recursion,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order (bit `k as u32` of a clause's mask).
-    pub const ALL: [ErrorKind; 23] = [
+    pub const ALL: [ErrorKind; 24] = [
         ErrorKind::Type,
         ErrorKind::Value,
         ErrorKind::Index,
@@ -85,6 +88,7 @@ impl ErrorKind {
         ErrorKind::UnicodeDecode,
         ErrorKind::NotImplemented,
         ErrorKind::Regex,
+        ErrorKind::Recursion,
     ];
 
     /// The kind named `name` (`ValueError`, ...), as the C ABI's `error_set` receives it.
@@ -118,6 +122,7 @@ impl ErrorKind {
             ErrorKind::UnicodeDecode => "UnicodeDecodeError",
             ErrorKind::NotImplemented => "NotImplementedError",
             ErrorKind::Regex => "re.error",
+            ErrorKind::Recursion => "RecursionError",
         }
     }
 }

@@ -2,7 +2,7 @@
 //! overflows the stack, even when a pipeline raises the limit far above the default.
 //!
 //! Expected values are hand-derived: `count(n)` returns `n`, and the error names the
-//! recursive call's line with how many times it repeated (the default limit, 200).
+//! recursive call's line with how many times it repeated (the default limit, CPython's 1000).
 //! Before these checks, recursion through a function value (`g = f; g(n - 1)`) started a
 //! fresh count at each level and aborted the process with a stack overflow.
 
@@ -26,21 +26,27 @@ fn count(source: &'static str, n: i64) -> anyproc::Result<AnyValue> {
 
 #[test]
 fn recursion_within_the_limit_returns() {
-    assert_eq!(count(DIRECT, 199).expect("199 calls deep").value().as_int(), Some(199));
-    assert_eq!(count(THROUGH_A_VALUE, 199).expect("199 calls deep").value().as_int(), Some(199));
+    assert_eq!(count(DIRECT, 999).expect("999 calls deep").value().as_int(), Some(999));
+    assert_eq!(count(THROUGH_A_VALUE, 999).expect("999 calls deep").value().as_int(), Some(999));
 }
 
 #[test]
 fn recursion_past_the_limit_is_an_error_naming_the_line() {
-    let e = count(DIRECT, 1_000_000).expect_err("past 200");
-    assert_eq!(e.kind(), ErrorKind::Runtime);
-    assert_eq!(e.to_string(), "function 'count', line 4 (200 times): maximum call depth 200 exceeded");
+    let e = count(DIRECT, 1_000_000).expect_err("past 1000");
+    assert_eq!(e.kind(), ErrorKind::Recursion);
+    assert_eq!(
+        e.to_string(),
+        "function 'count', line 4 (1000 times): maximum recursion depth exceeded (1000 nested calls)"
+    );
 }
 
 #[test]
 fn recursion_through_a_function_value_counts_every_level() {
-    let e = count(THROUGH_A_VALUE, 1_000_000).expect_err("past 200");
-    assert_eq!(e.to_string(), "function 'count', line 5 (200 times): maximum call depth 200 exceeded");
+    let e = count(THROUGH_A_VALUE, 1_000_000).expect_err("past 1000");
+    assert_eq!(
+        e.to_string(),
+        "function 'count', line 5 (1000 times): maximum recursion depth exceeded (1000 nested calls)"
+    );
 }
 
 #[test]

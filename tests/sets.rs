@@ -81,6 +81,7 @@ fn a_key_nested_too_deep_to_hash_is_an_error_not_a_crash() {
     }
     let e = Set::new().add(key).unwrap_err();
     assert!(e.message().contains("maximum recursion depth"), "{e}");
+    assert_eq!(e.kind(), anyproc::ErrorKind::Recursion, "CPython's RecursionError");
 }
 
 #[test]

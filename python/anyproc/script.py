@@ -168,8 +168,8 @@ def script(fn: Optional[Callable] = None, *, while_limit: Optional[int] = None,
     Usable as a decorator, bare (``@anyproc.script``) or with limits
     (``@anyproc.script(while_limit=1000)``). ``while_limit`` caps the iterations of a
     ``while`` loop and the items a ``for`` loop over a list may take that were added while it
-    ran (default 10,000,000); ``max_depth`` caps call nesting (default 200). Past either the
-    call raises RuntimeError. Raises :class:`SyntaxError` for constructs anyscript does not
+    ran (default 10,000,000); ``max_depth`` caps call nesting (default 1000, as CPython's
+    recursion limit). Past either the call raises RuntimeError (RecursionError for depth). Raises :class:`SyntaxError` for constructs anyscript does not
     support, with the line in ``fn``'s file.
     """
     if fn is None:

@@ -6,8 +6,9 @@ use anyproc::pipeline::exception_value::Exception;
 use anyproc::{Error, ErrorKind};
 use pyo3::exceptions::{
     PyAssertionError, PyAttributeError, PyIndexError, PyKeyError, PyLookupError, PyMemoryError, PyNameError,
-    PyNotImplementedError, PyOSError, PyOverflowError, PyRuntimeError, PyStopIteration, PySyntaxError, PyTypeError,
-    PyUnboundLocalError, PyUnicodeDecodeError, PyUnicodeEncodeError, PyUnicodeError, PyValueError, PyZeroDivisionError,
+    PyNotImplementedError, PyOSError, PyOverflowError, PyRecursionError, PyRuntimeError, PyStopIteration,
+    PySyntaxError, PyTypeError, PyUnboundLocalError, PyUnicodeDecodeError, PyUnicodeEncodeError, PyUnicodeError,
+    PyValueError, PyZeroDivisionError,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -118,6 +119,7 @@ fn kind_of(py: Python<'_>, err: &PyErr) -> Option<ErrorKind> {
         (py.get_type::<PyAssertionError>(), ErrorKind::Assertion),
         (py.get_type::<PyStopIteration>(), ErrorKind::StopIteration),
         (py.get_type::<PyNotImplementedError>(), ErrorKind::NotImplemented),
+        (py.get_type::<PyRecursionError>(), ErrorKind::Recursion),
         (py.get_type::<PyRuntimeError>(), ErrorKind::Runtime),
         (py.get_type::<PyAttributeError>(), ErrorKind::Attribute),
         (py.get_type::<PyLookupError>(), ErrorKind::Lookup),
@@ -154,6 +156,7 @@ pub fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::Attribute => PyAttributeError::new_err(msg),
         ErrorKind::Lookup => PyLookupError::new_err(msg),
         ErrorKind::NotImplemented => PyNotImplementedError::new_err(msg),
+        ErrorKind::Recursion => PyRecursionError::new_err(msg),
         ErrorKind::UnicodeEncode | ErrorKind::UnicodeDecode => unicode_error(py, &e, msg),
         ErrorKind::Regex => regex_error(py, &e, msg),
     }

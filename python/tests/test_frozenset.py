@@ -124,7 +124,7 @@ def test_frozensets_nested_without_bound_do_not_crash():
     # comparison and repr depth as it does a list's (docs/architecture.md), and the process lives.
     assert anyproc.script(deep)(30) == deep(30)
     out = anyproc.script(deep)(200_000)
-    assert out[0] is False and out[1] is False and out[2].startswith("frozenset({frozenset(") and out[3] == "RuntimeError"
+    assert out[0] is False and out[1] is False and out[2].startswith("frozenset({frozenset(") and out[3] == "RecursionError"
 
 
 def test_frozensets_cross_the_boundary_as_themselves():

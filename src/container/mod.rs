@@ -22,6 +22,7 @@ pub use dict::{Dict, DictKind, DictObj};
 pub use dict_view::{DictView, DictViewObj, dict_view_obj};
 pub use list::{List, ListObj, items_in_slot, list_len_in_slot, try_reserve_items};
 pub use list_cursor::ListCursor;
+pub(crate) use py_hash::too_deep_to_hash;
 pub use py_hash::{float_hash, int_hash, py_hash, python_hash, unhashable_name};
 pub use set::{Set, SetObj, SetOperand};
 pub use str_hash::{HashSecret, set_hash_secret, str_hash_keyed};

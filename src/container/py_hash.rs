@@ -64,14 +64,14 @@ fn hash_at(v: Value<'_>, depth: usize, python: bool) -> Result<i64> {
         Value::Object(o) => match o.type_index() {
             ti::TUPLE => {
                 if depth >= MAX_DEPTH {
-                    return Err(Error::runtime("maximum recursion depth exceeded while calling a Python object"));
+                    return Err(too_deep_to_hash());
                 }
                 let items: Vec<AnyValue> = crate::List::from_value(v).map(|l| l.to_vec()).unwrap_or_default();
                 tuple_hash(items.iter().map(|x| hash_at(x.value(), depth + 1, python)), items.len())?
             }
             ti::SET if let Some(s) = o.downcast_ref::<super::SetObj>().filter(|s| s.is_frozen()) => {
                 if depth >= MAX_DEPTH {
-                    return Err(Error::runtime("maximum recursion depth exceeded while calling a Python object"));
+                    return Err(too_deep_to_hash());
                 }
                 // The table's hashes are `py_hash`'s; Python's `hash()` hashes text its own way.
                 return s.frozen_hash(|k, h| if python { hash_at(k, depth + 1, true) } else { Ok(h) });
@@ -202,6 +202,12 @@ pub(crate) fn text_hash(bytes: &[u8]) -> i64 {
 /// -1 marks an error (and a deleted set slot) in CPython, so no hash is -1.
 fn avoid_minus_one(h: i64) -> i64 {
     if h == -1 { -2 } else { h }
+}
+
+/// CPython's `RecursionError` for a tuple or frozenset nested past [`MAX_DEPTH`], where its
+/// hash would run out of C stack.
+pub(crate) fn too_deep_to_hash() -> Error {
+    Error::new(ErrorKind::Recursion, "maximum recursion depth exceeded while calling a Python object")
 }
 
 #[cfg(test)]

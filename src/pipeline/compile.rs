@@ -46,6 +46,9 @@ pub type Globals = indexmap::IndexMap<String, Slot>;
 
 /// Iterations a `while` loop may run unless the caller sets its own [`Limits`].
 pub const DEFAULT_WHILE_LIMIT: u64 = 10_000_000;
+/// Calls that may nest unless the caller sets its own [`Limits`]: CPython's default
+/// recursion limit, so a recursive helper that runs there runs here.
+pub const DEFAULT_MAX_DEPTH: u32 = 1000;
 
 /// Limits a compiled program runs under.
 #[derive(Clone, Copy, Debug)]
@@ -59,7 +62,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { while_limit: DEFAULT_WHILE_LIMIT, max_depth: 200 }
+        Limits { while_limit: DEFAULT_WHILE_LIMIT, max_depth: DEFAULT_MAX_DEPTH }
     }
 }
 

@@ -44,7 +44,7 @@ const fn group(name: &'static str, base: Option<&'static str>) -> Class {
 }
 
 /// The exception classes a script can name, with CPython's bases.
-const CLASSES: [Class; 25] = [
+const CLASSES: [Class; 26] = [
     group("BaseException", None),
     group("Exception", Some("BaseException")),
     group("ArithmeticError", Some("Exception")),
@@ -60,6 +60,7 @@ const CLASSES: [Class; 25] = [
     class("IndexError", "LookupError", ErrorKind::Index),
     class("RuntimeError", "Exception", ErrorKind::Runtime),
     class("NotImplementedError", "RuntimeError", ErrorKind::NotImplemented),
+    class("RecursionError", "RuntimeError", ErrorKind::Recursion),
     class("ZeroDivisionError", "ArithmeticError", ErrorKind::ZeroDivision),
     class("OverflowError", "ArithmeticError", ErrorKind::Overflow),
     class("NameError", "Exception", ErrorKind::Name),
@@ -456,7 +457,8 @@ mod tests {
             ("UnboundLocalError", bits(&[UnboundLocal])),
             ("ZeroDivisionError", bits(&[ZeroDivision])),
             ("StopIteration", bits(&[StopIteration])),
-            ("RuntimeError", bits(&[Runtime, NotImplemented])),
+            ("RuntimeError", bits(&[Runtime, NotImplemented, Recursion])),
+            ("RecursionError", bits(&[Recursion])),
             ("NotImplementedError", bits(&[NotImplemented])),
             ("AttributeError", bits(&[Attribute])),
             ("re.error", bits(&[Regex])),
@@ -484,7 +486,7 @@ mod tests {
         }
         let [all, raised, caught] = class_names();
         assert_eq!(raised_kind("NotImplementedError"), Some(ErrorKind::NotImplemented));
-        assert_eq!((all.len(), raised.len(), caught.len()), (25, 17, 26));
+        assert_eq!((all.len(), raised.len(), caught.len()), (26, 18, 27));
         assert_eq!(raised_kind("JSONDecodeError"), None);
         assert!(caught.contains(&"IOError") && !caught.contains(&"SyntaxError"));
     }
@@ -509,6 +511,7 @@ mod tests {
             "AssertionError",
             "StopIteration",
             "NotImplementedError",
+            "RecursionError",
             "re.error",
         ] {
             let kind = ErrorKind::from_name(name).expect(name);

@@ -72,7 +72,9 @@ impl<'t> DepthGuard<'t> {
     fn enter(depth: &'t Cell<u32>, max_depth: u32) -> Result<DepthGuard<'t>> {
         let d = depth.get();
         if d >= max_depth {
-            return Err(Error::runtime(format!("maximum call depth {max_depth} exceeded")));
+            // CPython's words, with the limit that was reached (a script may set its own).
+            let message = format!("maximum recursion depth exceeded ({max_depth} nested calls)");
+            return Err(Error::new(ErrorKind::Recursion, message));
         }
         depth.set(d + 1);
         Ok(DepthGuard(depth))

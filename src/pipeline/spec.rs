@@ -83,7 +83,7 @@ fn default_while_limit() -> u64 {
 }
 
 fn default_max_depth() -> u32 {
-    200
+    super::compile::DEFAULT_MAX_DEPTH
 }
 
 impl Default for Options {

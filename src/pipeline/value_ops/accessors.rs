@@ -91,9 +91,7 @@ fn check_hashable_at(k: Value<'_>, depth: usize) -> Result<()> {
         // Tuples nest without bound (one made in Python may be a million deep), so the depth is
         // capped where hashing stops too.
         _ => match tuple_obj(k) {
-            Some(_) if depth >= MAX_DEPTH => {
-                Err(Error::runtime("maximum recursion depth exceeded while calling a Python object"))
-            }
+            Some(_) if depth >= MAX_DEPTH => Err(crate::container::too_deep_to_hash()),
             Some(t) => t.with_items(|xs| xs.iter().try_for_each(|x| check_hashable_at(x.value(), depth + 1))),
             None => Ok(()),
         },
