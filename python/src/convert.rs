@@ -192,9 +192,9 @@ fn fallback(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<AnyValue> {
     if obj.hasattr("__float__")? {
         return Ok(AnyValue::from_float(obj.call_method0("__float__")?.extract::<f64>()?));
     }
-    // A bytearray is bytes that can change: a copy of its bytes, not the list of its ints.
+    // A copy of its bytes, as a list is copied (ops that read bytes take it as bytes).
     if let Ok(b) = obj.cast::<PyByteArray>() {
-        return Ok(AnyValue::from_bytes(&b.to_vec()));
+        return Ok(anyproc::container::ByteArray::new(b.to_vec()).into_any());
     }
     if let Some(v) = crate::convert_random::random_to_any(obj)? {
         return Ok(v);
@@ -450,6 +450,9 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
     }
     if let Some(array) = NDArray::from_view(v) {
         return Ok(Bound::new(py, PyNDArray { array })?.into_any());
+    }
+    if let Some(b) = v.value().as_obj().and_then(anyproc::container::byte_array_obj) {
+        return Ok(PyByteArray::new(py, &b.to_vec()).into_any());
     }
     if let Some(d) = v.value().as_obj().and_then(anyproc::container::deque_obj) {
         if depth >= MAX_NESTING {

@@ -834,9 +834,12 @@ class Gen:
                          f"{enc}, errors={err}", f"encoding={enc}, errors={err}", f"errors={err}, encoding={enc}"])
 
     def encoded(self, d: int) -> str:
-        """A bytes value (there are none but encode()'s), now and then cut by a slice, so that a
-        decode meets a sequence cut short."""
+        """A bytes value (there are none but encode()'s), now and then a bytearray of it or one
+        joined to bytes, now and then cut by a slice, so that a decode meets a sequence cut short."""
         b = f"{self.expr('str', d - 1)}.encode({self.codec_args(True)})"
+        if self.r.random() < 0.2:
+            b = self.r.choice([f"bytearray({b})", f"(bytearray({b}) + b'x')", f"(b'y' + bytearray({b}))",
+                               f"bytearray({b})[::-1]", f"(bytearray({b}) * 2)"])
         if self.r.random() < 0.3:
             b = self.bytes_method(b)
         return f"{b}[{self.slice()}]" if self.r.random() < 0.3 else b

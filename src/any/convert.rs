@@ -121,6 +121,8 @@ impl FromAny for Vec<u8> {
     fn from_value(v: Value<'_>) -> Option<Self> {
         match v {
             Value::Bytes(b) => Some(b.to_vec()),
+            // A bytearray is bytes to an op that reads bytes, as a buffer is to CPython's.
+            Value::Object(o) => crate::container::byte_array_obj(o).map(crate::container::ByteArrayObj::to_vec),
             _ => None,
         }
     }

@@ -19,6 +19,10 @@ pub fn values_equal(a: Value<'_>, b: Value<'_>, depth: usize) -> bool {
         (UStr(x), UStr(y)) => x == y,
         (Str(x), UStr(y)) | (UStr(y), Str(x)) => x.chars().eq(y.iter().copied()),
         (Bytes(x), Bytes(y)) => x == y,
+        // A bytearray equals bytes of the same bytes, as in Python.
+        (Bytes(x), Object(o)) | (Object(o), Bytes(x)) => {
+            crate::container::byte_array_obj(o).is_some_and(|b| b.with_bytes(|y| y == x))
+        }
         (Pod(t1, b1), Pod(t2, b2)) => t1 == t2 && b1 == b2,
         (Object(x), Object(y)) => {
             if x == y {

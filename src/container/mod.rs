@@ -1,8 +1,9 @@
-//! Universal containers: `List`, `Dict` (and its views), `Set` and `Deque` of any-values, all objects, all nestable (seed 000, N1).
+//! Universal containers: `List`, `Dict` (and its views), `Set` and `Deque` of any-values, and `ByteArray`, all objects, all nestable (seed 000, N1).
 //!
 //! They have Python's reference semantics: clones of a handle share one object,
 //! and a change through one is seen through all.
 
+mod byte_array;
 mod chars;
 mod deque;
 mod dict;
@@ -17,6 +18,7 @@ mod str_hash;
 mod tuple;
 
 pub use crate::any::push_chars;
+pub use byte_array::{ByteArray, ByteArrayObj, byte_array_obj};
 pub use deque::{Deque, DequeObj, deque_obj};
 pub use dict::{Dict, DictKind, DictObj};
 pub use dict_view::{DictView, DictViewObj, dict_view_obj};

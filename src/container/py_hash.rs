@@ -165,10 +165,13 @@ fn tuple_hash(lanes: impl Iterator<Item = Result<i64>>, len: usize) -> Result<i6
 
 /// The type name in CPython's "unhashable type" error for `o` when it is one of the
 /// containers beside lists, dicts and sets that define `==` by their contents and so have no
-/// hash: a deque, and a dict's keys or items view.
+/// hash: a deque, a bytearray, and a dict's keys or items view.
 pub fn unhashable_name(o: crate::object::ObjPtr<'_>) -> Option<&'static str> {
     if super::deque_obj(o).is_some() {
         return Some("collections.deque");
+    }
+    if super::byte_array_obj(o).is_some() {
+        return Some("bytearray");
     }
     super::dict_view_obj(o).filter(|s| s.view() != super::DictView::Values).map(super::DictViewObj::type_name)
 }

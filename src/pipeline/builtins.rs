@@ -98,6 +98,7 @@ builtins! {
     Next => "next" (1, 2),
     Print => "print" (0, VARIADIC),
     Hash => "hash" (1, 1),
+    Bytearray => "bytearray" (0, 3),
 }
 
 impl Builtin {
@@ -150,8 +151,8 @@ impl Builtin {
     pub fn repr(self) -> String {
         use Builtin::*;
         match self {
-            Str | Int | Float | Bool | List | Tuple | Dict | Set | Frozenset | Bytes | Range | Reversed | Enumerate
-            | Zip | Type => {
+            Str | Int | Float | Bool | List | Tuple | Dict | Set | Frozenset | Bytes | Bytearray | Range | Reversed
+            | Enumerate | Zip | Type => {
                 format!("<class '{}'>", self.name())
             }
             _ => format!("<built-in function {}>", self.name()),
@@ -249,6 +250,7 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
         Builtin::Set => super::set_ops::set_builtin(args.first()),
         Builtin::Frozenset => super::set_ops::frozenset_builtin(args.first()),
         Builtin::Bytes => super::str_codecs::bytes_builtin(args),
+        Builtin::Bytearray => super::bytearray_ops::bytearray_builtin(args),
         Builtin::Isinstance => super::type_checks::isinstance(args[0], args[1]),
         Builtin::Type => Ok(Slot::from(super::type_checks::type_of(args[0].value()))),
         Builtin::Min | Builtin::Max => min_max(b, args),

@@ -276,9 +276,10 @@ fn join(sep: &[u8], iterable: &AnyView<'_>) -> Result<Slot> {
     let items = listed.as_ref().map_or_else(|| iterable.value(), AnyValue::value);
     let mut out = Vec::new();
     for_each_join_piece(items, &mut |i, x| {
-        let Value::Bytes(piece) = x else {
+        let Some(piece) = super::bytearray_ops::bytes_like(x) else {
             return Err(type_error(format!("sequence item {i}: expected a bytes-like object, {} found", vname(x))));
         };
+        let piece = &*piece;
         let at_sep = if i > 0 { sep } else { &[] };
         grow(&mut out, at_sep.len() + piece.len())?;
         out.extend_from_slice(at_sep);

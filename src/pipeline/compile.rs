@@ -439,7 +439,8 @@ fn unbound_method(path: &str) -> Option<(Method, u8)> {
     (!static_one).then_some((method, ty as u8))
 }
 
-/// `str.maketrans(...)`, `dict.fromkeys(...)`, `bytes.maketrans(...)` and `bytes.fromhex(...)`: a
+/// `str.maketrans(...)`, `dict.fromkeys(...)`, `bytes.maketrans(...)` and `bytes.fromhex(...)`
+/// (and bytearray's): a
 /// type's static method, and an empty value of the type to call it on (the method reads only its
 /// arguments).
 fn static_method(path: &str) -> Option<(Method, Slot)> {
@@ -448,6 +449,9 @@ fn static_method(path: &str) -> Option<(Method, Slot)> {
         "dict.fromkeys" => Some((Method::Fromkeys, Slot::from(crate::Dict::new()))),
         "bytes.maketrans" => Some((Method::Maketrans, Slot::from_bytes(b""))),
         "bytes.fromhex" => Some((Method::Fromhex, Slot::from_bytes(b""))),
+        // `bytearray.fromhex` gives a bytearray; `bytearray.maketrans` bytes, as CPython's.
+        "bytearray.maketrans" => Some((Method::Maketrans, Slot::from_bytes(b""))),
+        "bytearray.fromhex" => Some((Method::Fromhex, super::bytearray_ops::new_slot(Vec::new()))),
         _ => None,
     }
 }

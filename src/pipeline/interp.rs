@@ -955,6 +955,9 @@ fn update_in_place(regs: &mut [Slot], op: BinOp, a: usize, b: usize) -> Result<b
     if let Some(done) = super::deque_ops::in_place(op, regs[a].value(), regs[b].value()) {
         return done.map(|()| true);
     }
+    if let Some(done) = super::bytearray_ops::in_place(op, regs[a].value(), regs[b].value()) {
+        return done.map(|()| true);
+    }
     match op {
         BinOp::Add => add_in_place(regs, a, b),
         BinOp::Mul => repeat_in_place(regs, a, b),

@@ -130,6 +130,10 @@ impl LoopState {
                 if let Some(items) = super::deque_ops::snapshot(v.value()) {
                     return Ok(LoopState::List(ListCursor::new(List::from_vec(items))));
                 }
+                // The bytes it had when the loop started, as an int each.
+                if let Some(items) = super::bytearray_ops::snapshot(v.value()) {
+                    return Ok(LoopState::List(ListCursor::new(List::from_vec(items))));
+                }
                 Err(Error::new(ErrorKind::Type, format!("'{}' object is not iterable", o.type_name())))
             }
             _ => {

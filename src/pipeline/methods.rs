@@ -108,6 +108,8 @@ enum Recv {
     /// A `frozenset`: a set's methods that leave it as it is.
     FrozenSet,
     Bytes,
+    /// A `bytearray`: bytes' methods and a list's that change it.
+    ByteArray,
     /// A compiled regular expression (`re.compile(...)`).
     Pattern,
     /// A match of one (`re.search(...)`).
@@ -129,7 +131,7 @@ enum Recv {
 }
 
 impl Recv {
-    const ALL: [Recv; 16] = [
+    const ALL: [Recv; 17] = [
         Recv::Str,
         Recv::List,
         Recv::Tuple,
@@ -137,6 +139,7 @@ impl Recv {
         Recv::Set,
         Recv::FrozenSet,
         Recv::Bytes,
+        Recv::ByteArray,
         Recv::Pattern,
         Recv::Match,
         Recv::Counter,
@@ -171,6 +174,7 @@ impl Recv {
             Value::Object(_) if crate::ops::re::Pattern::of(v).is_some() => Some(Recv::Pattern),
             Value::Object(o) if o.type_index() == crate::ops::random::random_type_index() => Some(Recv::Random),
             Value::Object(_) if super::deque_ops::deque_of(v).is_some() => Some(Recv::Deque),
+            Value::Object(_) if super::bytearray_ops::byte_array_of(v).is_some() => Some(Recv::ByteArray),
             Value::Object(_) if super::dict_view_ops::set_view_of(v).is_some() => Some(Recv::DictView),
             _ => None,
         }
@@ -185,6 +189,7 @@ impl Recv {
             Recv::Set => "set",
             Recv::FrozenSet => "frozenset",
             Recv::Bytes => "bytes",
+            Recv::ByteArray => "bytearray",
             Recv::Pattern => "re.Pattern",
             Recv::Match => "re.Match",
             Recv::Counter => "Counter",
@@ -277,6 +282,12 @@ fn spec(m: Method, r: Recv) -> Option<(usize, usize)> {
         (Recv::Deque, Insert) => (2, 2),
         (Recv::Deque, Rotate) => (0, 1),
         (Recv::DictView, Isdisjoint) => (1, 1),
+        (Recv::ByteArray, Append | Extend | Remove) => (1, 1),
+        (Recv::ByteArray, Insert) => (2, 2),
+        (Recv::ByteArray, Pop) => (0, 1),
+        (Recv::ByteArray, Reverse | Clear | Copy) => (0, 0),
+        // Otherwise bytes'.
+        (Recv::ByteArray, _) => return spec(m, Recv::Bytes),
         // Otherwise a dict's.
         (Recv::Counter | Recv::OrderedDict, _) => return spec(m, Recv::Dict),
         _ => return None,
@@ -366,7 +377,13 @@ fn call_method_as(method: Method, obj: AnyView<'_>, args: &[AnyView<'_>], bound:
         Recv::Bytes if method == Method::Decode => {
             super::str_codecs::decode(super::str_codecs::bytes_of(v).expect("bytes"), args)
         }
-        Recv::Bytes => super::bytes_methods::call(method, super::str_codecs::bytes_of(v).expect("bytes"), args),
+        Recv::Bytes => {
+            let b = super::str_codecs::bytes_of(v).expect("bytes");
+            super::bytearray_ops::with_bytes_args(args, |args| super::bytes_methods::call(method, b, args))
+        }
+        Recv::ByteArray => {
+            super::bytearray_ops::method(method, super::bytearray_ops::byte_array_of(v).expect("a bytearray"), args)
+        }
         Recv::Pattern => regex_method(method, v, args),
         Recv::Match => match_method(method, v, args),
         Recv::Counter => counter_method(method, v, args),
@@ -451,7 +468,7 @@ fn match_method(method: Method, v: Value<'_>, args: &[AnyView<'_>]) -> Result<Sl
 
 /// The types whose methods a script may call through the type (`str.upper(w)`), by the index
 /// [`super::ir::Inst::CheckReceiver`] names them with.
-pub const RECEIVER_TYPES: [&str; 5] = ["str", "list", "dict", "set", "bytes"];
+pub const RECEIVER_TYPES: [&str; 6] = ["str", "list", "dict", "set", "bytes", "bytearray"];
 
 /// Fails unless `v` is of type `RECEIVER_TYPES[ty]`, as CPython's method descriptor does when
 /// `str.upper(5)` hands it another type.

@@ -10,6 +10,7 @@ pub mod batch;
 pub(crate) mod binding;
 mod builtin_numbers;
 pub mod builtins;
+pub(crate) mod bytearray_ops;
 mod bytes_layout;
 mod bytes_methods;
 mod bytes_pieces;

@@ -176,7 +176,7 @@ fn starts_expr(tok: &Tok) -> bool {
         Tok::Name(n) => {
             !is_keyword(n) || matches!(n.as_str(), "True" | "False" | "None" | "not" | "lambda" | "yield" | "await")
         }
-        Tok::Int(_) | Tok::Float(_) | Tok::Str(_) | Tok::FStr(_) => true,
+        Tok::Int(_) | Tok::Float(_) | Tok::Str(_) | Tok::Bytes(_) | Tok::FStr(_) => true,
         Tok::Op(op) => matches!(*op, "(" | "[" | "{" | "-" | "+" | "~" | "*" | "..."),
         _ => false,
     }

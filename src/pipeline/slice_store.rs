@@ -1,11 +1,12 @@
-//! `xs[a:b] = items` and `del xs[a:b]`, steps included, for lists, with CPython 3.11's results
+//! `xs[a:b] = items` and `del xs[a:b]`, steps included, for lists and bytearrays, with CPython 3.11's results
 //! and errors: the bounds are checked before the items are read, a slice of step 1 takes any
 //! number of items, an extended slice exactly as many as it selects.
 
+use super::bytearray_ops::{assigned_bytes, byte_array_of};
 use super::value_ops::{
     SliceSpan, dict_obj, is_iterable, iter_items, list_of, slice_arg, type_error, value_error, vname,
 };
-use crate::container::try_reserve_items;
+use crate::container::{ByteArrayObj, try_reserve_items};
 use crate::{AnyValue, AnyView, List, Result, Value};
 
 /// The list behind `obj`, or CPython's error for what cannot take a slice store: a dict hashes
@@ -36,6 +37,9 @@ pub fn set_slice(
     step: AnyView<'_>,
     value: AnyView<'_>,
 ) -> Result<()> {
+    if let Some(b) = byte_array_of(obj.value()) {
+        return set_byte_slice(b, span(lower, upper, step, b.len())?, value);
+    }
     let mut list = target_list(obj.value(), "assignment")?;
     let at = span(lower, upper, step, list.len())?;
     let v = value.value();
@@ -79,6 +83,16 @@ pub fn set_slice(
 
 /// `del obj[lower:upper:step]`.
 pub fn del_slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: AnyView<'_>) -> Result<()> {
+    if let Some(b) = byte_array_of(obj.value()) {
+        let at = span(lower, upper, step, b.len())?;
+        return b.with_bytes_mut(|xs| {
+            let mut gone = vec![false; xs.len()];
+            at.indices().for_each(|i| gone[i] = true);
+            let mut flags = gone.into_iter();
+            xs.retain(|_| flags.next() != Some(true));
+            Ok(())
+        });
+    }
     let mut list = target_list(obj.value(), "deletion")?;
     let removed = list.with_items_mut(|xs| -> Result<Vec<AnyValue>> {
         let at = span(lower, upper, step, xs.len())?;
@@ -106,6 +120,25 @@ pub fn del_slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step:
     })?;
     drop(removed);
     Ok(())
+}
+
+/// `b[at] = value` of a bytearray: `value`'s bytes (its copy when it is `b` itself), any
+/// number of them for a step of 1, exactly as many as `at` selects otherwise.
+fn set_byte_slice(b: &ByteArrayObj, at: SliceSpan, value: AnyView<'_>) -> Result<()> {
+    let bytes = assigned_bytes(value)?;
+    b.with_bytes_mut(|xs| {
+        if at.step == 1 {
+            let start = at.start as usize;
+            xs.splice(start..start + at.count, bytes);
+            return Ok(());
+        }
+        if bytes.len() != at.count {
+            let (n, count) = (bytes.len(), at.count);
+            return Err(value_error(format!("attempt to assign bytes of size {n} to extended slice of size {count}")));
+        }
+        at.indices().zip(bytes).for_each(|(i, x)| xs[i] = x);
+        Ok(())
+    })
 }
 
 #[cfg(test)]

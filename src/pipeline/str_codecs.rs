@@ -87,6 +87,7 @@ pub(crate) fn str_decoding(args: &[AnyView<'_>]) -> Result<Slot> {
     check_codec_names("str", &args[1..])?;
     match args[0].value() {
         Value::Bytes(b) => decode(b, &args[1..]),
+        x if let Some(b) = super::bytearray_ops::byte_array_of(x) => decode(&b.to_vec(), &args[1..]),
         x if Text::of(x).is_some() => Err(type_error("decoding str is not supported")),
         x => Err(super::value_ops::not_bytes_like(x)),
     }
@@ -96,12 +97,18 @@ pub(crate) fn str_decoding(args: &[AnyView<'_>]) -> Result<Slot> {
 /// `bytes(b)`, with CPython's errors (the encoding's type is checked first, as its argument
 /// parser does).
 pub(crate) fn bytes_builtin(args: &[AnyView<'_>]) -> Result<Slot> {
+    bytes_made_by("bytes", args)
+}
+
+/// The bytes `maker(*args)` holds, `maker` being `bytes` or `bytearray` (which word two
+/// messages otherwise), as a bytes value.
+pub(crate) fn bytes_made_by(maker: &str, args: &[AnyView<'_>]) -> Result<Slot> {
     let Some(first) = args.first() else { return Ok(Slot::from_bytes(b"")) };
     let v = first.value();
-    check_codec_names("bytes", &args[1..])?;
+    check_codec_names(maker, &args[1..])?;
     match (Text::of(v), args.len()) {
         (Some(_), 1) => return Err(type_error("string argument without an encoding")),
-        (Some(t), _) => return encode_for("bytes", t, &args[1..]),
+        (Some(t), _) => return encode_for(maker, t, &args[1..]),
         (None, 1) => {}
         (None, _) => return Err(type_error("encoding without a string argument")),
     }
@@ -111,20 +118,23 @@ pub(crate) fn bytes_builtin(args: &[AnyView<'_>]) -> Result<Slot> {
             let n = v.as_int().unwrap_or(0);
             let n = usize::try_from(n).map_err(|_| Error::value("negative count"))?;
             let mut out = Vec::new();
-            out.try_reserve_exact(n).map_err(|_| Error::out_of_memory("bytes()", n))?;
+            out.try_reserve_exact(n).map_err(|_| Error::out_of_memory(maker, n))?;
             out.resize(n, 0);
             Ok(Slot::from_bytes(&out))
         }
+        _ if let Some(b) = super::bytearray_ops::byte_array_of(v) => Ok(Slot::from_bytes(&b.to_vec())),
         _ if super::value_ops::is_iterable(v) => {
             let items = super::value_ops::iter_items(v)?;
             let mut out = Vec::with_capacity(items.len());
+            let range_error =
+                if maker == "bytes" { "bytes must be in range(0, 256)" } else { "byte must be in range(0, 256)" };
             for x in &items {
                 let n = super::value_ops::index_arg(&x.view())?;
-                out.push(u8::try_from(n).map_err(|_| Error::value("bytes must be in range(0, 256)"))?);
+                out.push(u8::try_from(n).map_err(|_| Error::value(range_error))?);
             }
             Ok(Slot::from_bytes(&out))
         }
-        _ => Err(type_error(format!("cannot convert '{}' object to bytes", vname(v)))),
+        _ => Err(type_error(format!("cannot convert '{}' object to {maker}", vname(v)))),
     }
 }
 

@@ -18,7 +18,7 @@ use std::sync::{LazyLock, Mutex};
 
 /// The built-ins that are types, in the order `isinstance` lists a value's types (also the
 /// types Python's built-ins and anyproc's share, which the Python package maps to each other).
-pub const TYPE_BUILTINS: [Builtin; 10] = [
+pub const TYPE_BUILTINS: [Builtin; 11] = [
     Builtin::Bool,
     Builtin::Int,
     Builtin::Float,
@@ -29,6 +29,7 @@ pub const TYPE_BUILTINS: [Builtin; 10] = [
     Builtin::Set,
     Builtin::Frozenset,
     Builtin::Bytes,
+    Builtin::Bytearray,
 ];
 
 /// The type objects of types that have no built-in, one per name, made when first asked for.
@@ -96,6 +97,7 @@ pub(crate) fn type_of(x: Value<'_>) -> PackedFunc {
         Value::Float(_) => Builtin::Float,
         Value::Str(_) | Value::UStr(_) => Builtin::Str,
         Value::Bytes(_) => Builtin::Bytes,
+        _ if super::bytearray_ops::byte_array_of(x).is_some() => Builtin::Bytearray,
         _ if Tuple::from_value(x).is_some() => Builtin::Tuple,
         _ if List::from_value(x).is_some() => Builtin::List,
         _ if let Some(d) = crate::Dict::from_value(x) => match collection_type(d.kind()) {

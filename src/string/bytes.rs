@@ -42,6 +42,8 @@ impl FromAny for Bytes {
     fn from_value(v: Value<'_>) -> Option<Self> {
         match v {
             Value::Bytes(b) => Some(Bytes::new(b)),
+            // A bytearray is bytes to an op that reads bytes, as a buffer is to CPython's.
+            Value::Object(o) => crate::container::byte_array_obj(o).map(|b| Bytes::new(&b.to_vec())),
             _ => None,
         }
     }

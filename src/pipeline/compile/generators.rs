@@ -26,6 +26,8 @@ pub(super) fn takes_a_generator(b: Builtin) -> bool {
             | Builtin::Dict
             | Builtin::Set
             | Builtin::Frozenset
+            | Builtin::Bytes
+            | Builtin::Bytearray
             | Builtin::Sorted
             | Builtin::Sum
             | Builtin::Min

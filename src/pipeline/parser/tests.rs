@@ -364,6 +364,14 @@ fn strings() {
     assert_eq!(expr("b'x\\xff' B\"\\n\""), "b[120, 255, 10]");
     assert_eq!(expr("Rb'\\d'"), "b[92, 100]");
     assert!(expr_err("b'x' 'y'").contains("cannot mix bytes and nonbytes literals"));
+    // A bytes literal after a comma continues a tuple, as any other literal does (it was
+    // "unexpected bytes").
+    let tuple = |line: &str| match stmt(line) {
+        StmtKind::Return { value: Some(e) } => show(&e),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(tuple("return x, b'y'"), tuple("return (x, b'y')"));
+    assert_eq!(stmt("a, b = b'x', b'y'"), stmt("a, b = (b'x', b'y')"));
     assert!(expr_err(r"'\x4'").contains("truncated \\xXX escape"));
     assert!(expr_err(r"'\ud800'").contains("line 1, column 2: invalid \\uXXXX escape"));
     // Expected: CPython 3.11's SyntaxError for the same literal.

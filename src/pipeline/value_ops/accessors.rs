@@ -206,6 +206,7 @@ pub(crate) fn is_iterable(v: Value<'_>) -> bool {
         || dict_obj(v).is_some()
         || set_of(v).is_some()
         || crate::pipeline::dict_view_ops::view_of(v).is_some()
+        || crate::pipeline::bytearray_ops::byte_array_of(v).is_some()
 }
 
 /// [`iter_items`], keeping what a generator gave before it failed: the items, and the failure.
@@ -234,6 +235,9 @@ pub(crate) fn iter_items(v: Value<'_>) -> Result<Vec<AnyValue>> {
         return Ok(s.items());
     }
     if let Some(items) = crate::pipeline::deque_ops::snapshot(v) {
+        return Ok(items);
+    }
+    if let Some(items) = crate::pipeline::bytearray_ops::snapshot(v) {
         return Ok(items);
     }
     if let Some(shown) = crate::pipeline::dict_view_ops::view_of(v) {

@@ -25,6 +25,7 @@ pub fn truthy(v: AnyView<'_>) -> bool {
             ti::DICT => o.downcast_ref::<DictObj>().is_some_and(|d| !d.is_empty()),
             ti::SET => o.downcast_ref::<SetObj>().is_some_and(|s| !s.is_empty()),
             _ if let Some(shown) = crate::pipeline::dict_view_ops::view_of(x) => !shown.is_empty(),
+            _ if let Some(b) = crate::pipeline::bytearray_ops::byte_array_of(x) => !b.is_empty(),
             _ => crate::pipeline::deque_ops::deque_of(x).is_none_or(|d| !d.is_empty()),
         },
     }
@@ -116,6 +117,7 @@ pub fn binary(op: BinOp, a: AnyView<'_>, b: AnyView<'_>) -> Result<Slot> {
             Some(result) => result,
             None => match crate::pipeline::deque_ops::binary(op, x, y) {
                 Some(result) => result,
+                None if let Some(result) = crate::pipeline::bytearray_ops::binary(op, x, y) => result,
                 None => match crate::pipeline::dict_view_ops::binary(op, x, y) {
                     Some(result) => result,
                     None => seq_binary(op, x, y),

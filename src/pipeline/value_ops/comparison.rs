@@ -29,7 +29,11 @@ pub(crate) fn py_eq(x: Value<'_>, y: Value<'_>) -> bool {
     match (num(x), num(y)) {
         (Some(p), Some(q)) => num_cmp(p, q) == Some(Ordering::Equal),
         // A keys or items view equals a set with its items (`d.keys() == {"a"}`).
-        _ => values_equal(x, y, 0) || crate::pipeline::dict_view_ops::equal(x, y).unwrap_or(false),
+        _ => {
+            values_equal(x, y, 0)
+                || crate::pipeline::dict_view_ops::equal(x, y).unwrap_or(false)
+                || crate::pipeline::bytearray_ops::equal(x, y).unwrap_or(false)
+        }
     }
 }
 
@@ -93,6 +97,7 @@ pub(crate) fn rich_order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Result<bool> 
             _ if let Some(subset) = set_ops::order(op, x, y) => return Ok(subset),
             _ if let Some(included) = crate::pipeline::counter::counter_order(op, x, y) => return included,
             _ if let Some(ordered) = crate::pipeline::deque_ops::order(op, x, y) => return ordered,
+            _ if let Some(ordered) = crate::pipeline::bytearray_ops::order(op, x, y) => return Ok(ordered),
             _ if let Some(subset) = crate::pipeline::dict_view_ops::compare(op, x, y) => return subset,
             _ if let Some(ordered) = crate::ops::cmp_to_key::order(op, x, y) => return ordered,
             _ => {
@@ -160,6 +165,9 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
         },
         Value::Bytes(h) => match x {
             Value::Bytes(n) => Ok(memchr::memmem::find(h, n).is_some()),
+            _ if let Some(n) = crate::pipeline::bytearray_ops::bytes_like(x) => {
+                Ok(memchr::memmem::find(h, &n).is_some())
+            }
             Value::Int(_) | Value::Bool(_) => {
                 let b = x.as_int().unwrap_or_default();
                 let b = u8::try_from(b).map_err(|_| value_error("byte must be in range(0, 256)"))?;
@@ -182,6 +190,9 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
             }
             if let Some(items) = crate::pipeline::deque_ops::snapshot(c) {
                 return Ok(items.iter().any(|v| py_eq(v.value(), x)));
+            }
+            if let Some(found) = crate::pipeline::bytearray_ops::contains(c, x) {
+                return found;
             }
             if let Some(shown) = crate::pipeline::dict_view_ops::view_of(c) {
                 return crate::pipeline::dict_view_ops::contains(shown, item);

@@ -92,6 +92,9 @@ pub fn get_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<Slot> {
             if let Some(d) = crate::pipeline::deque_ops::deque_of(o) {
                 return crate::pipeline::deque_ops::get_item(d, k);
             }
+            if let Some(b) = crate::pipeline::bytearray_ops::byte_array_of(o) {
+                return crate::pipeline::bytearray_ops::get_item(b, k);
+            }
             if let Some(m) = crate::ops::re::match_of(o) {
                 // `m[1]` is `m.group(1)`.
                 return m.group(&[key]).map(AnyValue::resize);
@@ -122,6 +125,9 @@ pub fn set_item(obj: AnyView<'_>, key: AnyView<'_>, value: AnyView<'_>) -> Resul
     if let Some(d) = crate::pipeline::deque_ops::deque_of(o) {
         return crate::pipeline::deque_ops::set_item(d, k, value.to_owned::<0>());
     }
+    if let Some(b) = crate::pipeline::bytearray_ops::byte_array_of(o) {
+        return crate::pipeline::bytearray_ops::set_item(b, k, value);
+    }
     Err(type_error(format!("'{}' object does not support item assignment", vname(o))))
 }
 
@@ -149,6 +155,9 @@ pub fn del_item(obj: AnyView<'_>, key: AnyView<'_>) -> Result<()> {
     }
     if let Some(d) = crate::pipeline::deque_ops::deque_of(o) {
         return crate::pipeline::deque_ops::del_item(d, k);
+    }
+    if let Some(b) = crate::pipeline::bytearray_ops::byte_array_of(o) {
+        return crate::pipeline::bytearray_ops::del_item(b, k);
     }
     // A type with sequence methods given an int says "doesn't", anything else "does not"
     // (CPython's two paths); a set has them too, for `in`.
@@ -234,7 +243,8 @@ pub(crate) fn byte_of(s: &str, k: usize) -> usize {
 pub fn slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: AnyView<'_>) -> Result<Slot> {
     // CPython's order of checks: the receiver, then the step, then the bounds.
     let o = obj.value();
-    if !matches!(o, Value::Str(_) | Value::UStr(_) | Value::Bytes(_)) && seq_obj(o).is_none() {
+    let byte_array = crate::pipeline::bytearray_ops::byte_array_of(o);
+    if !matches!(o, Value::Str(_) | Value::UStr(_) | Value::Bytes(_)) && seq_obj(o).is_none() && byte_array.is_none() {
         // A dict looks the slice up as a key, which CPython 3.11 cannot hash.
         if dict_obj(o).is_some() {
             return Err(type_error("unhashable type: 'slice'"));
@@ -277,6 +287,9 @@ pub fn slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: Any
         }
         Value::UStr(u) => Ok(Slot::from_chars(&SliceSpan::new(lo, hi, step, u.len()).pick(u))),
         Value::Bytes(b) => Ok(Slot::from_bytes(&SliceSpan::new(lo, hi, step, b.len()).pick(b))),
+        _ if let Some(b) = byte_array => {
+            Ok(crate::pipeline::bytearray_ops::slice(b, |bytes| SliceSpan::new(lo, hi, step, bytes.len()).pick(bytes)))
+        }
         _ => match seq_obj(o) {
             Some(l) => Ok(same_kind(o, l.with_items(|xs| SliceSpan::new(lo, hi, step, xs.len()).pick(xs)))),
             None => Err(type_error(format!("'{}' object is not subscriptable", vname(o)))),
@@ -297,6 +310,7 @@ pub fn len(v: AnyView<'_>) -> Result<i64> {
             (None, Some(o)) => o.downcast_ref::<DictObj>().map_or(0, DictObj::len),
             _ if let Some(s) = set_of(x) => s.len(),
             _ if let Some(d) = crate::pipeline::deque_ops::deque_of(x) => d.len(),
+            _ if let Some(b) = crate::pipeline::bytearray_ops::byte_array_of(x) => b.len(),
             _ if let Some(shown) = crate::pipeline::dict_view_ops::view_of(x) => shown.len(),
             _ => return Err(type_error(format!("object of type '{}' has no len()", vname(x)))),
         },
