@@ -185,6 +185,15 @@ pub const OP_PARAMS: &[OpParams] = &[
         defaults: &[NONE],
         builtin: true,
     },
+    // `namedtuple(typename, field_names, *, rename=False, defaults=None, module=None)`.
+    OpParams {
+        op: "collections.namedtuple",
+        name: "namedtuple",
+        names: &["typename", "field_names", "rename", "defaults", "module"],
+        positional: 2,
+        defaults: &[FALSE, NONE, NONE],
+        builtin: false,
+    },
     // `deque(iterable=(), maxlen=None)`: an empty str stands for the empty tuple.
     OpParams {
         op: "collections.deque",

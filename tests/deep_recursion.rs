@@ -34,19 +34,13 @@ fn recursion_within_the_limit_returns() {
 fn recursion_past_the_limit_is_an_error_naming_the_line() {
     let e = count(DIRECT, 1_000_000).expect_err("past 1000");
     assert_eq!(e.kind(), ErrorKind::Recursion);
-    assert_eq!(
-        e.to_string(),
-        "function 'count', line 4 (1000 times): maximum recursion depth exceeded (1000 nested calls)"
-    );
+    assert_eq!(e.to_string(), "function 'count', line 4 (1000 times): maximum recursion depth exceeded");
 }
 
 #[test]
 fn recursion_through_a_function_value_counts_every_level() {
     let e = count(THROUGH_A_VALUE, 1_000_000).expect_err("past 1000");
-    assert_eq!(
-        e.to_string(),
-        "function 'count', line 5 (1000 times): maximum recursion depth exceeded (1000 nested calls)"
-    );
+    assert_eq!(e.to_string(), "function 'count', line 5 (1000 times): maximum recursion depth exceeded");
 }
 
 #[test]

@@ -75,6 +75,7 @@ fn loads(args: &[AnyView<'_>]) -> Result<AnyValue> {
             text
         }
         (None, Value::Bytes(b)) => Cow::Owned(bytes_text(b)?),
+        (None, other) if let Some(b) = crate::pipeline::bytearray_ops::bytes_like(other) => Cow::Owned(bytes_text(&b)?),
         (None, other) => {
             return Err(type_error(format!("the JSON object must be str, bytes or bytearray, not {}", vname(other))));
         }

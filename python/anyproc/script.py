@@ -289,7 +289,7 @@ def _module_op(value: Any) -> Optional[str]:
     ``collections.Counter``, ``defaultdict``, ``OrderedDict`` and ``deque`` are (ops of the same
     names), or ``random.Random`` is, or one of ``_LIBRARY_OPS`` is, else None."""
     if any(value is c for c in (collections.Counter, collections.defaultdict, collections.OrderedDict,
-                                collections.deque)):
+                                collections.deque, collections.namedtuple)):
         return f"collections.{value.__name__}"
     if value is random.Random:
         return "random.Random"
@@ -303,8 +303,21 @@ def _module_op(value: Any) -> Optional[str]:
     return op if op in _native.list_global_funcs() else None
 
 
+def _is_namedtuple_class(value: Any) -> bool:
+    """Whether ``value`` is a class ``collections.namedtuple`` made, with constant defaults."""
+    return (isinstance(value, type) and issubclass(value, tuple) and isinstance(getattr(value, "_fields", None), tuple)
+            and isinstance(getattr(value, "_field_defaults", None), dict) and hasattr(value, "_make")
+            and all(_is_constant(v) for v in value._field_defaults.values()))
+
+
 def _is_constant(value: Any, depth: int = 0) -> bool:
     """Whether ``value`` can be inlined as a literal (plain data, not too deep)."""
+    if _is_namedtuple_class(value):
+        # `collections.namedtuple(name, fields, defaults=...)`, made once with the module.
+        return True
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        # A named tuple's instance would lose its class as a literal.
+        return False
     if isinstance(value, re.Pattern):
         # A compiled pattern is `re.compile(pattern, flags)`, made once with the module.
         return isinstance(value.pattern, str)
@@ -321,6 +334,15 @@ def _is_constant(value: Any, depth: int = 0) -> bool:
 
 def _const(value: Any) -> Dict[str, Any]:
     """A literal value as an expression (lists, tuples, dicts and sets as displays)."""
+    if _is_namedtuple_class(value):
+        # Its instances return to Python as this class.
+        _native.register_named_tuple(value)
+        made = _call({"expr": "attribute", "value": _name("collections"), "attr": "namedtuple"},
+                     [_const(value.__name__), _const(list(value._fields))])
+        defaults = [value._field_defaults[f] for f in value._fields if f in value._field_defaults]
+        if defaults:
+            made["keywords"] = [{"arg": "defaults", "value": _const(defaults)}]
+        return made
     if isinstance(value, re.Pattern):
         compile_ = {"expr": "attribute", "value": _name("re"), "attr": "compile"}
         return _call(compile_, [_const(value.pattern), _const(int(value.flags))])
@@ -682,7 +704,7 @@ class _Lowerer:
             if op in set(_native.list_global_funcs()):
                 return _op_chain(op)
         if _is_constant(value):
-            if isinstance(value, (list, tuple, dict, set, frozenset, re.Pattern)):
+            if isinstance(value, (list, tuple, dict, set, frozenset, re.Pattern)) or _is_namedtuple_class(value):
                 return _name(self.module_constant(value, shown))
             return _const(value)
         if isinstance(value, types.ModuleType):

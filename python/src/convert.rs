@@ -288,6 +288,12 @@ fn tuple_to_any(t: &Bound<'_, PyTuple>, depth: usize) -> PyResult<AnyValue> {
     if depth >= MAX_NESTING {
         return Err(too_deep());
     }
+    // A `collections.namedtuple` instance stays one (its class kept for the way back).
+    if !t.is_exact_instance_of::<PyTuple>()
+        && let Some(named) = crate::convert_named_tuple::named_tuple_to_any(t, depth)?
+    {
+        return Ok(named);
+    }
     let mut items = Vec::with_capacity(t.len());
     for i in 0..t.len() {
         // SAFETY: `i` is below the tuple's length, which never changes; the tuple, kept alive
@@ -368,6 +374,9 @@ fn key_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult<Bo
     if depth >= MAX_NESTING {
         return Err(too_deep());
     }
+    if let Some(class) = crate::convert_named_tuple::class_of(v) {
+        return crate::convert_named_tuple::named_tuple_to_py(py, &class, &list.to_vec(), depth);
+    }
     let items = list.to_vec().iter().map(|x| key_to_py(py, &x.view(), depth + 1)).collect::<PyResult<Vec<_>>>()?;
     Ok(PyTuple::new(py, items)?.into_any())
 }
@@ -408,6 +417,9 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
     if let Some(tuple) = Tuple::from_view(v) {
         if depth >= MAX_NESTING {
             return Err(too_deep());
+        }
+        if let Some(class) = crate::convert_named_tuple::class_of(v) {
+            return crate::convert_named_tuple::named_tuple_to_py(py, &class, &tuple.to_vec(), depth);
         }
         let items = tuple.to_vec().iter().map(|x| to_py(py, &x.view(), depth + 1)).collect::<PyResult<Vec<_>>>()?;
         return Ok(PyTuple::new(py, items)?.into_any());

@@ -9,6 +9,7 @@ mod convert;
 mod convert_collections;
 mod convert_deque;
 mod convert_dict_view;
+mod convert_named_tuple;
 mod convert_random;
 mod dlpack;
 mod errors;
@@ -53,6 +54,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(function::script_json, m)?)?;
     m.add_function(wrap_pyfunction!(module::load_module, m)?)?;
     m.add_function(wrap_pyfunction!(function::script_source, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_named_tuple::register_named_tuple, m)?)?;
     m.add_function(wrap_pyfunction!(pipeline::_pipeline_from_pickle, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_pending_exceptions, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_exception_classes, m)?)?;

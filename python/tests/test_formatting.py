@@ -102,6 +102,17 @@ def check_source(source, name, inputs, modules=None):
         assert outcome(ours, *args) == outcome(namespace[name], *args), (name, args)
 
 
+def check_source_repr(source, name, args, modules=None):
+    """As :func:`check_source` for one input, comparing the outcomes' reprs: values that are
+    equal to ``==`` across types (bytes and bytearray, a named tuple and its plain tuple) are
+    told apart."""
+    ns = dict(modules or {})
+    exec(source, ns)  # noqa: S102 - a test's own source
+    ours = anyproc.script_source(source, name)
+    want, got = outcome(ns[name], *args), outcome(ours, *args)
+    assert repr(want) == repr(got), (source, args, want, got)
+
+
 def check_printed_source(fns, inputs):
     """Each function's printed anyscript source (``ScriptFunction.source``), parsed back by the
     text front end, gives the same outcomes as the function lowered from Python's ``ast``."""

@@ -11,11 +11,23 @@ use crate::any::type_index::TUPLE;
 use crate::any::{AnyPad, AnyValue, AnyView, FromAny, Value};
 use crate::object::{ObjPtr, ObjRef, ObjectType, SubObject, TypeHooks};
 use std::fmt;
+use std::sync::Arc;
+
+pub use super::named_tuple::NamedTupleClass;
 
 /// The heap object behind a `Tuple`: a list's layout, never changed once made.
 #[repr(C)]
 pub struct TupleObj {
     list: ListObj,
+    /// The `collections.namedtuple` class of a named tuple; `None` for a plain tuple.
+    class: Option<Arc<NamedTupleClass>>,
+}
+
+impl TupleObj {
+    /// The named-tuple class of this tuple, if it is a named tuple's.
+    pub fn named_class(&self) -> Option<&Arc<NamedTupleClass>> {
+        self.class.as_ref()
+    }
 }
 
 static TUPLE_HOOKS: TypeHooks = TypeHooks { eq: list_eq, hash: list_hash, repr: tuple_repr };
@@ -39,8 +51,17 @@ impl std::ops::Deref for TupleObj {
     }
 }
 
-/// Python's repr of a tuple: `()`, `(x,)`, `(x, y)`.
+/// Python's repr of a tuple: `()`, `(x,)`, `(x, y)`, and a named tuple's `Point(x=1, y=2)`.
 fn tuple_repr(o: ObjPtr<'_>, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
+    if let Some(class) = o.downcast_ref::<TupleObj>().and_then(TupleObj::named_class) {
+        let items = o.downcast_ref::<ListObj>().map(|l| l.with_items(<[AnyValue]>::to_vec)).unwrap_or_default();
+        write!(f, "{}(", class.name)?;
+        for (i, (field, x)) in class.fields.iter().zip(&items).enumerate() {
+            write!(f, "{}{field}=", if i > 0 { ", " } else { "" })?;
+            write_items(std::slice::from_ref(x), f, depth, ["", ""])?;
+        }
+        return f.write_str(")");
+    }
     let Some(t) = o.downcast_ref::<ListObj>() else { return f.write_str("()") };
     t.with_items(|xs| match xs.len() {
         1 => write_items(xs, f, depth, ["(", ",)"]),
@@ -55,7 +76,12 @@ pub struct Tuple(ObjRef<TupleObj>);
 impl Tuple {
     /// A tuple of `items`.
     pub fn from_vec(items: Vec<AnyValue>) -> Self {
-        Tuple(ObjRef::new(TupleObj { list: ListObj::holding(items) }))
+        Tuple(ObjRef::new(TupleObj { list: ListObj::holding(items), class: None }))
+    }
+
+    /// A named tuple of `class` holding `items` (one per field, which the caller checked).
+    pub fn named(class: Arc<NamedTupleClass>, items: Vec<AnyValue>) -> Self {
+        Tuple(ObjRef::new(TupleObj { list: ListObj::holding(items), class: Some(class) }))
     }
 
     /// Number of items.

@@ -55,6 +55,10 @@ pub(crate) fn attribute_func(attr: &str) -> Option<PackedFunc> {
 /// `x.attr`.
 fn read(attr: &str, view: AnyView<'_>) -> Result<AnyValue> {
     let x = view.value();
+    // A named tuple's field first: `span.start` of `namedtuple("Span", "start end")`.
+    if let Some(field) = super::named_tuple_ops::attribute(view, attr) {
+        return field;
+    }
     if let Some(field) = super::unicode_errors::attribute(x, attr) {
         return Ok(field);
     }

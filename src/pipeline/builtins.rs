@@ -230,8 +230,11 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
             Some(a) if let Value::Int(i) = a.value() => Slot::from_text(crate::any::py_text::int_text(i, &mut [0; 20])),
             Some(a) => Slot::from_text(&to_str(*a)?),
         }),
-        Builtin::Int => int(args),
-        Builtin::Float => float(args),
+        // `int(bytearray(b"12"))` reads its bytes as `int(b"12")` does.
+        Builtin::Int | Builtin::Float => super::bytearray_ops::with_bytes_args(args, |args| match b {
+            Builtin::Int => int(args),
+            _ => float(args),
+        }),
         Builtin::Bool => Ok(Slot::from_bool(args.first().is_some_and(|a| truthy(*a)))),
         Builtin::List => list(args.first().map_or(Ok(Vec::new()), |a| iter_items(a.value()))?),
         // A tuple is returned as it is, as CPython does (it cannot change, so no copy is needed).
@@ -569,6 +572,9 @@ fn sum(args: &[AnyView<'_>]) -> Result<Slot> {
     let text_start = match args.get(1).map(AnyView::value) {
         Some(Value::Str(_) | Value::UStr(_)) => Some("sum() can't sum strings [use ''.join(seq) instead]"),
         Some(Value::Bytes(_)) => Some("sum() can't sum bytes [use b''.join(seq) instead]"),
+        Some(b) if super::bytearray_ops::byte_array_of(b).is_some() => {
+            Some("sum() can't sum bytearray [use b''.join(seq) instead]")
+        }
         _ => None,
     };
     if let Some(message) = text_start {

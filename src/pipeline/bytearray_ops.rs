@@ -45,13 +45,25 @@ pub(crate) fn bytearray_builtin(args: &[AnyView<'_>]) -> Result<Slot> {
 /// Runs `f` with `args` in which every bytearray is replaced by a bytes copy of it, as the
 /// methods of `bytes` read their arguments.
 pub(crate) fn with_bytes_args<R>(args: &[AnyView<'_>], f: impl FnOnce(&[AnyView<'_>]) -> R) -> R {
-    if !args.iter().any(|a| byte_array_of(a.value()).is_some()) {
+    // A tuple of prefixes (`startswith((b'a', bytearray(b'b')))`) is read as bytes too.
+    let in_tuple = |v: Value<'_>| {
+        Tuple::from_value(v).is_some_and(|t| t.with_items(|xs| xs.iter().any(|x| byte_array_of(x.value()).is_some())))
+    };
+    if !args.iter().any(|a| byte_array_of(a.value()).is_some() || in_tuple(a.value())) {
         return f(args);
     }
+    let as_bytes = |v: &AnyValue| match byte_array_of(v.value()) {
+        Some(b) => AnyValue::from_bytes(&b.to_vec()),
+        None => v.clone(),
+    };
     let owned: Vec<AnyValue> = args
         .iter()
         .map(|a| match byte_array_of(a.value()) {
             Some(b) => AnyValue::from_bytes(&b.to_vec()),
+            None if in_tuple(a.value()) => {
+                let items = Tuple::from_value(a.value()).map(|t| t.to_vec()).unwrap_or_default();
+                Tuple::from_vec(items.iter().map(as_bytes).collect()).into_any()
+            }
             None => a.to_owned(),
         })
         .collect();
@@ -225,14 +237,24 @@ pub(crate) fn binary(op: BinOp, x: Value<'_>, y: Value<'_>) -> Option<Result<Slo
         return None;
     }
     Some(match op {
+        // A left operand that is not bytes-like words its own error (`"x" + b`, `1 + b`).
+        BinOp::Add if bytes_like(x).is_none() => return None,
         BinOp::Add => concatenated(x, y).map(|(joined, left_is_array)| match left_is_array {
             true => new_slot(joined),
             false => Slot::from_bytes(&joined),
         }),
-        BinOp::Mul => {
-            let (b, n) = if let Some(b) = bx { (b, y) } else { (by?, x) };
-            repeated(b, n).map(new_slot)
-        }
+        BinOp::Mul => match (bx, by) {
+            (Some(b), _) => repeated(b, y).map(new_slot),
+            (None, Some(b)) if x.as_int().is_some() => repeated(b, x).map(new_slot),
+            // `"ab" * b`: the left sequence repeated by a bytearray; `1.5 * b`: b by a float.
+            (None, Some(_)) => {
+                let sequence = matches!(x, Value::Str(_) | Value::UStr(_) | Value::Bytes(_))
+                    || super::value_ops::seq_obj(x).is_some();
+                let by = if sequence { vname(y) } else { vname(x) };
+                Err(type_error(format!("can't multiply sequence by non-int of type '{by}'")))
+            }
+            (None, None) => return None,
+        },
         _ => return None,
     })
 }
@@ -247,7 +269,6 @@ fn concatenated(x: Value<'_>, y: Value<'_>) -> Result<(Vec<u8>, bool)> {
             out.extend_from_slice(&b);
             Ok((out, byte_array_of(x).is_some()))
         }
-        (Some(_), None) => Err(type_error(format!("can't concat {} to {}", vname(y), vname(x)))),
         _ => Err(type_error(format!("can't concat {} to {}", vname(y), vname(x)))),
     }
 }

@@ -72,9 +72,8 @@ impl<'t> DepthGuard<'t> {
     fn enter(depth: &'t Cell<u32>, max_depth: u32) -> Result<DepthGuard<'t>> {
         let d = depth.get();
         if d >= max_depth {
-            // CPython's words, with the limit that was reached (a script may set its own).
-            let message = format!("maximum recursion depth exceeded ({max_depth} nested calls)");
-            return Err(Error::new(ErrorKind::Recursion, message));
+            // CPython's words; the error's context frames count the calls of each line.
+            return Err(Error::new(ErrorKind::Recursion, "maximum recursion depth exceeded"));
         }
         depth.set(d + 1);
         Ok(DepthGuard(depth))

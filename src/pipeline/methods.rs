@@ -21,7 +21,7 @@ mod dict_methods;
 mod sequence_methods;
 mod str_methods;
 
-pub(crate) use char_classes::{decimal_value, is_space, is_titlecase};
+pub(crate) use char_classes::{decimal_value, is_identifier, is_space, is_titlecase};
 pub(crate) use counts::{keywords_count_error, sort_positional};
 pub(crate) use dict_methods::fromkeys;
 use dict_methods::{dict_get, dict_method};

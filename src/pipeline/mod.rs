@@ -40,6 +40,7 @@ pub mod lexer;
 pub mod load;
 pub mod methods;
 pub(crate) mod named_params;
+pub mod named_tuple_ops;
 pub mod ordered;
 pub(crate) mod ordered_dict;
 pub mod parser;

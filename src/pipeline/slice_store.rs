@@ -38,7 +38,10 @@ pub fn set_slice(
     value: AnyView<'_>,
 ) -> Result<()> {
     if let Some(b) = byte_array_of(obj.value()) {
-        return set_byte_slice(b, span(lower, upper, step, b.len())?, value);
+        // The value is read first and the bounds after, against the length it left, as
+        // CPython's `bytearray_ass_subscript` does (a generator may change `b`).
+        let bytes = assigned_bytes(value)?;
+        return set_byte_slice(b, span(lower, upper, step, b.len())?, bytes);
     }
     let mut list = target_list(obj.value(), "assignment")?;
     let at = span(lower, upper, step, list.len())?;
@@ -85,13 +88,8 @@ pub fn set_slice(
 pub fn del_slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step: AnyView<'_>) -> Result<()> {
     if let Some(b) = byte_array_of(obj.value()) {
         let at = span(lower, upper, step, b.len())?;
-        return b.with_bytes_mut(|xs| {
-            let mut gone = vec![false; xs.len()];
-            at.indices().for_each(|i| gone[i] = true);
-            let mut flags = gone.into_iter();
-            xs.retain(|_| flags.next() != Some(true));
-            Ok(())
-        });
+        b.with_bytes_mut(|xs| delete_bytes(xs, &at));
+        return Ok(());
     }
     let mut list = target_list(obj.value(), "deletion")?;
     let removed = list.with_items_mut(|xs| -> Result<Vec<AnyValue>> {
@@ -122,14 +120,26 @@ pub fn del_slice(obj: AnyView<'_>, lower: AnyView<'_>, upper: AnyView<'_>, step:
     Ok(())
 }
 
-/// `b[at] = value` of a bytearray: `value`'s bytes (its copy when it is `b` itself), any
-/// number of them for a step of 1, exactly as many as `at` selects otherwise.
-fn set_byte_slice(b: &ByteArrayObj, at: SliceSpan, value: AnyView<'_>) -> Result<()> {
-    let bytes = assigned_bytes(value)?;
+/// Removes the bytes `at` selects (resolved against `xs`' length).
+fn delete_bytes(xs: &mut Vec<u8>, at: &SliceSpan) {
+    let mut gone = vec![false; xs.len()];
+    at.indices().for_each(|i| gone[i] = true);
+    let mut flags = gone.into_iter();
+    xs.retain(|_| flags.next() != Some(true));
+}
+
+/// `b[at] = bytes` of a bytearray: any number of bytes for a step of 1, exactly as many as `at`
+/// selects otherwise, or none, which deletes what `at` selects (CPython's quirk).
+fn set_byte_slice(b: &ByteArrayObj, at: SliceSpan, bytes: Vec<u8>) -> Result<()> {
     b.with_bytes_mut(|xs| {
         if at.step == 1 {
-            let start = at.start as usize;
-            xs.splice(start..start + at.count, bytes);
+            let start = (at.start as usize).min(xs.len());
+            let end = (start + at.count).min(xs.len());
+            xs.splice(start..end, bytes);
+            return Ok(());
+        }
+        if bytes.is_empty() {
+            delete_bytes(xs, &at);
             return Ok(());
         }
         if bytes.len() != at.count {

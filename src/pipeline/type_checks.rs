@@ -86,6 +86,7 @@ fn is_type(f: &PackedFunc) -> bool {
     TYPE_BUILTINS.iter().any(|b| b.as_func().ptr_eq(f))
         || collection_type_name(f).is_some()
         || exception_class_name(f).is_some()
+        || crate::container::NamedTupleClass::of_func(f).is_some()
         || OTHER_TYPES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).values().any(|t| t.ptr_eq(f))
 }
 
@@ -97,6 +98,7 @@ pub(crate) fn type_of(x: Value<'_>) -> PackedFunc {
         Value::Float(_) => Builtin::Float,
         Value::Str(_) | Value::UStr(_) => Builtin::Str,
         Value::Bytes(_) => Builtin::Bytes,
+        _ if let Some(class) = super::named_tuple_ops::class_of(x) => return class.func(),
         _ if super::bytearray_ops::byte_array_of(x).is_some() => Builtin::Bytearray,
         _ if Tuple::from_value(x).is_some() => Builtin::Tuple,
         _ if List::from_value(x).is_some() => Builtin::List,
@@ -133,6 +135,9 @@ fn types_of(x: Value<'_>) -> Vec<PackedFunc> {
     if collection_type_name(&own).is_some() && crate::Dict::from_value(x).is_some() {
         types.push(Builtin::Dict.as_func());
     }
+    if super::named_tuple_ops::class_of(x).is_some() {
+        types.push(Builtin::Tuple.as_func());
+    }
     types
 }
 
@@ -148,6 +153,7 @@ pub(crate) fn name_attribute(x: Value<'_>) -> Result<Slot> {
         Some(KnownFunction::Collection(name)) => Ok(Slot::from_text(name)),
         Some(KnownFunction::Other(name)) => Ok(Slot::from_text(&name)),
         Some(KnownFunction::Exception(name)) => Ok(Slot::from_text(name)),
+        Some(KnownFunction::NamedTuple(name)) => Ok(Slot::from_text(&name)),
         None => Err(type_error("__name__ is known only of types and built-in functions in anyscript")),
     }
 }
@@ -160,6 +166,8 @@ pub(crate) fn function_repr(x: Value<'_>) -> Option<String> {
         KnownFunction::Collection(name) => format!("<class 'collections.{name}'>"),
         KnownFunction::Other(name) => format!("<class '{name}'>"),
         KnownFunction::Exception(name) => format!("<class '{name}'>"),
+        // CPython names the module that made the class too, which anyscript does not keep.
+        KnownFunction::NamedTuple(name) => format!("<class '{name}'>"),
     })
 }
 
@@ -173,6 +181,8 @@ enum KnownFunction {
     Other(String),
     /// An exception class, by name.
     Exception(&'static str),
+    /// A `collections.namedtuple` class, by name.
+    NamedTuple(String),
 }
 
 /// Which built-in or type `f` is, if anyscript names it.
@@ -185,6 +195,9 @@ fn known_function(f: &PackedFunc) -> Option<KnownFunction> {
     }
     if let Some(name) = exception_class_name(f) {
         return Some(KnownFunction::Exception(name));
+    }
+    if let Some(class) = crate::container::NamedTupleClass::of_func(f) {
+        return Some(KnownFunction::NamedTuple(class.name.clone()));
     }
     let types = OTHER_TYPES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     types.iter().find(|(_, t)| t.ptr_eq(f)).map(|(name, _)| KnownFunction::Other(name.clone()))

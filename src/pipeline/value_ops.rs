@@ -125,6 +125,7 @@ pub(crate) fn vname(v: Value<'_>) -> Cow<'static, str> {
         Value::Object(_) if let Some(g) = super::generator::generator_of(v) => g.type_name().to_string().into(),
         Value::Object(_) if let Some(shown) = super::dict_view_ops::view_of(v) => shown.type_name().into(),
         Value::Object(_) if super::set_ops::is_frozenset(v) => "frozenset".into(),
+        Value::Object(_) if let Some(class) = super::named_tuple_ops::class_of(v) => class.name.clone().into(),
         Value::Object(_) if let Some(e) = super::exception_value::exception_of(v) => e.class_name().into(),
         Value::Object(o) => index_name(o.type_index()),
     }

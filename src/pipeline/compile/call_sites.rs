@@ -119,6 +119,10 @@ impl FnCompiler<'_> {
                 // registered op: no register load of the function per call, and its errors
                 // carry its name.
                 let f = self.global_func(id).expect("checked in the guard");
+                if crate::container::NamedTupleClass::of_func(&f).is_some() {
+                    // `Span(1, end=4)`: a class binds keywords and words its errors as CPython's.
+                    return self.call_value(func, args, keywords, dst);
+                }
                 no_keywords(line, id, keywords)?;
                 self.emit_op_call(id.clone(), f, args, dst)
             }
@@ -171,8 +175,10 @@ impl FnCompiler<'_> {
                     }
                     return self.call_op(op, args, dst);
                 }
-                if super::expressions::dunder_op(attr).is_some() {
-                    // `xs.__getitem__(i)`: the bound operation, called.
+                if super::expressions::dunder_op(attr).is_some()
+                    || crate::pipeline::named_tuple_ops::OWN_ATTRIBUTES.contains(&attr.as_str())
+                {
+                    // `xs.__getitem__(i)`, `p._replace(x=1)`: the bound operation, called.
                     return self.call_value(func, args, keywords, dst);
                 }
                 let method = Method::from_name(attr).ok_or_else(|| {

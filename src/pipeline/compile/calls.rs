@@ -515,7 +515,7 @@ impl FnCompiler<'_> {
                      it), is supported only as the key= of sorted(), min(), max() or list.sort(), or as an argument \
                      of a call that is done with it when it returns (re.sub, heapq.nsmallest, functools.reduce, \
                      bisect's key=) (anyscript gives a lambda the values its variables have when it is made; Python \
-                     reads them when it runs)"
+                     reads them when it runs, as a nested def does in anyscript too: write the lambda as one)"
                 ),
             ));
         }

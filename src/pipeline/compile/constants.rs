@@ -44,6 +44,29 @@ pub(crate) fn constant_value(e: &Expr) -> Option<Slot> {
             let f = crate::func::registry().get("re.compile").ok()?;
             Slot::from(f.call(&views).ok()?)
         }
+        Expr::Call { func, args, keywords } if is_namedtuple(func) => {
+            // `Point = collections.namedtuple("Point", ["x", "y"], defaults=[0])`: the class,
+            // made once with the module, so that its fields are known where attributes compile.
+            let mut values: Vec<Option<Slot>> =
+                args.iter().map(|a| constant_value(a).map(Some)).collect::<Option<_>>()?;
+            values.resize(5, None);
+            for k in keywords {
+                let at =
+                    ["typename", "field_names", "rename", "defaults", "module"].iter().position(|n| *n == k.arg)?;
+                values[at] = Some(constant_value(&k.value)?);
+            }
+            let [Some(typename), Some(fields), rename, defaults, _] = &values[..] else { return None };
+            let rename = rename.as_ref().is_some_and(|r| crate::pipeline::value_ops::truthy(r.view()));
+            let defaults = match defaults {
+                Some(d) if !matches!(d.value(), crate::Value::None) => {
+                    Some(crate::pipeline::value_ops::iter_items(d.value()).ok()?)
+                }
+                _ => None,
+            };
+            let class =
+                crate::pipeline::named_tuple_ops::namedtuple(typename.view(), fields.value(), rename, defaults).ok()?;
+            Slot::from(class.func())
+        }
         Expr::Call { func, args, keywords } if keywords.is_empty() && args.len() <= 1 => {
             // `set()` and `frozenset({...})`, the sets a display cannot write.
             let make = match func.as_ref() {
@@ -59,6 +82,16 @@ pub(crate) fn constant_value(e: &Expr) -> Option<Slot> {
         }
         _ => return None,
     })
+}
+
+/// Whether `func` is `collections.namedtuple`.
+fn is_namedtuple(func: &Expr) -> bool {
+    match func {
+        Expr::Attribute { value, attr } => {
+            attr == "namedtuple" && matches!(value.as_ref(), Expr::Name { id } if id == "collections")
+        }
+        _ => false,
+    }
 }
 
 /// Whether `func` is `re.compile`.
@@ -109,7 +142,7 @@ pub fn module_globals(module: &Module, base: &Globals) -> Result<Globals> {
                 ErrorKind::Parse,
                 format!(
                     "the module constant '{}' must be a constant (a literal, a negative number, a list, tuple, \
-                     dict or set of such, or re.compile of a literal pattern)",
+                     dict or set of such, re.compile of a literal pattern, or collections.namedtuple of literals)",
                     c.name
                 ),
             )

@@ -9,6 +9,7 @@ use crate::pipeline::builtins::Builtin;
 use crate::pipeline::exception_value::{exception_class, is_class_name};
 use crate::pipeline::ir::{Inst, Reg};
 use crate::pipeline::methods::Method;
+use crate::pipeline::named_tuple_ops;
 use crate::pipeline::set_ops::SetLayout;
 
 impl FnCompiler<'_> {
@@ -99,6 +100,10 @@ impl FnCompiler<'_> {
                 if let Some(reader) = crate::pipeline::attributes::attribute_func(attr) {
                     return self.attribute_call(reader, value, dst);
                 }
+                // `p.title` of a named tuple with such a field, else the method bound.
+                if Method::from_name(attr).is_some() && named_tuple_ops::may_be_field(attr) {
+                    return self.attribute_call(named_tuple_ops::attribute_reader(attr), value, dst);
+                }
                 // A bound method as a value (`key=counts.get`): the method bound to the object.
                 if let Some(method) = Method::from_name(attr) {
                     let d = self.dst(dst);
@@ -107,6 +112,10 @@ impl FnCompiler<'_> {
                 }
                 if let Some(op) = dunder_op(attr) {
                     return self.bind_dunder(op, value, dst);
+                }
+                // A named tuple's field (`span.end`), or CPython's AttributeError when it runs.
+                if named_tuple_ops::may_be_field(attr) {
+                    return self.attribute_call(named_tuple_ops::attribute_reader(attr), value, dst);
                 }
                 Err(err(line, ErrorKind::Parse, format!("attribute '{attr}' can only be called as a method")))
             }

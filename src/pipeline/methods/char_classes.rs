@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 /// `str.isidentifier()`: a first character of XID_Start or `_`, then XID_Continue ones (no
 /// keyword check, as in Python).
-pub(super) fn is_identifier(t: Text<'_>) -> bool {
+pub(crate) fn is_identifier(t: Text<'_>) -> bool {
     let mut chars = t.chars();
     let rest = |c: char| unicode_ident::is_xid_continue(c) && !XID_CONTINUE_SINCE_14.contains(&c);
     chars.next().is_some_and(|c| c == '_' || unicode_ident::is_xid_start(c)) && chars.all(rest)

@@ -152,6 +152,20 @@ fn write_repr(out: &mut ReprOut, v: Value<'_>, seen: &mut Vec<usize>) {
             seen.push(addr);
             if let Some(l) = list_obj(v) {
                 l.with_items(|xs| write_items(out, ("[", "]"), xs, seen));
+            } else if let Some(class) = crate::pipeline::named_tuple_ops::class_of(v) {
+                // `Point(x=1, y=2)`.
+                let items = seq_obj(v).map(|t| t.with_items(<[AnyValue]>::to_vec)).unwrap_or_default();
+                out.push_str(&class.name);
+                out.push('(');
+                for (i, (field, x)) in class.fields.iter().zip(&items).enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(field);
+                    out.push('=');
+                    write_repr(out, x.value(), seen);
+                }
+                out.push(')');
             } else if let Some(t) = seq_obj(v) {
                 // A tuple: `(x,)` for one item, so that it reads back as a tuple.
                 t.with_items(|xs| write_items(out, ("(", if xs.len() == 1 { ",)" } else { ")" }), xs, seen));
