@@ -304,8 +304,10 @@ def _module_op(value: Any) -> Optional[str]:
 
 
 def _is_namedtuple_class(value: Any) -> bool:
-    """Whether ``value`` is a class ``collections.namedtuple`` made, with constant defaults."""
-    return (isinstance(value, type) and issubclass(value, tuple) and isinstance(getattr(value, "_fields", None), tuple)
+    """Whether ``value`` is a class ``collections.namedtuple`` made (not a subclass of one, whose
+    methods a script would not see), with constant defaults."""
+    return (isinstance(value, type) and value.__bases__ == (tuple,)
+            and isinstance(getattr(value, "_fields", None), tuple)
             and isinstance(getattr(value, "_field_defaults", None), dict) and hasattr(value, "_make")
             and all(_is_constant(v) for v in value._field_defaults.values()))
 
@@ -340,8 +342,10 @@ def _const(value: Any) -> Dict[str, Any]:
         made = _call({"expr": "attribute", "value": _name("collections"), "attr": "namedtuple"},
                      [_const(value.__name__), _const(list(value._fields))])
         defaults = [value._field_defaults[f] for f in value._fields if f in value._field_defaults]
+        # `rename=True` keeps a renamed class's `_1` fields as they are.
+        made["keywords"] = [{"arg": "rename", "value": _const(True)}]
         if defaults:
-            made["keywords"] = [{"arg": "defaults", "value": _const(defaults)}]
+            made["keywords"].append({"arg": "defaults", "value": _const(defaults)})
         return made
     if isinstance(value, re.Pattern):
         compile_ = {"expr": "attribute", "value": _name("re"), "attr": "compile"}

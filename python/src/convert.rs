@@ -493,6 +493,10 @@ fn object_to_py<'py>(py: Python<'py>, v: &AnyView<'_>, depth: usize) -> PyResult
         if let Some(name) = exception_class_name(&func) {
             return py.import("builtins")?.getattr(name);
         }
+        if let Some(class) = anyproc::container::NamedTupleClass::of_func(&func) {
+            // A named-tuple class goes back as its Python class.
+            return crate::convert_named_tuple::python_class(py, &class, depth).map(Bound::into_any);
+        }
         return new_function(py, func, None);
     }
     Ok(Bound::new(py, Opaque { value: v.to_owned() })?.into_any())

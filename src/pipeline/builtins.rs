@@ -239,6 +239,10 @@ pub fn call_builtin(b: Builtin, args: &[AnyView<'_>]) -> Result<Slot> {
         Builtin::List => list(args.first().map_or(Ok(Vec::new()), |a| iter_items(a.value()))?),
         // A tuple is returned as it is, as CPython does (it cannot change, so no copy is needed).
         Builtin::Tuple => match args.first() {
+            // A named tuple's items become a plain tuple, the usual way to drop the names.
+            Some(a) if super::named_tuple_ops::class_of(a.value()).is_some() => {
+                Ok(Tuple::from_vec(iter_items(a.value())?).into())
+            }
             Some(a) if super::value_ops::is_tuple(a.value()) => Ok(a.to_owned()),
             Some(a) => Ok(Tuple::from_vec(iter_items(a.value())?).into()),
             None => Ok(Tuple::from_vec(Vec::new()).into()),

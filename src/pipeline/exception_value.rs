@@ -378,6 +378,10 @@ pub fn check_cause(cause: AnyView<'_>) -> Result<()> {
 /// an empty one; CPython's AttributeError for a value that is no
 /// exception.
 fn args_attribute(x: Value<'_>) -> Result<AnyValue> {
+    if let Some(field) = super::named_tuple_ops::field(x, "args") {
+        // A named tuple's field `args`.
+        return Ok(field);
+    }
     let Some(e) = exception_of(x) else {
         return Err(super::value_ops::no_attribute(x, "args"));
     };

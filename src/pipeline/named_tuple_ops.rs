@@ -32,22 +32,26 @@ pub fn new_namedtuple(args: &[AnyView<'_>]) -> Result<AnyValue> {
     let rename = args.get(2).is_some_and(|a| super::value_ops::truthy(*a));
     let defaults = match arg(3) {
         Value::None => None,
-        d => Some(iter_items(d)?),
+        d => Some(d),
     };
     Ok(AnyValue::from(namedtuple(args[0], arg(1), rename, defaults)?.func()))
 }
 
 /// The class `namedtuple(typename, field_names, rename=rename, defaults=defaults)` makes, checked
-/// as CPython's `collections.namedtuple` checks it.
+/// as CPython's `collections.namedtuple` checks it (the defaults, any iterable, are read after
+/// the names are checked).
 pub fn namedtuple(
     typename: AnyView<'_>,
     field_names: Value<'_>,
     rename: bool,
-    defaults: Option<Vec<AnyValue>>,
+    defaults: Option<Value<'_>>,
 ) -> Result<Arc<NamedTupleClass>> {
     // `field_names.replace(',', ' ').split()` for a str, `list(map(str, field_names))` else.
     let mut fields: Vec<String> = match Text::of(field_names) {
-        Some(t) => t.as_str().replace(',', " ").split_whitespace().map(str::to_string).collect(),
+        Some(t) => {
+            let spaced = t.as_str().replace(',', " ");
+            spaced.split(super::methods::is_space).filter(|w| !w.is_empty()).map(str::to_string).collect()
+        }
         None => iter_items(field_names)?.iter().map(|f| to_str(f.view())).collect::<Result<_>>()?,
     };
     let name = to_str(typename)?;
@@ -76,11 +80,19 @@ pub fn namedtuple(
             return Err(value_error(format!("Encountered duplicate field name: {}", quoted(field))));
         }
     }
-    let defaults = defaults.unwrap_or_default();
+    let defaults = defaults.map(iter_items).transpose()?.unwrap_or_default();
     if defaults.len() > fields.len() {
         return Err(type_error("Got more default values than field names"));
     }
-    let key: Vec<String> = defaults.iter().map(|d| repr_value(d.value())).collect();
+    // A default that is an object (a list, say) is that object: two classes made with equal
+    // but distinct lists are two classes, as in CPython, and do not share one list.
+    let key: Vec<String> = defaults
+        .iter()
+        .map(|d| match d.value() {
+            Value::Object(o) if !super::value_ops::is_tuple(d.value()) => format!("@{:p}", o.as_raw().as_ptr()),
+            v => repr_value(v),
+        })
+        .collect();
     Ok(NamedTupleClass::intern(&name, fields, defaults, &key.join("\0"), |class| {
         PackedFunc::with_keywords(class, construct_positional, construct_keywords)
     }))
@@ -166,11 +178,15 @@ pub(crate) fn attribute(view: AnyView<'_>, attr: &str) -> Option<Result<AnyValue
             let state = (class, me.clone());
             Ok(AnyValue::from(PackedFunc::with_keywords(state, replace_positional, replace_keywords)))
         }
-        (field, Some(me)) if let Some(i) = class.field_index(field) => {
-            Ok(Tuple::from_value(me.value()).and_then(|t| t.with_items(|xs| xs.get(i).cloned())).unwrap_or_default())
-        }
+        (name, Some(me)) if let Some(value) = field(me.value(), name) => Ok(value),
         _ => Err(no_attribute(x, attr)),
     })
+}
+
+/// Field `name` of the named tuple `x`, if it is one with such a field.
+pub(crate) fn field(x: Value<'_>, name: &str) -> Option<AnyValue> {
+    let i = class_of(x)?.field_index(name)?;
+    Tuple::from_value(x)?.with_items(|xs| xs.get(i).cloned())
 }
 
 /// `Point._fields`: the field names.
@@ -205,8 +221,11 @@ fn as_dict(class: &NamedTupleClass, me: &AnyValue, args: &[AnyView<'_>]) -> Resu
 /// `Point._make(iterable)`.
 fn make(class: &Arc<NamedTupleClass>, args: &[AnyView<'_>]) -> Result<AnyValue> {
     let [iterable] = args else {
-        let n = args.len() + 1;
-        return Err(type_error(format!("{}._make() takes 2 positional arguments but {n} were given", class.name)));
+        let message = match args.len() {
+            0 => format!("{}._make() missing 1 required positional argument: 'iterable'", class.name),
+            n => format!("{}._make() takes 2 positional arguments but {} were given", class.name, n + 1),
+        };
+        return Err(type_error(message));
     };
     let items = iter_items(iterable.value())?;
     if items.len() != class.fields.len() {
@@ -282,10 +301,23 @@ pub(crate) fn attribute_reader(attr: &str) -> PackedFunc {
             PackedFunc::new(move |args| match (attribute(args[0], &attr), method) {
                 (Some(found), _) => found,
                 (None, Some(m)) => super::methods::bind_method_func(m).call(&[args[0]]),
-                (None, None) => Err(no_attribute(args[0].value(), &attr)),
+                (None, None) => Err(missing_attribute(args[0].value(), &attr)),
             })
         })
         .clone()
+}
+
+/// The error for `x.attr` that no reader answers: CPython's `AttributeError`, but for an
+/// exception or a generator, whose CPython types have attributes anyscript does not keep
+/// (`StopIteration.value`, `gi_running`): for those it says anyscript does not read them.
+fn missing_attribute(x: Value<'_>, attr: &str) -> crate::Error {
+    let kept_elsewhere =
+        super::exception_value::exception_of(x).is_some() || super::generator::generator_of(x).is_some();
+    if kept_elsewhere {
+        let kind = super::value_ops::vname(x);
+        return type_error(format!("anyscript does not read the attribute '{attr}' of '{kind}' objects"));
+    }
+    no_attribute(x, attr)
 }
 
 /// Whether anyscript compiles `x.attr` to [`attribute_reader`]: a name that may be a named

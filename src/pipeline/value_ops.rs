@@ -59,7 +59,12 @@ pub(crate) fn not_bytes_like(v: Value<'_>) -> Error {
 /// CPython's `AttributeError` for reading attribute (or method) `attr` of `v`, which has none.
 #[cold]
 pub(crate) fn no_attribute(v: Value<'_>, attr: &str) -> Error {
-    Error::new(ErrorKind::Attribute, format!("'{}' object has no attribute '{attr}'", vname(v)))
+    // A named tuple's class names it here (elsewhere CPython's messages say "tuple").
+    let kind = match super::named_tuple_ops::class_of(v) {
+        Some(class) => class.name.clone().into(),
+        None => vname(v),
+    };
+    Error::new(ErrorKind::Attribute, format!("'{kind}' object has no attribute '{attr}'"))
 }
 
 /// `v` as a function, or CPython's TypeError for calling what is not one.
@@ -125,7 +130,6 @@ pub(crate) fn vname(v: Value<'_>) -> Cow<'static, str> {
         Value::Object(_) if let Some(g) = super::generator::generator_of(v) => g.type_name().to_string().into(),
         Value::Object(_) if let Some(shown) = super::dict_view_ops::view_of(v) => shown.type_name().into(),
         Value::Object(_) if super::set_ops::is_frozenset(v) => "frozenset".into(),
-        Value::Object(_) if let Some(class) = super::named_tuple_ops::class_of(v) => class.name.clone().into(),
         Value::Object(_) if let Some(e) = super::exception_value::exception_of(v) => e.class_name().into(),
         Value::Object(o) => index_name(o.type_index()),
     }

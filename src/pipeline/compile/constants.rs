@@ -57,12 +57,7 @@ pub(crate) fn constant_value(e: &Expr) -> Option<Slot> {
             }
             let [Some(typename), Some(fields), rename, defaults, _] = &values[..] else { return None };
             let rename = rename.as_ref().is_some_and(|r| crate::pipeline::value_ops::truthy(r.view()));
-            let defaults = match defaults {
-                Some(d) if !matches!(d.value(), crate::Value::None) => {
-                    Some(crate::pipeline::value_ops::iter_items(d.value()).ok()?)
-                }
-                _ => None,
-            };
+            let defaults = defaults.as_ref().map(Slot::value).filter(|d| !matches!(d, crate::Value::None));
             let class =
                 crate::pipeline::named_tuple_ops::namedtuple(typename.view(), fields.value(), rename, defaults).ok()?;
             Slot::from(class.func())
