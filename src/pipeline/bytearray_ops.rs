@@ -8,7 +8,7 @@
 //! a copy of the bytes, so the two types cannot drift apart; only their results are retyped.
 
 use super::Slot;
-use super::ast::{BinOp, CmpOp};
+use super::ast::BinOp;
 use super::methods::Method;
 use super::value_ops::{index_arg, index_error, norm_index, type_error, value_error, vname};
 use crate::container::{ByteArray, ByteArrayObj, byte_array_obj};
@@ -37,9 +37,13 @@ pub(crate) fn new_slot(bytes: Vec<u8>) -> Slot {
 /// `bytearray(iterable_of_ints)` and `bytearray(bytes_like)`: what `bytes()` makes of the same
 /// arguments, with the messages CPython's bytearray gives.
 pub(crate) fn bytearray_builtin(args: &[AnyView<'_>]) -> Result<Slot> {
+    made_bytes(args).map(new_slot)
+}
+
+/// The bytes `bytearray(*args)` holds.
+fn made_bytes(args: &[AnyView<'_>]) -> Result<Vec<u8>> {
     let made = super::str_codecs::bytes_made_by("bytearray", args)?;
-    let bytes = super::str_codecs::bytes_of(made.value()).map(<[u8]>::to_vec).unwrap_or_default();
-    Ok(new_slot(bytes))
+    Ok(super::str_codecs::bytes_of(made.value()).map(<[u8]>::to_vec).unwrap_or_default())
 }
 
 /// Runs `f` with `args` in which every bytearray is replaced by a bytes copy of it, as the
@@ -52,19 +56,15 @@ pub(crate) fn with_bytes_args<R>(args: &[AnyView<'_>], f: impl FnOnce(&[AnyView<
     if !args.iter().any(|a| byte_array_of(a.value()).is_some() || in_tuple(a.value())) {
         return f(args);
     }
-    let as_bytes = |v: &AnyValue| match byte_array_of(v.value()) {
+    let as_bytes = |v: AnyValue| match byte_array_of(v.value()) {
         Some(b) => AnyValue::from_bytes(&b.to_vec()),
-        None => v.clone(),
+        None => v,
     };
     let owned: Vec<AnyValue> = args
         .iter()
-        .map(|a| match byte_array_of(a.value()) {
-            Some(b) => AnyValue::from_bytes(&b.to_vec()),
-            None if in_tuple(a.value()) => {
-                let items = Tuple::from_value(a.value()).map(|t| t.to_vec()).unwrap_or_default();
-                Tuple::from_vec(items.iter().map(as_bytes).collect()).into_any()
-            }
-            None => a.to_owned(),
+        .map(|a| match Tuple::from_value(a.value()).filter(|_| in_tuple(a.value())) {
+            Some(t) => Tuple::from_vec(t.to_vec().into_iter().map(as_bytes).collect()).into_any(),
+            None => as_bytes(a.to_owned()),
         })
         .collect();
     let views: Vec<AnyView<'_>> = owned.iter().map(AnyValue::view).collect();
@@ -193,8 +193,7 @@ pub(crate) fn assigned_bytes(view: AnyView<'_>) -> Result<Vec<u8>> {
     {
         return Err(type_error("can assign only bytes, buffers, or iterables of ints in range(0, 256)"));
     }
-    let made = super::str_codecs::bytes_made_by("bytearray", &[view])?;
-    Ok(super::str_codecs::bytes_of(made.value()).map(<[u8]>::to_vec).unwrap_or_default())
+    made_bytes(&[view])
 }
 
 /// `b[i]`: the byte as an int.
@@ -306,44 +305,13 @@ pub(crate) fn in_place(op: BinOp, x: Value<'_>, y: Value<'_>) -> Option<Result<(
     })
 }
 
-/// `==` between a bytearray and bytes or another bytearray (by their bytes); `None` when
-/// neither is a bytearray or the other is not bytes-like.
-pub(crate) fn equal(x: Value<'_>, y: Value<'_>) -> Option<bool> {
+/// The order of `x` and `y` by their bytes when one is a bytearray and the other bytes-like;
+/// `None` otherwise (CPython's TypeError then, or another type's order).
+pub(crate) fn byte_order(x: Value<'_>, y: Value<'_>) -> Option<std::cmp::Ordering> {
     if byte_array_of(x).is_none() && byte_array_of(y).is_none() {
         return None;
     }
-    Some(bytes_like(x)? == bytes_like(y)?)
-}
-
-/// `<` and its kin where a bytearray meets bytes or a bytearray, by their bytes; `None` when
-/// neither is a bytearray or the other is not bytes-like (CPython's TypeError then).
-pub(crate) fn order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Option<bool> {
-    if byte_array_of(x).is_none() && byte_array_of(y).is_none() {
-        return None;
-    }
-    let (a, b) = (bytes_like(x)?, bytes_like(y)?);
-    Some(match op {
-        CmpOp::Lt => a < b,
-        CmpOp::LtE => a <= b,
-        CmpOp::Gt => a > b,
-        CmpOp::GtE => a >= b,
-        CmpOp::Eq => a == b,
-        CmpOp::NotEq => a != b,
-        _ => return None,
-    })
-}
-
-/// `x in b`: an int is one byte, a bytes-like value a run of bytes; anything else is CPython's
-/// TypeError. `None` when `b` is not a bytearray.
-pub(crate) fn contains(b: Value<'_>, x: Value<'_>) -> Option<Result<bool>> {
-    let b = byte_array_of(b)?;
-    Some(if let Some(sub) = bytes_like(x) {
-        Ok(b.with_bytes(|bytes| sub.is_empty() || bytes.windows(sub.len()).any(|w| w == &*sub)))
-    } else if x.as_int().is_some() {
-        byte_value(x).map(|byte| b.with_bytes(|bytes| bytes.contains(&byte)))
-    } else {
-        Err(type_error(format!("a bytes-like object is required, not '{}'", vname(x))))
-    })
+    Some(bytes_like(x)?.cmp(&bytes_like(y)?))
 }
 
 /// The bytes as a list of ints, for a loop over them.

@@ -100,8 +100,9 @@ impl FnCompiler<'_> {
                 if let Some(reader) = crate::pipeline::attributes::attribute_func(attr) {
                     return self.attribute_call(reader, value, dst);
                 }
-                // `p.title` of a named tuple with such a field, else the method bound.
-                if Method::from_name(attr).is_some() && named_tuple_ops::may_be_field(attr) {
+                // A named tuple's field (`span.end`, `p.title`, whose reader binds the method of
+                // that name to any other value), or CPython's AttributeError when it runs.
+                if named_tuple_ops::may_be_field(attr) {
                     return self.attribute_call(named_tuple_ops::attribute_reader(attr), value, dst);
                 }
                 // A bound method as a value (`key=counts.get`): the method bound to the object.
@@ -112,10 +113,6 @@ impl FnCompiler<'_> {
                 }
                 if let Some(op) = dunder_op(attr) {
                     return self.bind_dunder(op, value, dst);
-                }
-                // A named tuple's field (`span.end`), or CPython's AttributeError when it runs.
-                if named_tuple_ops::may_be_field(attr) {
-                    return self.attribute_call(named_tuple_ops::attribute_reader(attr), value, dst);
                 }
                 Err(err(line, ErrorKind::Parse, format!("attribute '{attr}' can only be called as a method")))
             }

@@ -29,11 +29,7 @@ pub(crate) fn py_eq(x: Value<'_>, y: Value<'_>) -> bool {
     match (num(x), num(y)) {
         (Some(p), Some(q)) => num_cmp(p, q) == Some(Ordering::Equal),
         // A keys or items view equals a set with its items (`d.keys() == {"a"}`).
-        _ => {
-            values_equal(x, y, 0)
-                || crate::pipeline::dict_view_ops::equal(x, y).unwrap_or(false)
-                || crate::pipeline::bytearray_ops::equal(x, y).unwrap_or(false)
-        }
+        _ => values_equal(x, y, 0) || crate::pipeline::dict_view_ops::equal(x, y).unwrap_or(false),
     }
 }
 
@@ -92,12 +88,12 @@ pub(crate) fn rich_order(op: CmpOp, x: Value<'_>, y: Value<'_>) -> Result<bool> 
             Text::of(x).unwrap().chars().cmp(Text::of(y).unwrap().chars())
         }
         (Value::Bytes(p), Value::Bytes(q)) => p.cmp(q),
+        _ if let Some(ord) = crate::pipeline::bytearray_ops::byte_order(x, y) => ord,
         _ => match (seq_obj(x), seq_obj(y)) {
             (Some(p), Some(q)) if is_tuple(x) == is_tuple(y) => return list_order(op, p, q),
             _ if let Some(subset) = set_ops::order(op, x, y) => return Ok(subset),
             _ if let Some(included) = crate::pipeline::counter::counter_order(op, x, y) => return included,
             _ if let Some(ordered) = crate::pipeline::deque_ops::order(op, x, y) => return ordered,
-            _ if let Some(ordered) = crate::pipeline::bytearray_ops::order(op, x, y) => return Ok(ordered),
             _ if let Some(subset) = crate::pipeline::dict_view_ops::compare(op, x, y) => return subset,
             _ if let Some(ordered) = crate::ops::cmp_to_key::order(op, x, y) => return ordered,
             _ => {
@@ -147,6 +143,20 @@ fn same_plain_type(x: Value<'_>, y: Value<'_>) -> bool {
     }
 }
 
+/// `x in h` for bytes (or a bytearray's) `h`: an int is one byte, a bytes-like value a run of
+/// bytes; anything else is CPython's TypeError.
+fn bytes_contain(h: &[u8], x: Value<'_>) -> Result<bool> {
+    match x {
+        _ if let Some(n) = crate::pipeline::bytearray_ops::bytes_like(x) => Ok(memchr::memmem::find(h, &n).is_some()),
+        Value::Int(_) | Value::Bool(_) => {
+            let b = x.as_int().unwrap_or_default();
+            let b = u8::try_from(b).map_err(|_| value_error("byte must be in range(0, 256)"))?;
+            Ok(h.contains(&b))
+        }
+        _ => Err(type_error(format!("a bytes-like object is required, not '{}'", vname(x)))),
+    }
+}
+
 /// `item in container`: substring for str and bytes, item for list, key for dict.
 pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
     // A set first, before anything is decoded: `w in STOPWORDS` is the hot case.
@@ -163,18 +173,7 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
             Some(needle) => Ok(text_contains(Text::of(c).unwrap(), needle)),
             None => Err(type_error(format!("'in <string>' requires string as left operand, not {}", vname(x)))),
         },
-        Value::Bytes(h) => match x {
-            Value::Bytes(n) => Ok(memchr::memmem::find(h, n).is_some()),
-            _ if let Some(n) = crate::pipeline::bytearray_ops::bytes_like(x) => {
-                Ok(memchr::memmem::find(h, &n).is_some())
-            }
-            Value::Int(_) | Value::Bool(_) => {
-                let b = x.as_int().unwrap_or_default();
-                let b = u8::try_from(b).map_err(|_| value_error("byte must be in range(0, 256)"))?;
-                Ok(h.contains(&b))
-            }
-            _ => Err(type_error(format!("a bytes-like object is required, not '{}'", vname(x)))),
-        },
+        Value::Bytes(h) => bytes_contain(h, x),
         _ => {
             // By type index, and on the object where it stands: no handle (two atomic counts)
             // is made for a membership test.
@@ -191,8 +190,8 @@ pub fn contains(container: AnyView<'_>, item: AnyView<'_>) -> Result<bool> {
             if let Some(items) = crate::pipeline::deque_ops::snapshot(c) {
                 return Ok(items.iter().any(|v| py_eq(v.value(), x)));
             }
-            if let Some(found) = crate::pipeline::bytearray_ops::contains(c, x) {
-                return found;
+            if let Some(b) = crate::pipeline::bytearray_ops::byte_array_of(c) {
+                return bytes_contain(&b.to_vec(), x);
             }
             if let Some(shown) = crate::pipeline::dict_view_ops::view_of(c) {
                 return crate::pipeline::dict_view_ops::contains(shown, item);
